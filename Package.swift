@@ -1,0 +1,27 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// diffable depends on the Swift toolchain alone: no package dependencies.
+let package = Package(
+    name: "diffable",
+    products: [
+        .executable(name: "diffable", targets: ["diffable"]),
+        .executable(name: "diffable-bench", targets: ["diffable-bench"]),
+        .library(name: "DiffableEngine", targets: ["DiffableEngine"]),
+        .library(name: "DiffableServer", targets: ["DiffableServer"]),
+    ],
+    targets: [
+        // Pure engine: snapshot model, diff, selection, search. No I/O, no JSON.
+        .target(name: "DiffableEngine"),
+        // Protocol layer: JSON, framing, JSON-RPC dispatch, one file per method.
+        .target(name: "DiffableServer", dependencies: ["DiffableEngine"]),
+        // Thin stdio entry point.
+        .executableTarget(name: "diffable", dependencies: ["DiffableServer"]),
+        // Release-build benchmark command.
+        .executableTarget(name: "diffable-bench", dependencies: ["DiffableEngine", "DiffableServer"]),
+        .testTarget(name: "DiffableEngineTests", dependencies: ["DiffableEngine"]),
+        .testTarget(name: "DiffableServerTests", dependencies: ["DiffableServer"]),
+        // Drives the built `diffable` binary through a pipe.
+        .testTarget(name: "EndToEndTests", dependencies: ["diffable"]),
+    ]
+)

@@ -1,0 +1,197 @@
+import DiffableEngine
+
+/// The two coordinate forms a diff can be sent in (see protocol/README.md).
+public enum DiffForm: String, Sendable {
+    /// UIKit `performBatchUpdates`: deletes/reloads in old indices, inserts in new.
+    case batch
+    /// An ordered list of operations, each applied to the list left by the previous.
+    case steps
+}
+
+/// Encodes a `Changeset` into the wire payload, taking content for inserted,
+/// reloaded and changed rows from the new visible snapshot.
+///
+/// - Complexity: O(changes + content sent): unchanged rows are never touched.
+enum DiffEncoding {
+    static func encode(_ changeset: Changeset, form: DiffForm, old: Snapshot, new: Snapshot) -> (key: String, value: JSON) {
+        switch form {
+        case .batch: return ("batch", batch(changeset, new: new))
+        case .steps: return ("steps", steps(changeset.steps(from: old, to: new), new: new))
+        }
+    }
+
+    // MARK: batch
+
+    static func batch(_ c: Changeset, new: Snapshot) -> JSON {
+        var sections: [(String, JSON)] = []
+        if !c.sectionDeletes.isEmpty {
+            sections.append(("delete", .array(runs(c.sectionDeletes).map { pair($0.start, $0.count) })))
+        }
+        if !c.sectionInserts.isEmpty {
+            sections.append(("insert", .array(runs(c.sectionInserts).map { run in
+                .object(JSONObject([("at", .int(run.start)), ("sections", sectionList(new, run.start, run.count))]))
+            })))
+        }
+        if !c.sectionMoves.isEmpty {
+            sections.append(("move", .array(c.sectionMoves.map { move in
+                var m: [(String, JSON)] = [("from", .int(move.from)), ("to", .int(move.to))]
+                if move.headerChanged { m.append(("header", header(new, move.to))) }
+                return .object(JSONObject(m))
+            })))
+        }
+        if !c.sectionReloads.isEmpty {
+            sections.append(("reload", .array(c.sectionReloads.map { update in
+                .object(JSONObject([("at", .int(update.old)), ("header", header(new, update.new))]))
+            })))
+        }
+
+        var items: [(String, JSON)] = []
+        if !c.itemDeletes.isEmpty {
+            items.append(("delete", .array(bySection(c.itemDeletes).map { group in
+                .object(JSONObject([
+                    ("section", .int(group.section)),
+                    ("ranges", .array(runs(group.rows).map { pair($0.start, $0.count) })),
+                ]))
+            })))
+        }
+        if !c.itemInserts.isEmpty {
+            items.append(("insert", .array(pathRuns(c.itemInserts).map { run in
+                itemRun(section: run.section, at: run.start,
+                        items: itemList(new, (0..<run.count).map { ItemPath(section: run.section, row: run.start + $0) }))
+            })))
+        }
+        if !c.itemMoves.isEmpty {
+            items.append(("move", .array(c.itemMoves.map { move in
+                var m: [(String, JSON)] = [("from", path(move.from)), ("to", path(move.to))]
+                if move.contentChanged, let item = new.item(at: move.to) {
+                    m.append(("item", SnapshotCodec.encode(item)))
+                }
+                return .object(JSONObject(m))
+            })))
+        }
+        for (key, updates) in [("reload", c.itemReloads), ("reconfigure", c.itemReconfigures)] where !updates.isEmpty {
+            items.append((key, .array(updateRuns(updates).map { run in
+                itemRun(section: run.section, at: run.start, items: itemList(new, run.newPaths))
+            })))
+        }
+
+        var members: [(String, JSON)] = []
+        if !sections.isEmpty { members.append(("sections", .object(JSONObject(sections)))) }
+        if !items.isEmpty { members.append(("items", .object(JSONObject(items)))) }
+        return .object(JSONObject(members))
+    }
+
+    // MARK: steps
+
+    static func steps(_ steps: [Step], new: Snapshot) -> JSON {
+        .array(steps.map { step in
+            switch step {
+            case .deleteItems(let section, let row, let count):
+                return op("deleteItems", [("section", .int(section)), ("at", .int(row)), ("count", .int(count))])
+            case .deleteSections(let section, let count):
+                return op("deleteSections", [("at", .int(section)), ("count", .int(count))])
+            case .moveSection(let from, let to):
+                return op("moveSection", [("from", .int(from)), ("to", .int(to))])
+            case .insertSections(let section, let count):
+                return op("insertSections", [("at", .int(section)), ("sections", sectionList(new, section, count))])
+            case .reloadSection(let section):
+                return op("reloadSection", [("at", .int(section)), ("header", header(new, section))])
+            case .moveItem(let from, let to, let contentChanged):
+                var m: [(String, JSON)] = [("from", path(from)), ("to", path(to))]
+                if contentChanged, let item = new.item(at: to) { m.append(("item", SnapshotCodec.encode(item))) }
+                return op("moveItem", m)
+            case .insertItems(let section, let row, let count):
+                return op("insertItems", rowRun(new, section, row, count))
+            case .reloadItems(let section, let row, let count):
+                return op("reloadItems", rowRun(new, section, row, count))
+            case .reconfigureItems(let section, let row, let count):
+                return op("reconfigureItems", rowRun(new, section, row, count))
+            }
+        })
+    }
+
+    private static func op(_ name: String, _ members: [(String, JSON)]) -> JSON {
+        .object(JSONObject([("op", .string(name))] + members))
+    }
+
+    private static func rowRun(_ new: Snapshot, _ section: Int, _ row: Int, _ count: Int) -> [(String, JSON)] {
+        let paths = (0..<count).map { ItemPath(section: section, row: row + $0) }
+        return [("section", .int(section)), ("at", .int(row)), ("items", itemList(new, paths))]
+    }
+
+    // MARK: pieces
+
+    private static func pair(_ a: Int, _ b: Int) -> JSON { .array([.int(a), .int(b)]) }
+
+    private static func path(_ p: ItemPath) -> JSON { pair(p.section, p.row) }
+
+    private static func header(_ new: Snapshot, _ index: Int) -> JSON {
+        guard new.sections.indices.contains(index), let header = new.sections[index].header else { return .null }
+        return SnapshotCodec.raw(header)
+    }
+
+    private static func sectionList(_ new: Snapshot, _ start: Int, _ count: Int) -> JSON {
+        .array((start..<start + count).compactMap { index in
+            new.sections.indices.contains(index) ? SnapshotCodec.encode(new.sections[index]) : nil
+        })
+    }
+
+    private static func itemList(_ new: Snapshot, _ paths: [ItemPath]) -> JSON {
+        .array(paths.compactMap { new.item(at: $0).map(SnapshotCodec.encode) })
+    }
+
+    private static func itemRun(section: Int, at: Int, items: JSON) -> JSON {
+        .object(JSONObject([("section", .int(section)), ("at", .int(at)), ("items", items)]))
+    }
+
+    /// Contiguous runs of ascending integers.
+    static func runs(_ sorted: [Int]) -> [(start: Int, count: Int)] {
+        var result: [(start: Int, count: Int)] = []
+        for value in sorted {
+            if let last = result.last, last.start + last.count == value {
+                result[result.count - 1].count += 1
+            } else {
+                result.append((value, 1))
+            }
+        }
+        return result
+    }
+
+    private static func bySection(_ paths: [ItemPath]) -> [(section: Int, rows: [Int])] {
+        var groups: [(section: Int, rows: [Int])] = []
+        for p in paths {
+            if let last = groups.last, last.section == p.section {
+                groups[groups.count - 1].rows.append(p.row)
+            } else {
+                groups.append((p.section, [p.row]))
+            }
+        }
+        return groups
+    }
+
+    private static func pathRuns(_ paths: [ItemPath]) -> [(section: Int, start: Int, count: Int)] {
+        var result: [(section: Int, start: Int, count: Int)] = []
+        for p in paths {
+            if let last = result.last, last.section == p.section, last.start + last.count == p.row {
+                result[result.count - 1].count += 1
+            } else {
+                result.append((p.section, p.row, 1))
+            }
+        }
+        return result
+    }
+
+    /// Runs of updates contiguous in old coordinates, with the new paths that
+    /// locate each row's content.
+    private static func updateRuns(_ updates: [Changeset.ItemUpdate]) -> [(section: Int, start: Int, newPaths: [ItemPath])] {
+        var result: [(section: Int, start: Int, newPaths: [ItemPath])] = []
+        for u in updates {
+            if let last = result.last, last.section == u.old.section, last.start + last.newPaths.count == u.old.row {
+                result[result.count - 1].newPaths.append(u.new)
+            } else {
+                result.append((u.old.section, u.old.row, [u.new]))
+            }
+        }
+        return result
+    }
+}

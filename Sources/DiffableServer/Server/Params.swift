@@ -1,0 +1,95 @@
+/// Typed, path-aware access to a request's `params` object. Every failure is
+/// an `invalidParams` error whose `data.path` names the offending field.
+struct Params {
+    let object: JSONObject
+    let path: String
+
+    init(_ value: JSON?, path: String = "params") throws(RPCError) {
+        guard case .object(let object)? = value else {
+            throw .invalidParams("params must be an object", data: Params.pathData(path))
+        }
+        self.object = object
+        self.path = path
+    }
+
+    init(object: JSONObject, path: String) {
+        self.object = object
+        self.path = path
+    }
+
+    static func pathData(_ path: String) -> JSON {
+        .object(JSONObject([("path", .string(path))]))
+    }
+
+    func fieldPath(_ key: String) -> String { "\(path).\(key)" }
+
+    func wrongType(_ key: String, _ expected: String) -> RPCError {
+        .invalidParams("\(fieldPath(key)) must be \(expected)", data: Params.pathData(fieldPath(key)))
+    }
+
+    func missing(_ key: String, _ expected: String) -> RPCError {
+        .invalidParams("\(fieldPath(key)) is required (\(expected))", data: Params.pathData(fieldPath(key)))
+    }
+
+    func string(_ key: String) throws(RPCError) -> String {
+        guard let value = object[key] else { throw missing(key, "a string") }
+        guard case .string(let s) = value else { throw wrongType(key, "a string") }
+        return s
+    }
+
+    /// A required, non-empty source name.
+    func sourceName() throws(RPCError) -> String {
+        let name = try string("source")
+        guard !name.isEmpty else {
+            throw .invalidParams("\(fieldPath("source")) must not be empty", data: Params.pathData(fieldPath("source")))
+        }
+        return name
+    }
+
+    func optionalString(_ key: String) throws(RPCError) -> String? {
+        guard let value = object[key], !value.isNull else { return nil }
+        guard case .string(let s) = value else { throw wrongType(key, "a string") }
+        return s
+    }
+
+    func optionalInt(_ key: String) throws(RPCError) -> Int? {
+        guard let value = object[key], !value.isNull else { return nil }
+        guard let i = value.intValue else { throw wrongType(key, "an integer") }
+        return i
+    }
+
+    func optionalBool(_ key: String) throws(RPCError) -> Bool? {
+        guard let value = object[key], !value.isNull else { return nil }
+        guard case .bool(let b) = value else { throw wrongType(key, "true or false") }
+        return b
+    }
+
+    func array(_ key: String) throws(RPCError) -> [JSON] {
+        guard let value = object[key] else { throw missing(key, "an array") }
+        guard case .array(let a) = value else { throw wrongType(key, "an array") }
+        return a
+    }
+
+    func optionalArray(_ key: String) throws(RPCError) -> [JSON]? {
+        guard let value = object[key], !value.isNull else { return nil }
+        guard case .array(let a) = value else { throw wrongType(key, "an array") }
+        return a
+    }
+
+    func optionalObject(_ key: String) throws(RPCError) -> Params? {
+        guard let value = object[key], !value.isNull else { return nil }
+        guard case .object(let o) = value else { throw wrongType(key, "an object") }
+        return Params(object: o, path: fieldPath(key))
+    }
+
+    /// A string restricted to `allowed` values.
+    func optionalEnum(_ key: String, _ allowed: [String]) throws(RPCError) -> String? {
+        guard let s = try optionalString(key) else { return nil }
+        guard allowed.contains(s) else {
+            let list = allowed.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw .invalidParams("\(fieldPath(key)) must be one of \(list), got \"\(s)\"",
+                                 data: Params.pathData(fieldPath(key)))
+        }
+        return s
+    }
+}

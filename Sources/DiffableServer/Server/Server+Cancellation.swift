@@ -1,0 +1,27 @@
+extension Server {
+    /// The -32700 response for a message body that is not JSON.
+    public func parseErrorResponse(_ description: String) -> [UInt8] {
+        JSONWriter.bytes(Self.errorResponse(id: .null, RPCError(
+            code: ErrorCode.parseError,
+            message: "Parse error: \(description). The message was ignored; the server is still running.")))
+    }
+
+    /// A RequestCancelled response when `message` is a request made moot by a
+    /// message queued after it: a `$/cancelRequest` naming its id. Returns nil
+    /// when the request must be handled.
+    func cancellation(for message: JSON, pendingLater: ArraySlice<IncomingEvent>) -> JSON? {
+        guard case .object(let object) = message, let id = object["id"],
+              case .string(let method)? = object["method"], phase == .running else { return nil }
+        for event in pendingLater {
+            guard case .message(.object(let later)) = event, case .string(let laterMethod)? = later["method"] else { continue }
+            if laterMethod == "$/cancelRequest", later["id"] == nil,
+               case .object(let p)? = later["params"], p["id"] == id {
+                return Self.errorResponse(id: id, RPCError(
+                    code: ErrorCode.requestCancelled,
+                    message: "Request cancelled by $/cancelRequest before it ran; nothing was changed.",
+                    data: .object(JSONObject([("method", .string(method))]))))
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,165 @@
+import DiffableEngine
+
+/// The JSON-RPC server: lifecycle, envelope validation and dispatch to one
+/// handler per method. It owns the data sources and handles one message at a
+/// time, in arrival order; it does no I/O (see `StdioSession`).
+public final class Server {
+    enum Phase {
+        case awaitingInitialize
+        case running
+        case shutDown
+    }
+
+    var phase = Phase.awaitingInitialize
+    var sources: [String: DataSource] = [:]
+    /// The diff form used when a request does not name one.
+    var defaultForm = DiffForm.batch
+    let logger: Logger
+
+    /// Set when `exit` arrives: 0 after `shutdown`, 1 otherwise.
+    public private(set) var exitCode: Int32?
+
+    public init(logger: Logger = Logger()) {
+        self.logger = logger
+    }
+
+    typealias Handler = (Server, JSON?) throws(RPCError) -> JSON
+
+    /// Every request method, by name; each lives in its own file in Methods/.
+    static let requestHandlers: [String: Handler] = [
+        "initialize": { s, p throws(RPCError) in try s.initialize(p) },
+        "shutdown": { s, p throws(RPCError) in try s.shutdown(p) },
+        "apply": { s, p throws(RPCError) in try s.apply(p) },
+        "snapshot": { s, p throws(RPCError) in try s.snapshot(p) },
+        "sources": { s, p throws(RPCError) in try s.listSources(p) },
+        "drop": { s, p throws(RPCError) in try s.drop(p) },
+    ]
+
+    /// Names reported in `initialize`'s capabilities.
+    static var methodNames: [String] { requestHandlers.keys.sorted() }
+
+    // MARK: entry points
+
+    /// Handles one message body (a JSON text); returns the response body to
+    /// send, or nil when nothing is to be sent (notifications).
+    public func handle(body: [UInt8]) -> [UInt8]? {
+        let message: JSON
+        do {
+            message = try JSONParser.parse(body)
+        } catch {
+            return parseErrorResponse("\(error)")
+        }
+        return handle(message: message).map(JSONWriter.bytes)
+    }
+
+    /// A message that could not even be framed (bad headers).
+    public func framingError(_ description: String) -> [UInt8] {
+        JSONWriter.bytes(Self.errorResponse(id: .null, RPCError(
+            code: ErrorCode.parseError,
+            message: "Unreadable message: \(description). The server is still running.")))
+    }
+
+    /// Handles a parsed message: a single request/notification or a batch.
+    public func handle(message: JSON) -> JSON? {
+        guard case .array(let batch) = message else {
+            return handleSingle(message)
+        }
+        guard !batch.isEmpty else {
+            return Self.errorResponse(id: .null, RPCError(
+                code: ErrorCode.invalidRequest, message: "Invalid Request: an empty batch"))
+        }
+        let responses = batch.compactMap { handleSingle($0) }
+        return responses.isEmpty ? nil : .array(responses)
+    }
+
+    // MARK: single messages
+
+    func handleSingle(_ message: JSON) -> JSON? {
+        let envelope: Envelope
+        switch Envelope.parse(message) {
+        case .success(let parsed): envelope = parsed
+        case .failure(let failure): return Self.errorResponse(id: failure.id, failure.error)
+        }
+        guard let id = envelope.id else {
+            handleNotification(envelope.method, envelope.params)
+            return nil
+        }
+        do throws(RPCError) {
+            return Self.resultResponse(id: id, try handleRequest(envelope.method, envelope.params))
+        } catch {
+            logger.log(.info, "\(envelope.method) failed: \(error.code) \(error.message)")
+            return Self.errorResponse(id: id, error)
+        }
+    }
+
+    func handleRequest(_ method: String, _ params: JSON?) throws(RPCError) -> JSON {
+        switch phase {
+        case .awaitingInitialize where method != "initialize":
+            throw RPCError(code: ErrorCode.serverNotInitialized,
+                           message: "Server not initialized: send `initialize` first.")
+        case .shutDown:
+            throw RPCError(code: ErrorCode.invalidRequest,
+                           message: "The server is shutting down: only the `exit` notification is accepted.")
+        default:
+            break
+        }
+        guard let handler = Self.requestHandlers[method] else {
+            throw RPCError(code: ErrorCode.methodNotFound, message: "Method not found: \(method)",
+                           data: .object(JSONObject([("method", .string(method))])))
+        }
+        return try handler(self, params)
+    }
+
+    func handleNotification(_ method: String, _ params: JSON?) {
+        switch method {
+        case "exit":
+            exitCode = phase == .shutDown ? 0 : 1
+        case "initialized":
+            break
+        default:
+            // Unknown notifications (including `$/…` ones) are ignored, as LSP asks.
+            logger.log(.debug, "ignored notification \(method)")
+        }
+    }
+
+    // MARK: responses
+
+    static func resultResponse(id: JSON, _ result: JSON) -> JSON {
+        .object(JSONObject([("jsonrpc", .string("2.0")), ("id", id), ("result", result)]))
+    }
+
+    static func errorResponse(id: JSON, _ error: RPCError) -> JSON {
+        .object(JSONObject([("jsonrpc", .string("2.0")), ("id", id), ("error", error.json)]))
+    }
+
+    // MARK: helpers for handlers
+
+    func existingSource(_ name: String) throws(RPCError) -> DataSource {
+        guard let source = sources[name] else { throw .unknownSource(name) }
+        return source
+    }
+
+    func checkBaseVersion(_ base: Int?, of source: DataSource) throws(RPCError) {
+        guard let base, base != source.version else { return }
+        throw RPCError(
+            code: ErrorCode.versionConflict,
+            message: "Version conflict on \"\(source.name)\": baseVersion is \(base) but the source is at version \(source.version). Fetch `snapshot` and retry; nothing was changed.",
+            data: .object(JSONObject([
+                ("source", .string(source.name)), ("baseVersion", .int(base)), ("currentVersion", .int(source.version)),
+            ])))
+    }
+
+    /// The `form` param of a request, else the session default.
+    func form(_ params: Params) throws(RPCError) -> DiffForm {
+        guard let name = try params.optionalEnum("form", ["batch", "steps"]) else { return defaultForm }
+        return DiffForm(rawValue: name) ?? defaultForm
+    }
+
+    /// The common result of every request that changes a source.
+    func diffResult(_ source: DataSource, _ update: DataSource.Update, form: DiffForm, extra: [(String, JSON)] = []) -> JSON {
+        let diff = DiffEncoding.encode(update.changeset, form: form, old: update.oldVisible, new: update.newVisible)
+        return .object(JSONObject([
+            ("source", .string(source.name)), ("version", .int(source.version)), (diff.key, diff.value),
+        ] + extra))
+    }
+}

@@ -1,0 +1,169 @@
+import DiffableEngine
+
+/// Converts between the wire shape of a snapshot (`sections` of `apply`,
+/// `snapshot`) and the engine's `Snapshot`.
+///
+/// Wire shape: `[{"id": String, "header"?: any, "items"?: [Item]}]` where an
+/// item is `{"id": String, "content"?: any}` or, as a shorthand, the id string
+/// itself. Content and headers are kept as their canonical compact JSON bytes.
+enum SnapshotCodec {
+    /// At most this many problems are reported in one error's `data.problems`.
+    static let maxReportedProblems = 50
+
+    /// Decodes and validates a whole snapshot; throws one `invalidParams` error
+    /// listing every problem (path and ids) when anything is wrong.
+    /// - Complexity: O(n) in the size of `sections`.
+    static func decodeSnapshot(_ sections: [JSON], path: String) throws(RPCError) -> Snapshot {
+        var problems: [JSON] = []
+        var result: [Section] = []
+        result.reserveCapacity(sections.count)
+        for (s, sectionJSON) in sections.enumerated() {
+            let sectionPath = "\(path)[\(s)]"
+            do throws(ProblemList) {
+                result.append(try decodeSection(sectionJSON, path: sectionPath))
+            } catch {
+                problems.append(contentsOf: error.problems)
+            }
+            if problems.count >= maxReportedProblems { break }
+        }
+        if !problems.isEmpty {
+            throw invalid(problems)
+        }
+        let snapshot = Snapshot(sections: result)
+        let issues = snapshot.validationIssues()
+        if !issues.isEmpty {
+            throw invalid(issues.prefix(maxReportedProblems).map { problem(for: $0, path: path) })
+        }
+        return snapshot
+    }
+
+    static func decodeSection(_ json: JSON, path: String) throws(ProblemList) -> Section {
+        guard case .object(let object) = json else {
+            throw ProblemList(path: path, message: "a section must be an object {\"id\", \"header\"?, \"items\"?}")
+        }
+        guard case .string(let id)? = object["id"] else {
+            throw ProblemList(path: "\(path).id", message: "a section needs a string id")
+        }
+        let header = object["header"].flatMap(content(of:))
+        var items: [Item] = []
+        var problems: [JSON] = []
+        if let itemsJSON = object["items"], !itemsJSON.isNull {
+            guard case .array(let array) = itemsJSON else {
+                throw ProblemList(path: "\(path).items", message: "items must be an array")
+            }
+            items.reserveCapacity(array.count)
+            for (r, itemJSON) in array.enumerated() {
+                do throws(ProblemList) {
+                    items.append(try decodeItem(itemJSON, path: "\(path).items[\(r)]"))
+                } catch {
+                    problems.append(contentsOf: error.problems)
+                    if problems.count >= maxReportedProblems { break }
+                }
+            }
+        }
+        if !problems.isEmpty { throw ProblemList(problems) }
+        return Section(id: id, header: header, items: items)
+    }
+
+    static func decodeItem(_ json: JSON, path: String) throws(ProblemList) -> Item {
+        switch json {
+        case .string(let id):
+            return Item(id: id)
+        case .object(let object):
+            guard case .string(let id)? = object["id"] else {
+                throw ProblemList(path: "\(path).id", message: "an item needs a string id")
+            }
+            let value = object["content"]
+            return Item(id: id, content: value.flatMap(content(of:)), text: value.flatMap(searchText(of:)))
+        default:
+            throw ProblemList(path: path, message: "an item must be an object {\"id\", \"content\"?} or an id string")
+        }
+    }
+
+    /// Canonical bytes of a JSON value; `null` and absent both mean "no content".
+    static func content(of value: JSON) -> Content? {
+        if value.isNull { return nil }
+        return Content(bytes: JSONWriter.bytes(value))
+    }
+
+    /// The text search matches on: a string content itself, or the `text`
+    /// member of an object content (see protocol/README.md, "What search matches").
+    static func searchText(of value: JSON) -> String? {
+        switch value {
+        case .string(let s): return s
+        case .object(let o):
+            if case .string(let s)? = o["text"] { return s }
+            return nil
+        default: return nil
+        }
+    }
+
+    private static func invalid(_ problems: [JSON]) -> RPCError {
+        let first: String
+        if case .object(let o)? = problems.first, case .string(let message)? = o["message"], case .string(let p)? = o["path"] {
+            first = "\(p): \(message)"
+        } else {
+            first = "invalid snapshot"
+        }
+        let suffix = problems.count > 1 ? " (and \(problems.count - 1) more problem\(problems.count == 2 ? "" : "s"), see data.problems)" : ""
+        return .invalidParams("Invalid snapshot: \(first)\(suffix). Nothing was changed.",
+                              data: .object(JSONObject([("problems", .array(problems))])))
+    }
+
+    private static func problem(for issue: SnapshotIssue, path: String) -> JSON {
+        switch issue {
+        case .duplicateSectionID(let id, let sections):
+            return .object(JSONObject([
+                ("path", .string("\(path)[\(sections.last ?? 0)].id")),
+                ("message", .string("section id \"\(id)\" is used by \(sections.count) sections; section ids must be unique")),
+                ("id", .string(id)),
+                ("paths", .array(sections.map { .string("\(path)[\($0)].id") })),
+            ]))
+        case .duplicateItemID(let id, let paths):
+            return .object(JSONObject([
+                ("path", .string("\(path)[\(paths.last?.section ?? 0)].items[\(paths.last?.row ?? 0)].id")),
+                ("message", .string("item id \"\(id)\" is used \(paths.count) times; item ids must be unique in the whole source")),
+                ("id", .string(id)),
+                ("paths", .array(paths.map { .string("\(path)[\($0.section)].items[\($0.row)].id") })),
+            ]))
+        }
+    }
+}
+
+/// Problems found while decoding, each `{"path", "message"}`.
+struct ProblemList: Error {
+    var problems: [JSON]
+
+    init(_ problems: [JSON]) { self.problems = problems }
+
+    init(path: String, message: String) {
+        problems = [.object(JSONObject([("path", .string(path)), ("message", .string(message))]))]
+    }
+}
+
+extension SnapshotCodec {
+    /// Wire form of an item: `{"id", "content"?}`.
+    static func encode(_ item: Item) -> JSON {
+        var members: [(String, JSON)] = [("id", .string(item.id))]
+        if let content = item.content { members.append(("content", raw(content))) }
+        return .object(JSONObject(members))
+    }
+
+    /// Wire form of a section with all its items.
+    static func encode(_ section: Section) -> JSON {
+        var members: [(String, JSON)] = [("id", .string(section.id))]
+        if let header = section.header { members.append(("header", raw(header))) }
+        members.append(("items", .array(section.items.map(encode))))
+        return .object(JSONObject(members))
+    }
+
+    static func encode(_ snapshot: Snapshot) -> JSON {
+        .array(snapshot.sections.map(encode))
+    }
+
+    /// Content bytes are canonical JSON written by `JSONWriter`; they are
+    /// spliced back verbatim.
+    static func raw(_ content: Content) -> JSON {
+        .raw(content.bytes)
+    }
+}

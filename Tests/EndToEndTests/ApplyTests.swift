@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// `apply`, `snapshot`, `sources`, `drop` and their errors, through the binary.
+struct ApplyTests {
+    static let initialize = #"{"jsonrpc":"2.0","id":0,"method":"initialize"}"#
+
+    static func request(_ id: Int, _ method: String, _ params: String) -> String {
+        #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":\#(params)}"#
+    }
+
+    static func run(_ requests: [String]) throws -> [String] {
+        let output = try DaemonProcess.run(lines: [initialize] + requests)
+        return Array(output.lines.dropFirst())
+    }
+
+    static let fruit = #"{"source":"fruit","sections":[{"id":"apples","header":"Apples","items":[{"id":"gala","content":{"text":"Gala"}},"fuji"]},{"id":"oranges","items":["navel"]}]}"#
+
+    @Test func applySnapshotSourcesDrop() throws {
+        let lines = try Self.run([
+            Self.request(1, "apply", Self.fruit),
+            Self.request(2, "snapshot", #"{"source":"fruit"}"#),
+            Self.request(3, "sources", "{}"),
+            Self.request(4, "apply", Self.fruit),
+            Self.request(5, "drop", #"{"source":"fruit"}"#),
+            Self.request(6, "sources", "{}"),
+            Self.request(7, "snapshot", #"{"source":"fruit"}"#),
+        ])
+        #expect(lines.count == 7)
+        #expect(lines[safe: 0] == #"{"jsonrpc":"2.0","id":1,"result":{"source":"fruit","version":1,"batch":{"sections":{"insert":[{"at":0,"sections":[{"id":"apples","header":"Apples","items":[{"id":"gala","content":{"text":"Gala"}},{"id":"fuji"}]},{"id":"oranges","items":[{"id":"navel"}]}]}]}}}}"#)
+        #expect(lines[safe: 1] == #"{"jsonrpc":"2.0","id":2,"result":{"source":"fruit","version":1,"sections":[{"id":"apples","header":"Apples","items":[{"id":"gala","content":{"text":"Gala"}},{"id":"fuji"}]},{"id":"oranges","items":[{"id":"navel"}]}]}}"#)
+        #expect(lines[safe: 2] == #"{"jsonrpc":"2.0","id":3,"result":{"sources":[{"source":"fruit","version":1,"sections":2,"items":3}]}}"#)
+        #expect(lines[safe: 3] == #"{"jsonrpc":"2.0","id":4,"result":{"source":"fruit","version":2,"batch":{}}}"#, "identical snapshot: empty diff, version still bumps")
+        #expect(lines[safe: 4] == #"{"jsonrpc":"2.0","id":5,"result":{"source":"fruit","dropped":true}}"#)
+        #expect(lines[safe: 5] == #"{"jsonrpc":"2.0","id":6,"result":{"sources":[]}}"#)
+        #expect(lines[safe: 6]?.hasPrefix(#"{"jsonrpc":"2.0","id":7,"error":{"code":1001,"#) == true)
+    }
+
+    @Test func invalidSnapshotsAreRejectedAndChangeNothing() throws {
+        let lines = try Self.run([
+            Self.request(1, "apply", Self.fruit),
+            // duplicate item id across sections
+            Self.request(2, "apply", #"{"source":"fruit","sections":[{"id":"a","items":["x"]},{"id":"b","items":["y","x"]}]}"#),
+            // duplicate section id
+            Self.request(3, "apply", #"{"source":"fruit","sections":[{"id":"a"},{"id":"a"}]}"#),
+            // missing item id, wrong types
+            Self.request(4, "apply", #"{"source":"fruit","sections":[{"id":"a","items":[{"content":1},7]},{"items":[]}]}"#),
+            Self.request(5, "apply", #"{"source":"fruit","sections":{"id":"a"}}"#),
+            Self.request(6, "apply", #"{"source":"","sections":[]}"#),
+            Self.request(7, "snapshot", #"{"source":"fruit"}"#),
+        ])
+        #expect(lines.count == 7)
+        #expect(lines[safe: 1]?.contains(#""code":-32602"#) == true)
+        #expect(lines[safe: 1]?.contains(#""id":"x","paths":["params.sections[0].items[0].id","params.sections[1].items[1].id"]"#) == true)
+        #expect(lines[safe: 2]?.contains(#""id":"a","paths":["params.sections[0].id","params.sections[1].id"]"#) == true)
+        #expect(lines[safe: 3]?.contains(#""path":"params.sections[0].items[0].id""#) == true)
+        #expect(lines[safe: 3]?.contains(#""path":"params.sections[0].items[1]""#) == true)
+        #expect(lines[safe: 3]?.contains(#""path":"params.sections[1].id""#) == true)
+        #expect(lines[safe: 4]?.contains(#""path":"params.sections""#) == true)
+        #expect(lines[safe: 5]?.contains(#""path":"params.source""#) == true)
+        #expect(lines[safe: 6]?.hasPrefix(#"{"jsonrpc":"2.0","id":7,"result":{"source":"fruit","version":1,"#) == true, "state untouched")
+    }
+
+    @Test func baseVersionConflict() throws {
+        let withBase = { (base: Int) in
+            #"{"source":"s","baseVersion":\#(base),"sections":[{"id":"a","items":["x"]}]}"#
+        }
+        let lines = try Self.run([
+            Self.request(1, "apply", withBase(0)),
+            Self.request(2, "apply", withBase(0)),
+            Self.request(3, "apply", withBase(1)),
+        ])
+        #expect(lines[safe: 0]?.contains(#""version":1"#) == true)
+        #expect(lines[safe: 1] == #"{"jsonrpc":"2.0","id":2,"error":{"code":1002,"message":"Version conflict on \"s\": baseVersion is 0 but the source is at version 1. Fetch `snapshot` and retry; nothing was changed.","data":{"source":"s","baseVersion":0,"currentVersion":1}}}"#)
+        #expect(lines[safe: 2]?.contains(#""version":2"#) == true)
+    }
+
+    @Test func stepsFormPerRequestAndPerSession() throws {
+        let move = #"{"source":"p","form":"steps","sections":[{"id":"added","items":["grace"]},{"id":"list","items":["liam"]}]}"#
+        let lines = try Self.run([
+            Self.request(1, "apply", #"{"source":"p","sections":[{"id":"added"},{"id":"list","items":["grace","liam"]}]}"#),
+            Self.request(2, "apply", move),
+        ])
+        #expect(lines[safe: 1] == #"{"jsonrpc":"2.0","id":2,"result":{"source":"p","version":2,"steps":[{"op":"moveItem","from":[1,0],"to":[0,0]}]}}"#)
+
+        let session = try DaemonProcess.run(lines: [
+            #"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"initializationOptions":{"form":"steps"}}}"#,
+            Self.request(1, "apply", #"{"source":"p","sections":[{"id":"s","items":["a","b"]}]}"#),
+            Self.request(2, "apply", #"{"source":"p","form":"batch","sections":[{"id":"s","items":["b"]}]}"#),
+        ])
+        #expect(session.lines[safe: 1] == #"{"jsonrpc":"2.0","id":1,"result":{"source":"p","version":1,"steps":[{"op":"insertSections","at":0,"sections":[{"id":"s","items":[{"id":"a"},{"id":"b"}]}]}]}}"#)
+        #expect(session.lines[safe: 2] == #"{"jsonrpc":"2.0","id":2,"result":{"source":"p","version":2,"batch":{"items":{"delete":[{"section":0,"ranges":[[0,1]]}]}}}}"#)
+    }
+
+    @Test func largeApplyOverContentLength() throws {
+        let items = (0..<20_000).map { #"{"id":"i\#($0)","content":{"text":"Person \#($0)"}}"# }.joined(separator: ",")
+        let next = (0..<20_000).filter { $0 % 100 != 0 }.map { #"{"id":"i\#($0)","content":{"text":"Person \#($0)"}}"# }.joined(separator: ",")
+        let input = DaemonProcess.lspFramed([
+            Self.initialize,
+            Self.request(1, "apply", #"{"source":"big","sections":[{"id":"s","items":[\#(items)]}]}"#),
+            Self.request(2, "apply", #"{"source":"big","sections":[{"id":"s","items":[\#(next)]}]}"#),
+        ])
+        let bodies = try DaemonProcess.lspBodies(try DaemonProcess.run(input).stdout)
+        #expect(bodies.count == 3)
+        let ranges = (0..<200).map { "[\($0 * 100),1]" }.joined(separator: ",")
+        #expect(bodies[safe: 2] == #"{"jsonrpc":"2.0","id":2,"result":{"source":"big","version":2,"batch":{"items":{"delete":[{"section":0,"ranges":[\#(ranges)]}]}}}}"#)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// Replays every conformance transcript in protocol/transcripts against the
+/// built binary, in both framings, and compares the exact response lines.
+struct TranscriptTests {
+    static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("protocol/transcripts")
+
+    static var names: [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return files.filter { $0.hasSuffix(".transcript") }.sorted()
+    }
+
+    struct Transcript {
+        var sent: [String] = []
+        var expected: [String] = []
+    }
+
+    static func load(_ name: String) throws -> Transcript {
+        let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+        var transcript = Transcript()
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            if line.hasPrefix("> ") { transcript.sent.append(String(line.dropFirst(2))) }
+            else if line.hasPrefix("< ") { transcript.expected.append(String(line.dropFirst(2))) }
+        }
+        return transcript
+    }
+
+    @Test func transcriptsExist() {
+        #expect(Self.names.count >= 5, "expected the conformance transcripts in \(Self.directory.path)")
+    }
+
+    @Test(arguments: names)
+    func replayNewlineDelimited(_ name: String) throws {
+        let transcript = try Self.load(name)
+        let output = try DaemonProcess.run(lines: transcript.sent)
+        #expect(output.lines.count == transcript.expected.count, "\(name): response count")
+        for (index, (actual, expected)) in zip(output.lines, transcript.expected).enumerated() {
+            #expect(actual == expected, "\(name): response \(index + 1)")
+        }
+    }
+
+    @Test(arguments: names)
+    func replayContentLength(_ name: String) throws {
+        let transcript = try Self.load(name)
+        let output = try DaemonProcess.run(DaemonProcess.lspFramed(transcript.sent, vimStyle: true))
+        let bodies = try DaemonProcess.lspBodies(output.stdout)
+        #expect(bodies == transcript.expected, "\(name)")
+    }
+}

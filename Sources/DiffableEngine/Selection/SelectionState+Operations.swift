@@ -213,13 +213,13 @@ extension SelectionState {
             }
         }
 
-        let serials = serials(of: gone)
+        let goneSerials = serials(of: gone)
         for id in gone { entries[id] = nil }
         for (id, location) in locations where entries[id] != nil {
             entries[id]?.sectionID = location.sectionID
         }
         return makeDelta(
-            selected: [], deselected: gone, kept: [], locations: locations, serials: serials, visible: visible)
+            selected: [], deselected: gone, kept: [], locations: locations, serials: goneSerials, visible: visible)
     }
 
     // MARK: - Helpers
@@ -249,10 +249,10 @@ extension SelectionState {
                 return sectionIDs.contains(sectionID)
             }
         }
-        let serials = serials(of: gone)
+        let goneSerials = serials(of: gone)
         for id in gone { entries[id] = nil }
         return makeDelta(
-            selected: [], deselected: gone, kept: [], locations: locations, serials: serials, visible: visible)
+            selected: [], deselected: gone, kept: [], locations: locations, serials: goneSerials, visible: visible)
     }
 
     /// Locations in `full` of the wanted ids and of every selected id.

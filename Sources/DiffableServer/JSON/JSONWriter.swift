@@ -1,0 +1,249 @@
+/// Compact JSON serializer and streaming byte builder.
+///
+/// Output is compact: no whitespace, object members in stored order, numbers
+/// verbatim (their lexeme), strings escaped minimally per RFC 8259 (`"`, `\`
+/// and control characters; `\b \f \n \r \t` short forms, other controls as
+/// `\u00XX`, everything else — including non-ASCII — as raw UTF-8).
+///
+/// **Canonical form.** This compact form is the canonical form of item content:
+/// two contents are equal iff their compact bytes are equal. Parsing then
+/// writing normalizes whitespace and string escapes (`"\u0041"` and `"A"` give the
+/// same bytes), but keeps member order, duplicate members and number spelling
+/// (`1.0` and `1` are different content).
+///
+/// The writer never emits a raw newline (0x0A), so its output can be framed
+/// one message per line.
+///
+/// Streaming use, without building a `JSON` tree:
+///
+///     var w = JSONWriter()
+///     w.beginObject()
+///     w.key("id"); w.appendString("item-1")
+///     w.key("content"); w.appendRaw(contentBytes)
+///     w.endObject()
+///     send(w.bytes)
+///
+/// Commas are inserted automatically; the caller only pairs `key` with one value
+/// inside objects. The writer does not check structural validity.
+public struct JSONWriter: Sendable {
+    /// The output so far.
+    public var bytes: [UInt8]
+    /// True when the next value/key at the current level needs a leading comma.
+    private var needsComma = false
+
+    public init(reservingCapacity capacity: Int = 0) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Continues writing after existing bytes (e.g. a frame header).
+    public init(appendingTo bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    // MARK: Static API
+
+    /// Appends the compact serialization of `value` to `output`.
+    /// - Complexity: O(size of the output).
+    public static func write(_ value: JSON, into output: inout [UInt8]) {
+        var writer = JSONWriter(appendingTo: [])
+        swap(&writer.bytes, &output)
+        writer.append(value)
+        swap(&writer.bytes, &output)
+    }
+
+    /// The compact (canonical) serialization of `value`.
+    public static func bytes(_ value: JSON) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.append(value)
+        return writer.bytes
+    }
+
+    /// The compact serialization as a String (for logging and tests).
+    public static func string(_ value: JSON) -> String {
+        String(decoding: bytes(value), as: UTF8.self)
+    }
+
+    // MARK: Structure
+
+    @inline(__always) private mutating func separator() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    public mutating func beginObject() {
+        separator()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
+    public mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    public mutating func beginArray() {
+        separator()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+    }
+
+    public mutating func endArray() {
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// Writes a member name and `:`; the next append is its value.
+    public mutating func key(_ name: String) {
+        separator()
+        writeEscaped(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// Writes a member name given as pre-escaped ASCII (no quotes), e.g. `key(raw: "id")`.
+    /// - Precondition: `name` needs no escaping.
+    public mutating func key(raw name: StaticString) {
+        separator()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    // MARK: Values
+
+    public mutating func appendString(_ value: String) {
+        separator()
+        writeEscaped(value)
+        needsComma = true
+    }
+
+    public mutating func appendInt(_ value: Int) {
+        separator()
+        writeInt(value)
+        needsComma = true
+    }
+
+    public mutating func appendBool(_ value: Bool) {
+        separator()
+        if value {
+            bytes.append(contentsOf: [0x74, 0x72, 0x75, 0x65] as [UInt8])  // true
+        } else {
+            bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x73, 0x65] as [UInt8])  // false
+        }
+        needsComma = true
+    }
+
+    public mutating func appendNull() {
+        separator()
+        bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C] as [UInt8])  // null
+        needsComma = true
+    }
+
+    /// Appends a number lexeme verbatim.
+    /// - Precondition: `lexeme` is a valid JSON number.
+    public mutating func appendNumber(_ lexeme: String) {
+        separator()
+        bytes.append(contentsOf: lexeme.utf8)
+        needsComma = true
+    }
+
+    /// Appends a pre-serialized JSON value verbatim (e.g. stored canonical content).
+    /// - Precondition: `fragment` is one valid compact JSON value without raw newlines.
+    /// - Complexity: O(fragment.count), a single bulk copy.
+    public mutating func appendRaw<C: Collection>(_ fragment: C) where C.Element == UInt8 {
+        separator()
+        bytes.append(contentsOf: fragment)
+        needsComma = true
+    }
+
+    /// Appends any `JSON` value.
+    /// - Complexity: O(size of the output). Recursion depth equals the value's nesting.
+    public mutating func append(_ value: JSON) {
+        switch value {
+        case .null: appendNull()
+        case .bool(let b): appendBool(b)
+        case .number(let n): appendNumber(n)
+        case .string(let s): appendString(s)
+        case .array(let elements):
+            beginArray()
+            for element in elements { append(element) }
+            endArray()
+        case .object(let object):
+            beginObject()
+            for member in object.members {
+                key(member.key)
+                append(member.value)
+            }
+            endObject()
+        }
+    }
+
+    // MARK: Encoding
+
+    private mutating func writeInt(_ value: Int) {
+        if value >= 0 && value < 10 {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(value))
+            return
+        }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { digits in
+            var i = digits.count
+            repeat {
+                i -= 1
+                digits[i] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                i -= 1
+                digits[i] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[i...]))
+        }
+    }
+
+    private mutating func writeEscaped(_ string: String) {
+        var string = string
+        string.withUTF8 { utf8 in
+            writeEscaped(utf8)
+        }
+    }
+
+    /// Writes `"…"`, copying runs of bytes that need no escaping in bulk.
+    private mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        bytes.append(UInt8(ascii: "\""))
+        var runStart = 0
+        var i = 0
+        let count = utf8.count
+        while i < count {
+            let b = utf8[i]
+            if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
+                i += 1
+                continue
+            }
+            if runStart < i {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+            }
+            switch b {
+            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "\\"))
+            case 0x08: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "b"))
+            case 0x0C: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "f"))
+            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+            default:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                          hex[Int(b >> 4)], hex[Int(b & 0xF)]])
+            }
+            i += 1
+            runStart = i
+        }
+        if runStart < count {
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<count]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,23 @@
+/// Frames outgoing message bodies for the transport mode the client chose.
+public enum FrameEncoder {
+    /// `.contentLength` and `.undetermined`: exactly `Content-Length: N\r\n\r\n` + body, no other header.
+    /// `.lineDelimited`: body + `\n` (safe because `JSONWriter` never emits raw newlines).
+    /// - Complexity: O(body.count), one allocation.
+    public static func frame(_ body: [UInt8], mode: MessageFramer.Mode) -> [UInt8] {
+        switch mode {
+        case .lineDelimited:
+            var out = [UInt8]()
+            out.reserveCapacity(body.count + 1)
+            out.append(contentsOf: body)
+            out.append(0x0A)
+            return out
+        case .contentLength, .undetermined:
+            let header = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
+            var out = [UInt8]()
+            out.reserveCapacity(header.count + body.count)
+            out.append(contentsOf: header)
+            out.append(contentsOf: body)
+            return out
+        }
+    }
+}

@@ -1,0 +1,359 @@
+/// One unit produced by `MessageFramer`.
+public enum FramedMessage: Equatable, Sendable {
+    /// A complete message body (expected to be one JSON value; not yet parsed).
+    case body([UInt8])
+    /// A framing error; the framer has already resynchronized past it.
+    case malformed(String)
+}
+
+/// Turns an incoming byte stream into message bodies. Pure state machine: no I/O.
+///
+/// The mode is decided by the first non-whitespace byte of the stream:
+/// - `{` or `[` → `.lineDelimited`: one JSON message per line, ended by `\n` or
+///   `\r\n`; blank (whitespace-only) lines are skipped. At EOF (`finish()`), a
+///   final non-blank line without a newline is delivered as a `.body`.
+/// - anything else → `.contentLength` (LSP base protocol): header lines
+///   `Name: value` ended by `\r\n` (bare `\n` tolerated), a blank line, then
+///   exactly `Content-Length` bytes of body.
+///   - Header names are case-insensitive, in any order; unknown headers are ignored.
+///   - Any `Content-Type` is accepted; its `charset` must be `utf-8`/`utf8` (any case)
+///     or absent. Another charset → `.malformed`, and the body is skipped.
+///   - A missing or invalid `Content-Length` → `.malformed`; resync after the header block.
+///   - A header line without `:` → `.malformed` (body skipped when the length is known).
+///   - A header block over 64 KiB without its blank line → `.malformed`; the bytes
+///     are discarded up to the next blank line.
+///   - Blank lines before a header block are ignored.
+///
+/// - Complexity: linear in the total bytes appended, for any chunking and any
+///   body size: scanning resumes where it stopped, consumed bytes are dropped
+///   by occasional amortized compaction, each body is copied out once (or not at
+///   all when it fills the buffer exactly).
+public struct MessageFramer: Sendable {
+    public enum Mode: Equatable, Sendable {
+        case undetermined, contentLength, lineDelimited
+    }
+
+    public static let maxHeaderBlockSize = 64 * 1024
+
+    public private(set) var mode: Mode = .undetermined
+
+    private enum State: Sendable {
+        /// Reading header lines (LSP) or waiting for a line (NDJSON).
+        case headers
+        /// After an oversized header block: dropping lines until a blank one.
+        case discardingHeaders
+        /// Waiting for a body of this many bytes.
+        case body(Int)
+        /// Dropping this many more bytes of a rejected message's body.
+        case skippingBody(Int)
+    }
+
+    private var state: State = .headers
+    private var buffer: [UInt8] = []
+    /// Bytes before this index are consumed.
+    private var readOffset = 0
+    /// Bytes in `readOffset..<scanOffset` contain no newline (search resumes here).
+    private var scanOffset = 0
+    /// Headers of the block being read.
+    private var headers = HeaderBlock()
+    /// While discarding: a partial (non-blank) line was dropped without its newline.
+    private var discardMidLine = false
+
+    public init() {}
+
+    /// Bytes buffered but not yet consumed (for diagnostics and tests).
+    public var bufferedByteCount: Int { buffer.count - readOffset }
+
+    /// - Complexity: amortized O(bytes.count).
+    public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        compactIfWorthwhile()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Drops consumed bytes once they are at least half the buffer (amortized O(1) per byte).
+    private mutating func compactIfWorthwhile() {
+        guard readOffset > 0 else { return }
+        if readOffset == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+        } else if readOffset >= 4096 && readOffset >= buffer.count / 2 {
+            buffer.removeSubrange(0..<readOffset)
+        } else {
+            return
+        }
+        scanOffset -= readOffset
+        readOffset = 0
+    }
+
+    /// The next complete message or framing error, or `nil` when more bytes are needed.
+    /// - Complexity: amortized O(bytes newly examined).
+    public mutating func next() -> FramedMessage? {
+        while true {
+            switch mode {
+            case .undetermined:
+                while readOffset < buffer.count, isWhitespace(buffer[readOffset]) { readOffset += 1 }
+                scanOffset = readOffset
+                guard readOffset < buffer.count else { return nil }
+                let first = buffer[readOffset]
+                mode = first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .lineDelimited : .contentLength
+            case .lineDelimited:
+                return nextLine()
+            case .contentLength:
+                return nextLSP()
+            }
+        }
+    }
+
+    /// Call at end of input, after `next()` returned `nil`. Reports a truncated trailing
+    /// message once (as `.malformed`, or as `.body` for an unterminated last NDJSON line);
+    /// afterwards returns `nil`.
+    public mutating func finish() -> FramedMessage? {
+        defer {
+            buffer = []
+            readOffset = 0
+            scanOffset = 0
+            state = .headers
+            headers = HeaderBlock()
+            discardMidLine = false
+        }
+        let rest = buffer[readOffset...]
+        switch mode {
+        case .undetermined:
+            return nil
+        case .lineDelimited:
+            var line = rest[...]
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            return line.allSatisfy(isWhitespace) ? nil : .body(Array(line))
+        case .contentLength:
+            switch state {
+            case .headers:
+                if headers.lineCount == 0 && rest.allSatisfy(isWhitespace) { return nil }
+                return .malformed("truncated header block at end of input")
+            case .body(let length):
+                return .malformed("truncated message at end of input: expected \(length) body bytes, got \(rest.count)")
+            case .discardingHeaders, .skippingBody:
+                return nil  // already reported
+            }
+        }
+    }
+
+    // MARK: - Line-delimited
+
+    private mutating func nextLine() -> FramedMessage? {
+        while let newline = findNewline() {
+            var lineEnd = newline
+            if lineEnd > readOffset && buffer[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
+            let start = readOffset
+            readOffset = newline + 1
+            scanOffset = readOffset
+            if buffer[start..<lineEnd].allSatisfy(isWhitespace) { continue }
+            return .body(Array(buffer[start..<lineEnd]))
+        }
+        return nil
+    }
+
+    /// Index of the next `\n` at or after `scanOffset`; remembers the scanned range.
+    private mutating func findNewline() -> Int? {
+        let found: Int? = buffer.withUnsafeBufferPointer { all in
+            var i = scanOffset
+            let end = all.count
+            while i < end {
+                if all[i] == 0x0A { return i }
+                i += 1
+            }
+            return nil
+        }
+        if found == nil { scanOffset = buffer.count }
+        return found
+    }
+
+    // MARK: - Content-Length (LSP)
+
+    private mutating func nextLSP() -> FramedMessage? {
+        while true {
+            switch state {
+            case .body(let length):
+                guard buffer.count - readOffset >= length else { return nil }
+                let body: [UInt8]
+                if readOffset == 0 && buffer.count == length {
+                    body = buffer  // take over the storage, no copy
+                    buffer = []
+                } else {
+                    body = Array(buffer[readOffset..<readOffset + length])
+                    readOffset += length
+                }
+                scanOffset = readOffset
+                state = .headers
+                return .body(body)
+            case .skippingBody(let remaining):
+                let n = min(remaining, buffer.count - readOffset)
+                readOffset += n
+                scanOffset = readOffset
+                guard n == remaining else {
+                    state = .skippingBody(remaining - n)
+                    return nil
+                }
+                state = .headers
+            case .discardingHeaders:
+                guard let newline = findNewline() else {
+                    // Drop the partial line, remembering that it was not blank.
+                    if readOffset < buffer.count {
+                        let tail = buffer[buffer.count - 1]
+                        if buffer.count - readOffset > 1 || tail != UInt8(ascii: "\r") { discardMidLine = true }
+                        readOffset = tail == UInt8(ascii: "\r") ? buffer.count - 1 : buffer.count
+                        scanOffset = buffer.count
+                    }
+                    return nil
+                }
+                let blank = !discardMidLine && isBlankLine(readOffset, newline)
+                discardMidLine = false
+                readOffset = newline + 1
+                scanOffset = readOffset
+                if blank { state = .headers }
+            case .headers:
+                guard let newline = findNewline() else {
+                    let pending = buffer.count - readOffset
+                    if headers.byteCount + pending > Self.maxHeaderBlockSize {
+                        return startDiscarding()
+                    }
+                    return nil
+                }
+                let lineStart = readOffset
+                readOffset = newline + 1
+                scanOffset = readOffset
+                headers.byteCount += newline + 1 - lineStart
+                if headers.lineCount == 0 && buffer[lineStart..<newline].allSatisfy(isWhitespace) {
+                    headers.byteCount = 0  // stray blank line between messages
+                    continue
+                }
+                if isBlankLine(lineStart, newline) {
+                    if let message = endOfHeaderBlock() { return message }
+                    continue
+                }
+                if headers.byteCount > Self.maxHeaderBlockSize {
+                    return startDiscarding()
+                }
+                var lineEnd = newline
+                if lineEnd > lineStart && buffer[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
+                headers.parse(line: buffer[lineStart..<lineEnd])
+            }
+        }
+    }
+
+    private mutating func startDiscarding() -> FramedMessage {
+        headers = HeaderBlock()
+        state = .discardingHeaders
+        discardMidLine = false
+        return .malformed("header block exceeds \(Self.maxHeaderBlockSize) bytes without a terminating blank line")
+    }
+
+    /// Decides what follows a complete header block; `nil` means go on with the body.
+    private mutating func endOfHeaderBlock() -> FramedMessage? {
+        let block = headers
+        headers = HeaderBlock()
+        guard let length = block.contentLength else {
+            state = .headers
+            return .malformed(block.lengthError ?? "missing Content-Length header")
+        }
+        if let error = block.error {
+            state = .skippingBody(length)
+            return .malformed(error)
+        }
+        state = .body(length)
+        // Make room so a large body lands at offset 0 (enables the no-copy take-over).
+        let available = buffer.count - readOffset
+        if available < length {
+            if readOffset > 0 {
+                buffer.removeSubrange(0..<readOffset)
+                readOffset = 0
+                scanOffset = 0
+            }
+            buffer.reserveCapacity(min(length, 1 << 26))
+        }
+        return nil
+    }
+
+    /// True when `buffer[start..<newline]` is empty or just `\r`.
+    private func isBlankLine(_ start: Int, _ newline: Int) -> Bool {
+        newline == start || (newline == start + 1 && buffer[start] == UInt8(ascii: "\r"))
+    }
+}
+
+@inline(__always) private func isWhitespace(_ b: UInt8) -> Bool {
+    b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09
+}
+
+/// Accumulated state of one LSP header block.
+private struct HeaderBlock: Sendable {
+    var byteCount = 0
+    var lineCount = 0
+    var contentLength: Int?
+    /// Why the Content-Length is unusable, if it is.
+    var lengthError: String?
+    /// First non-length problem (bad charset, bad header line).
+    var error: String?
+
+    mutating func parse(line: ArraySlice<UInt8>) {
+        lineCount += 1
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+            error = error ?? "invalid header line (no ':')"
+            return
+        }
+        let name = trim(line[line.startIndex..<colon])
+        let value = trim(line[(colon + 1)...])
+        if equalsIgnoringCase(name, "content-length") {
+            parseLength(value)
+        } else if equalsIgnoringCase(name, "content-type") {
+            if let charsetError = checkCharset(value) { error = error ?? charsetError }
+        }
+    }
+
+    private mutating func parseLength(_ value: ArraySlice<UInt8>) {
+        guard !value.isEmpty, value.count <= 15,
+              value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            lengthError = "invalid Content-Length value"
+            contentLength = nil
+            return
+        }
+        let n = value.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        if lengthError != nil { return }
+        if let existing = contentLength, existing != n {
+            lengthError = "conflicting Content-Length headers"
+            contentLength = nil
+            return
+        }
+        contentLength = n
+    }
+
+    /// Looks for a `charset=` parameter; only UTF-8 is accepted.
+    private func checkCharset(_ value: ArraySlice<UInt8>) -> String? {
+        for param in value.split(separator: UInt8(ascii: ";")).dropFirst() {
+            guard let eq = param.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            guard equalsIgnoringCase(trim(param[param.startIndex..<eq]), "charset") else { continue }
+            var charset = trim(param[(eq + 1)...])
+            if charset.count >= 2, charset.first == UInt8(ascii: "\""), charset.last == UInt8(ascii: "\"") {
+                charset = charset.dropFirst().dropLast()
+            }
+            if equalsIgnoringCase(charset, "utf-8") || equalsIgnoringCase(charset, "utf8") { continue }
+            return "unsupported charset '\(String(decoding: charset, as: UTF8.self))' (only utf-8)"
+        }
+        return nil
+    }
+}
+
+private func trim(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    var s = s
+    while let f = s.first, f == 0x20 || f == 0x09 { s = s.dropFirst() }
+    while let l = s.last, l == 0x20 || l == 0x09 || l == 0x0D { s = s.dropLast() }
+    return s
+}
+
+/// ASCII case-insensitive comparison with a lowercase ASCII literal.
+private func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lowercase: StaticString) -> Bool {
+    guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+    let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+    for (b, e) in zip(bytes, expected) {
+        let lower = b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b | 0x20 : b
+        if lower != e { return false }
+    }
+    return true
+}

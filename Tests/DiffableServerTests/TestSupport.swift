@@ -1,0 +1,47 @@
+@testable import DiffableServer
+
+/// Deterministic PRNG for generated test data.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func utf8(_ s: String) -> [UInt8] { Array(s.utf8) }
+
+/// Random JSON values covering every case, escapes, non-ASCII and number spellings.
+enum JSONGenerator {
+    static let numberLexemes = ["0", "-0", "1", "-1", "42", "9007199254740993", "-12345678901234567890",
+                                "0.5", "-0.0", "1e10", "1E-7", "2.5e+3", "123.456E2", "1.0"]
+    static let stringPieces = ["a", "item", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{08}", "\u{0C}", "\u{01}",
+                               "\u{1F}", "\u{7F}", "é", "日本", "😀", "\u{2028}", "\u{FFFD}", "\u{10FFFF}", "\u{0}"]
+
+    static func string<R: RandomNumberGenerator>(_ rng: inout R) -> String {
+        var s = ""
+        for _ in 0..<Int.random(in: 0...6, using: &rng) {
+            s += stringPieces[Int.random(in: 0..<stringPieces.count, using: &rng)]
+        }
+        return s
+    }
+
+    static func value<R: RandomNumberGenerator>(_ rng: inout R, depth: Int = 0) -> JSON {
+        let choice = Int.random(in: 0..<(depth > 4 ? 4 : 6), using: &rng)
+        switch choice {
+        case 0: return .null
+        case 1: return .bool(Bool.random(using: &rng))
+        case 2: return .number(numberLexemes[Int.random(in: 0..<numberLexemes.count, using: &rng)])
+        case 3: return .string(string(&rng))
+        case 4:
+            return .array((0..<Int.random(in: 0...4, using: &rng)).map { _ in value(&rng, depth: depth + 1) })
+        default:
+            let count = Int.random(in: 0...(Bool.random(using: &rng) ? 4 : 20), using: &rng)
+            return .object(JSONObject((0..<count).map { _ in (string(&rng), value(&rng, depth: depth + 1)) }))
+        }
+    }
+}

@@ -1,0 +1,275 @@
+extension Snapshot {
+    /// The difference from this snapshot to `new`, in UIKit batch form.
+    ///
+    /// Elements are matched by id (Heckel-style symbol table: ids are unique,
+    /// so every id present on both sides is one match). Among the matched
+    /// sections, and among the matched items that stay in their section, a
+    /// longest increasing subsequence of old positions (read in new order)
+    /// stays put; every other match is a move, so the number of moves is
+    /// minimal. See `Changeset` for the coordinate rules.
+    ///
+    /// Both snapshots are assumed valid (see `validationIssues()`); invalid
+    /// input does not trap, but repeated ids are then matched arbitrarily.
+    ///
+    /// - Complexity: O(n + m log m) expected, n = sections + items of both
+    ///   snapshots, m = matched items that changed position. Each id is hashed
+    ///   at most once per side, and ids in an unchanged prefix or suffix of a
+    ///   matched section are compared in place without hashing.
+    public func difference(to new: Snapshot) -> Changeset {
+        var builder = DifferenceBuilder(old: self, new: new)
+        return builder.build()
+    }
+}
+
+/// Working state of one `difference(to:)` call: flat arrays indexed by
+/// "flat" item positions (position of an item in the concatenation of all
+/// sections of its snapshot).
+private struct DifferenceBuilder {
+    let oldSections: [Section]
+    let newSections: [Section]
+    /// `oldStart[s]` is the flat index of the first item of old section `s`;
+    /// one extra trailing element holds the item count.
+    var oldStart: [Int] = []
+    var newStart: [Int] = []
+    /// Section matching: new index of each old section / old index of each
+    /// new section, or -1.
+    var oldSectionToNew: [Int] = []
+    var newSectionToOld: [Int] = []
+    /// Item matching by flat index, or -1.
+    var oldToNew: [Int32] = []
+    var newToOld: [Int32] = []
+    /// Old section of each old flat index.
+    var oldSectionOf: [Int32] = []
+    /// Fate of each old item: `Fate.deleted` unless found to stay or move.
+    var oldFate: [UInt8] = []
+    var result = Changeset()
+
+    enum Fate {
+        static let deleted: UInt8 = 0
+        static let stays: UInt8 = 1
+        static let moves: UInt8 = 2
+    }
+
+    init(old: Snapshot, new: Snapshot) {
+        oldSections = old.sections
+        newSections = new.sections
+    }
+
+    mutating func build() -> Changeset {
+        matchSections()
+        matchItems()
+        diffSections()
+        diffItemsNewSide()
+        diffItemsOldSide()
+        return result
+    }
+
+    // MARK: Matching
+
+    private static func starts(of sections: [Section]) -> [Int] {
+        var starts = [Int]()
+        starts.reserveCapacity(sections.count + 1)
+        var total = 0
+        starts.append(0)
+        for section in sections {
+            total += section.items.count
+            starts.append(total)
+        }
+        return starts
+    }
+
+    private mutating func matchSections() {
+        oldSectionToNew = [Int](repeating: -1, count: oldSections.count)
+        newSectionToOld = [Int](repeating: -1, count: newSections.count)
+        var table = [String: Int](minimumCapacity: oldSections.count)
+        for (index, section) in oldSections.enumerated() {
+            table[section.id] = index
+        }
+        for (index, section) in newSections.enumerated() {
+            if let old = table[section.id], oldSectionToNew[old] < 0 {
+                oldSectionToNew[old] = index
+                newSectionToOld[index] = old
+            }
+        }
+    }
+
+    private mutating func link(old o: Int, new n: Int) {
+        oldToNew[o] = Int32(truncatingIfNeeded: n)
+        newToOld[n] = Int32(truncatingIfNeeded: o)
+    }
+
+    private mutating func matchItems() {
+        oldStart = Self.starts(of: oldSections)
+        newStart = Self.starts(of: newSections)
+        let oldCount = oldStart.last ?? 0
+        let newCount = newStart.last ?? 0
+        oldToNew = [Int32](repeating: -1, count: oldCount)
+        newToOld = [Int32](repeating: -1, count: newCount)
+        oldSectionOf = [Int32](repeating: 0, count: oldCount)
+        for s in oldSections.indices {
+            let section = Int32(truncatingIfNeeded: s)
+            for o in oldStart[s]..<oldStart[s + 1] { oldSectionOf[o] = section }
+        }
+
+        // 1. Common prefix and suffix of each matched section pair: compared in
+        //    place, no hashing. Ids are unique, so these matches are the matches.
+        var unmatchedOld = oldCount
+        for n in newSections.indices {
+            let o = newSectionToOld[n]
+            guard o >= 0 else { continue }
+            let a = oldSections[o].items
+            let b = newSections[n].items
+            let limit = min(a.count, b.count)
+            var prefix = 0
+            while prefix < limit, a[prefix].id == b[prefix].id {
+                link(old: oldStart[o] + prefix, new: newStart[n] + prefix)
+                prefix += 1
+            }
+            var suffix = 0
+            while suffix < limit - prefix, a[a.count - 1 - suffix].id == b[b.count - 1 - suffix].id {
+                link(old: oldStart[o] + a.count - 1 - suffix, new: newStart[n] + b.count - 1 - suffix)
+                suffix += 1
+            }
+            unmatchedOld -= prefix + suffix
+        }
+        guard unmatchedOld > 0, newCount > 0 else { return }
+
+        // 2. Symbol table of the remaining old ids; look up the remaining new ids.
+        var table = [String: Int32](minimumCapacity: unmatchedOld)
+        for s in oldSections.indices {
+            let items = oldSections[s].items
+            let base = oldStart[s]
+            for r in items.indices where oldToNew[base + r] < 0 {
+                table[items[r].id] = Int32(truncatingIfNeeded: base + r)
+            }
+        }
+        for s in newSections.indices {
+            let items = newSections[s].items
+            let base = newStart[s]
+            for r in items.indices where newToOld[base + r] < 0 {
+                if let o = table[items[r].id], oldToNew[Int(o)] < 0 {
+                    link(old: Int(o), new: base + r)
+                }
+            }
+        }
+    }
+
+    // MARK: Sections
+
+    private mutating func diffSections() {
+        for (o, n) in oldSectionToNew.enumerated() where n < 0 {
+            result.sectionDeletes.append(o)
+        }
+        var survivors: [Int32] = []
+        survivors.reserveCapacity(newSections.count)
+        for (n, o) in newSectionToOld.enumerated() {
+            if o < 0 {
+                result.sectionInserts.append(n)
+            } else {
+                survivors.append(Int32(truncatingIfNeeded: o))
+            }
+        }
+        var solver = LongestIncreasingSubsequence()
+        var stays: [Bool] = []
+        _ = solver.mark(survivors, into: &stays)
+        var rank = 0
+        for (n, o) in newSectionToOld.enumerated() where o >= 0 {
+            let headerChanged = oldSections[o].header != newSections[n].header
+            if stays[rank] {
+                if headerChanged { result.sectionReloads.append(.init(old: o, new: n)) }
+            } else {
+                result.sectionMoves.append(.init(from: o, to: n, headerChanged: headerChanged))
+            }
+            rank += 1
+        }
+    }
+
+    // MARK: Items
+
+    /// Walks the new side: classifies each item of a surviving new section as
+    /// inserted, staying or moved, and reports inserts and moves in order.
+    private mutating func diffItemsNewSide() {
+        oldFate = [UInt8](repeating: Fate.deleted, count: oldToNew.count)
+        var solver = LongestIncreasingSubsequence()
+        var candidates: [Int32] = []
+        var stays: [Bool] = []
+        for n in newSections.indices {
+            let o = newSectionToOld[n]
+            guard o >= 0 else { continue }  // rows of inserted sections are implied
+            let oldItems = oldSections[o].items
+            let newItems = newSections[n].items
+            let oBase = oldStart[o]
+            let nBase = newStart[n]
+            let section = Int32(truncatingIfNeeded: o)
+
+            // Items that were already in this section: old rows in new order.
+            candidates.removeAll(keepingCapacity: true)
+            for r in newItems.indices {
+                let match = Int(newToOld[nBase + r])
+                if match >= 0, oldSectionOf[match] == section {
+                    candidates.append(Int32(truncatingIfNeeded: match - oBase))
+                }
+            }
+            _ = solver.mark(candidates, into: &stays)
+
+            var rank = 0
+            for r in newItems.indices {
+                let match = Int(newToOld[nBase + r])
+                let to = ItemPath(section: n, row: r)
+                guard match >= 0 else {
+                    result.itemInserts.append(to)
+                    continue
+                }
+                let fromSection = Int(oldSectionOf[match])
+                if fromSection == o {
+                    let stay = stays[rank]
+                    rank += 1
+                    if stay {
+                        oldFate[match] = Fate.stays
+                        continue
+                    }
+                } else if oldSectionToNew[fromSection] < 0 {
+                    // Out of a deleted section: its old row is implied deleted.
+                    result.itemInserts.append(to)
+                    continue
+                }
+                oldFate[match] = Fate.moves
+                let fromRow = match - oldStart[fromSection]
+                let changed: Bool
+                if fromSection == o {
+                    changed = oldItems[fromRow].content != newItems[r].content
+                } else {
+                    changed = oldSections[fromSection].items[fromRow].content != newItems[r].content
+                }
+                result.itemMoves.append(.init(
+                    from: ItemPath(section: fromSection, row: fromRow), to: to, contentChanged: changed))
+            }
+        }
+    }
+
+    /// Walks the old side: reports deletes and, for items that stay, reloads.
+    private mutating func diffItemsOldSide() {
+        for o in oldSections.indices {
+            let n = oldSectionToNew[o]
+            guard n >= 0 else { continue }  // rows of deleted sections are implied
+            let oldItems = oldSections[o].items
+            let newItems = newSections[n].items
+            let oBase = oldStart[o]
+            let nBase = newStart[n]
+            for r in oldItems.indices {
+                switch oldFate[oBase + r] {
+                case Fate.deleted:
+                    result.itemDeletes.append(ItemPath(section: o, row: r))
+                case Fate.stays:
+                    let newRow = Int(oldToNew[oBase + r]) - nBase
+                    if oldItems[r].content != newItems[newRow].content {
+                        result.itemReloads.append(.init(
+                            old: ItemPath(section: o, row: r), new: ItemPath(section: n, row: newRow)))
+                    }
+                default:
+                    break
+                }
+            }
+        }
+    }
+}

@@ -1,37 +1,75 @@
 /// One named data source: its full snapshot, what the frontend sees of it
-/// (the visible snapshot), and a version bumped by every change.
+/// (the visible snapshot), its selection, and a version bumped by every
+/// change.
 ///
 /// Every diff a data source hands out is a diff of the **visible** snapshot,
-/// because that is what the frontend holds.
+/// because that is what the frontend holds. All changes go through
+/// `commit(_:fullChangeset:)`, which keeps visible snapshot, selection and
+/// version consistent.
 public struct DataSource: Sendable {
     public let name: String
-    /// 0 before the first apply; +1 for every change.
-    public private(set) var version: Int = 0
+    /// 0 before the first change; +1 for every change.
+    public internal(set) var version: Int = 0
     /// The whole state, as last applied or edited.
-    public private(set) var snapshot = Snapshot()
+    public internal(set) var snapshot = Snapshot()
     /// What the frontend shows.
-    public private(set) var visible = Snapshot()
+    public internal(set) var visible = Snapshot()
+    /// Per-section selection policies and the selected ids.
+    public internal(set) var selection = SelectionState()
 
     public init(name: String) {
         self.name = name
     }
 
-    /// The result of a change: the diff of the visible snapshot and the
-    /// visible snapshot before it (needed to derive the steps form).
+    /// The result of a change: the diff of the visible snapshot, the visible
+    /// snapshot before and after it (the steps form needs both), and what the
+    /// change did to the selection.
     public struct Update: Sendable {
         public var changeset: Changeset
         public var oldVisible: Snapshot
         public var newVisible: Snapshot
+        public var selection: SelectionDelta
     }
 
     /// Replaces the whole snapshot (which must be valid, see
-    /// `Snapshot.validationIssues()`) and bumps the version.
+    /// `Snapshot.validationIssues()`) and bumps the version. Sections named in
+    /// `policies` get that selection policy first; other sections keep theirs.
     /// - Complexity: O(n) expected, n = items in both snapshots.
-    public mutating func apply(_ new: Snapshot) -> Update {
-        let oldVisible = visible
-        snapshot = new
-        visible = new
-        version += 1
-        return Update(changeset: oldVisible.difference(to: visible), oldVisible: oldVisible, newVisible: visible)
+    public mutating func apply(
+        _ new: Snapshot, policies: [String: SectionSelectionPolicy] = [:]
+    ) throws(SelectionError) -> Update {
+        var selection = self.selection
+        if !policies.isEmpty {
+            try selection.setPolicies(policies, in: snapshot, visible: visible)
+        }
+        self.selection = selection
+        return commit(new, fullChangeset: nil)
     }
+
+    /// Makes `newFull` the source's snapshot.
+    ///
+    /// `fullChangeset`, when the caller already knows the diff of the full
+    /// snapshot (an `edit` derives it from its ops), is used as the visible
+    /// diff while nothing is filtered; otherwise the visible snapshots are
+    /// diffed.
+    mutating func commit(_ newFull: Snapshot, fullChangeset: Changeset?) -> Update {
+        let oldVisible = visible
+        snapshot = newFull
+        visible = visibleSnapshot(of: newFull)
+        let changeset: Changeset
+        if let fullChangeset, !isFiltering {
+            changeset = fullChangeset
+        } else {
+            changeset = oldVisible.difference(to: visible)
+        }
+        let selectionDelta = selection.reconcile(with: snapshot, visible: visible)
+        version += 1
+        return Update(changeset: changeset, oldVisible: oldVisible, newVisible: visible, selection: selectionDelta)
+    }
+
+    /// Whether the visible snapshot may differ from the full one.
+    var isFiltering: Bool { false }
+
+    /// The visible snapshot for a full snapshot under the current view state.
+    func visibleSnapshot(of full: Snapshot) -> Snapshot { full }
 }

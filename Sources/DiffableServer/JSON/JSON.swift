@@ -14,6 +14,9 @@ public enum JSON: Equatable, Sendable {
     case string(String)
     case array([JSON])
     case object(JSONObject)
+    /// Bytes that are already canonical compact JSON (stored item content),
+    /// spliced verbatim by the writer. The parser never produces it.
+    case raw([UInt8])
 }
 
 /// An ordered JSON object.

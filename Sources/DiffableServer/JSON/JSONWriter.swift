@@ -177,6 +177,7 @@ public struct JSONWriter: Sendable {
                 append(member.value)
             }
             endObject()
+        case .raw(let bytes): appendRaw(bytes)
         }
     }
 

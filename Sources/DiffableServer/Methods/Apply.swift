@@ -12,7 +12,12 @@ extension Server {
         let snapshot = try SnapshotCodec.decodeSnapshot(try params.array("sections"), path: "params.sections")
         var source = sources[name] ?? DataSource(name: name)
         try checkBaseVersion(baseVersion, of: source)
-        let update = source.apply(snapshot)
+        let update: DataSource.Update
+        do throws(SelectionError) {
+            update = try source.apply(snapshot)
+        } catch {
+            throw RPCError(code: ErrorCode.selectionRejected, message: "\(error)")
+        }
         sources[name] = source
         return diffResult(source, update, form: form)
     }

@@ -26,7 +26,8 @@ public final class Server {
     typealias Handler = (Server, JSON?) throws(RPCError) -> JSON
 
     /// Every request method, by name; each lives in its own file in Methods/.
-    static let requestHandlers: [String: Handler] = [
+    /// Immutable after initialization, so sharing it is safe.
+    nonisolated(unsafe) static let requestHandlers: [String: Handler] = [
         "initialize": { s, p throws(RPCError) in try s.initialize(p) },
         "shutdown": { s, p throws(RPCError) in try s.shutdown(p) },
         "apply": { s, p throws(RPCError) in try s.apply(p) },

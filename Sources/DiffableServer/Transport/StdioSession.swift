@@ -9,7 +9,10 @@ import Foundation
 /// by a queued `$/cancelRequest`, or a `search` followed by a newer `search`
 /// of the same source) is answered with RequestCancelled (-32800) without
 /// doing the work.
-public final class StdioSession {
+///
+/// `@unchecked Sendable`: the reader thread touches only `queue` (locked) and
+/// `mode` (guarded by `modeLock`); everything else stays on the calling thread.
+public final class StdioSession: @unchecked Sendable {
     let server: Server
     let input: Int32
     let output: Int32
@@ -76,18 +79,27 @@ public final class StdioSession {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             if count <= 0 {
-                if let last = framer.finish() { enqueue(last) }
+                if let last = framer.finish() {
+                    publishMode(framer.mode)
+                    enqueue(last)
+                }
                 queue.push(.endOfInput)
                 return
             }
             framer.append(buffer[0..<count])
-            if mode != framer.mode {
-                modeLock.lock()
-                mode = framer.mode
-                modeLock.unlock()
+            while let framed = framer.next() {
+                // The framing is known by the time the first message is; it is
+                // published before that message can be answered.
+                publishMode(framer.mode)
+                enqueue(framed)
             }
-            while let framed = framer.next() { enqueue(framed) }
         }
+    }
+
+    private func publishMode(_ newMode: MessageFramer.Mode) {
+        modeLock.lock()
+        mode = newMode
+        modeLock.unlock()
     }
 
     private func enqueue(_ framed: FramedMessage) {

@@ -183,6 +183,24 @@ private func expectSplitInvariant(_ stream: [UInt8], _ expected: [FramedMessage]
         #expect(count == 40_000)
     }
 
+    /// Random token soup: results never depend on how the stream is chunked, and nothing crashes.
+    @Test func randomStreamsAreSplitInvariant() {
+        var rng = SplitMix64(seed: 99)
+        let tokens = ["Content-Length: 2", "content-length:0", "Content-Length: 7", "CONTENT-LENGTH: x", "\r\n", "\n",
+                      "\r", "{}", "[1]", "abc", ":", " ", "Content-Type: a/b; charset=utf-8", "; charset=koi8-r",
+                      "Content-Type: t; charset=\"UTF8\"", "\r\n\r\n", "{\"id\":1}"].map(utf8)
+        for round in 0..<300 {
+            var stream: [UInt8] = round % 3 == 0 ? utf8("{}\n") : []
+            for _ in 0..<Int.random(in: 1...40, using: &rng) {
+                stream += tokens[Int.random(in: 0..<tokens.count, using: &rng)]
+            }
+            let whole = run([stream]).messages
+            let cut = Int.random(in: 0...stream.count, using: &rng)
+            #expect(run([Array(stream[..<cut]), Array(stream[cut...])]).messages == whole)
+            #expect(run(stream.map { [$0] }).messages == whole)
+        }
+    }
+
     @Test func frameEncoder() {
         let body = utf8(#"{"id":1,"result":"é"}"#)
         let framed = FrameEncoder.frame(body, mode: .contentLength)

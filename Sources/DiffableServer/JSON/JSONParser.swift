@@ -180,10 +180,8 @@ private struct Cursor {
                     frames.removeLast()
                     var members: [(key: String, value: JSON)] = []
                     members.reserveCapacity(values.count - frame.valueStart)
-                    var k = frame.keyStart
-                    for v in frame.valueStart..<values.count {
-                        members.append((key: keys[k], value: values[v]))
-                        k += 1
+                    for (key, value) in zip(keys[frame.keyStart...], values[frame.valueStart...]) {
+                        members.append((key: key, value: value))
                     }
                     values.removeSubrange(frame.valueStart...)
                     keys.removeSubrange(frame.keyStart...)

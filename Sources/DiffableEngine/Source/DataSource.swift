@@ -33,17 +33,14 @@ public struct DataSource: Sendable {
 
     /// Replaces the whole snapshot (which must be valid, see
     /// `Snapshot.validationIssues()`) and bumps the version. Sections named in
-    /// `policies` get that selection policy first; other sections keep theirs.
+    /// `policies` get that selection policy; other sections keep theirs.
+    /// - Throws: `invalidPolicy`, before anything changes.
     /// - Complexity: O(n) expected, n = items in both snapshots.
     public mutating func apply(
         _ new: Snapshot, policies: [String: SectionSelectionPolicy] = [:]
     ) throws(SelectionError) -> Update {
-        var selection = self.selection
-        if !policies.isEmpty {
-            try selection.setPolicies(policies, in: snapshot, visible: visible)
-        }
-        self.selection = selection
-        return commit(new, fullChangeset: nil)
+        try SelectionState.validate(policies)
+        return commit(new, fullChangeset: nil, policies: policies)
     }
 
     /// Makes `newFull` the source's snapshot.
@@ -51,8 +48,10 @@ public struct DataSource: Sendable {
     /// `fullChangeset`, when the caller already knows the diff of the full
     /// snapshot (an `edit` derives it from its ops), is used as the visible
     /// diff while nothing is filtered; otherwise the visible snapshots are
-    /// diffed.
-    mutating func commit(_ newFull: Snapshot, fullChangeset: Changeset?) -> Update {
+    /// diffed. `policies` must have been validated.
+    mutating func commit(
+        _ newFull: Snapshot, fullChangeset: Changeset?, policies: [String: SectionSelectionPolicy] = [:]
+    ) -> Update {
         let oldVisible = visible
         snapshot = newFull
         visible = visibleSnapshot(of: newFull)
@@ -62,7 +61,14 @@ public struct DataSource: Sendable {
         } else {
             changeset = oldVisible.difference(to: visible)
         }
-        let selectionDelta = selection.reconcile(with: snapshot, visible: visible)
+        var selectionDelta = SelectionDelta()
+        if !policies.isEmpty, let delta = try? selection.setPolicies(policies, in: snapshot, visible: visible) {
+            selectionDelta = delta
+        }
+        let reconciled = selection.reconcile(with: snapshot, visible: visible)
+        selectionDelta.selected += reconciled.selected
+        selectionDelta.deselected += reconciled.deselected
+        selectionDelta.kept += reconciled.kept
         version += 1
         return Update(changeset: changeset, oldVisible: oldVisible, newVisible: visible, selection: selectionDelta)
     }

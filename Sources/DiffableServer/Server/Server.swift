@@ -34,6 +34,9 @@ public final class Server {
         "snapshot": { s, p throws(RPCError) in try s.snapshot(p) },
         "sources": { s, p throws(RPCError) in try s.listSources(p) },
         "drop": { s, p throws(RPCError) in try s.drop(p) },
+        "select": { s, p throws(RPCError) in try s.select(p) },
+        "selection": { s, p throws(RPCError) in try s.selectionQuery(p) },
+        "setSelectionMode": { s, p throws(RPCError) in try s.setSelectionMode(p) },
     ]
 
     /// Names reported in `initialize`'s capabilities.
@@ -159,8 +162,13 @@ public final class Server {
     /// The common result of every request that changes a source.
     func diffResult(_ source: DataSource, _ update: DataSource.Update, form: DiffForm, extra: [(String, JSON)] = []) -> JSON {
         let diff = DiffEncoding.encode(update.changeset, form: form, old: update.oldVisible, new: update.newVisible)
-        return .object(JSONObject([
-            ("source", .string(source.name)), ("version", .int(source.version)), (diff.key, diff.value),
-        ] + extra))
+        var members: [(String, JSON)] = [("source", .string(source.name)), ("version", .int(source.version)), (diff.key, diff.value)]
+        // Selected rows follow their items; report where they are now when
+        // anything moved, and what the change deselected.
+        if !update.selection.isEmpty || (source.selection.selectedCount > 0 && !update.changeset.isEmpty) {
+            let rows = source.selection.selectedPaths(in: source.visible)
+            members.append(("selection", SelectionCodec.encode(update.selection, rows: rows)))
+        }
+        return .object(JSONObject(members + extra))
     }
 }

@@ -149,16 +149,21 @@ extension SnapshotCodec {
         return .object(JSONObject(members))
     }
 
-    /// Wire form of a section with all its items.
-    static func encode(_ section: Section) -> JSON {
+    /// Wire form of a section with all its items, and its selection policy
+    /// when it has one (as `apply` accepts it).
+    static func encode(_ section: Section, policy: SectionSelectionPolicy? = nil) -> JSON {
         var members: [(String, JSON)] = [("id", .string(section.id))]
         if let header = section.header { members.append(("header", raw(header))) }
+        if let policy, policy != .disabled {
+            members.append(("selection", .string(policy.mode.rawValue)))
+            if !policy.allowsEmpty { members.append(("allowsEmptySelection", .bool(false))) }
+        }
         members.append(("items", .array(section.items.map(encode))))
         return .object(JSONObject(members))
     }
 
-    static func encode(_ snapshot: Snapshot) -> JSON {
-        .array(snapshot.sections.map(encode))
+    static func encode(_ snapshot: Snapshot, policies: [String: SectionSelectionPolicy] = [:]) -> JSON {
+        .array(snapshot.sections.map { encode($0, policy: policies[$0.id]) })
     }
 
     /// Content bytes are canonical JSON written by `JSONWriter`; they are

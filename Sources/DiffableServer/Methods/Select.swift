@@ -1,0 +1,44 @@
+import DiffableEngine
+
+extension Server {
+    /// `select {source, action, ids?, paths?, sections?, baseVersion?}` →
+    /// `{source, version, selection}`. All-or-nothing.
+    func select(_ raw: JSON?) throws(RPCError) -> JSON {
+        let params = try Params(raw)
+        var source = try existingSource(try params.sourceName())
+        try checkBaseVersion(try params.optionalInt("baseVersion"), of: source)
+        let actionName = try params.optionalEnum("action", SelectionAction.allCases.map(\.rawValue)) ?? "select"
+        let action = SelectionAction(rawValue: actionName) ?? .select
+        var targets: [SelectionTarget] = []
+        for (index, id) in (try params.optionalArray("ids") ?? []).enumerated() {
+            guard case .string(let s) = id else { throw params.wrongType("ids[\(index)]", "a string") }
+            targets.append(.id(s))
+        }
+        for (index, path) in (try params.optionalArray("paths") ?? []).enumerated() {
+            guard case .array(let pair) = path, pair.count == 2, let s = pair[0].intValue, let r = pair[1].intValue else {
+                throw params.wrongType("paths[\(index)]", "a [section, row] pair of integers")
+            }
+            targets.append(.path(ItemPath(section: s, row: r)))
+        }
+        for (index, id) in (try params.optionalArray("sections") ?? []).enumerated() {
+            guard case .string(let s) = id else { throw params.wrongType("sections[\(index)]", "a string") }
+            targets.append(.section(s))
+        }
+        let delta: SelectionDelta
+        do throws(SelectionError) {
+            delta = try source.select(action, targets: targets)
+        } catch {
+            throw SelectionCodec.error(error)
+        }
+        sources[source.name] = source
+        return selectionResult(source, delta)
+    }
+
+    func selectionResult(_ source: DataSource, _ delta: SelectionDelta) -> JSON {
+        .object(JSONObject([
+            ("source", .string(source.name)),
+            ("version", .int(source.version)),
+            ("selection", SelectionCodec.encode(delta, rows: source.selection.selectedPaths(in: source.visible))),
+        ]))
+    }
+}

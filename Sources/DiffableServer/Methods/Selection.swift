@@ -1,0 +1,25 @@
+import DiffableEngine
+
+extension Server {
+    /// `selection {source}` → `{source, version, selected: [{id, path|null}], policies}`:
+    /// every selected id in snapshot order (path null when hidden by search).
+    func selectionQuery(_ raw: JSON?) throws(RPCError) -> JSON {
+        let params = try Params(raw)
+        let source = try existingSource(try params.sourceName())
+        let rows = source.selection.selectedPaths(in: source.visible)
+        var visiblePaths: [String: ItemPath] = [:]
+        for row in rows { visiblePaths[row.id] = row.path }
+        let selected: [JSON] = source.selection.selectedIDs(in: source.snapshot).map { id in
+            SelectionCodec.encode(SelectionDelta.Change(id: id, path: visiblePaths[id]))
+        }
+        let policies = source.selection.policies.keys.sorted().compactMap { id -> (String, JSON)? in
+            source.selection.policies[id].map { (id, SelectionCodec.encode($0)) }
+        }
+        return .object(JSONObject([
+            ("source", .string(source.name)),
+            ("version", .int(source.version)),
+            ("selected", .array(selected)),
+            ("policies", .object(JSONObject(policies))),
+        ]))
+    }
+}

@@ -1,0 +1,20 @@
+import DiffableEngine
+
+extension Server {
+    /// `setSelectionMode {source, sections: {id: {mode, allowsEmpty?}}}` →
+    /// `{source, version, selection}`: items that break the new rules are deselected.
+    func setSelectionMode(_ raw: JSON?) throws(RPCError) -> JSON {
+        let params = try Params(raw)
+        var source = try existingSource(try params.sourceName())
+        guard let sections = try params.optionalObject("sections") else { throw params.missing("sections", "an object") }
+        let policies = try SelectionCodec.policies(sections)
+        let delta: SelectionDelta
+        do throws(SelectionError) {
+            delta = try source.setSelectionPolicies(policies)
+        } catch {
+            throw SelectionCodec.error(error)
+        }
+        sources[source.name] = source
+        return selectionResult(source, delta)
+    }
+}

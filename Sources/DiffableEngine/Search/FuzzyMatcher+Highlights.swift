@@ -46,7 +46,7 @@ extension FuzzyMatcher {
                     if b >= FuzzyScoring.boundary && b > fb {
                         consecutiveRun = b
                     } else {
-                        bb = max(b, FuzzyScoring.consecutive, fb)
+                        bb = max(max(b, FuzzyScoring.consecutive), fb)
                         consecutiveRun = fb
                     }
                     consecutive = mScore[diagonal] + FuzzyScoring.match + bb

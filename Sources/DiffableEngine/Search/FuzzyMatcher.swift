@@ -31,19 +31,19 @@ enum FuzzyMatcher {
         let m = query.count
         let n = text.count
         guard m > 0 else { return 0 }
-        if n < m { return nil }
+        guard n >= m, let q = query.baseAddress, let t = text.baseAddress else { return nil }
         var qi = 0
-        var want = query[0]
+        var want = q[0]
         var first = -1
         var j = 0
         while j < n {
-            if text[j] == want {
+            if t[j] == want {
                 if qi == 0 { first = j }
-                qi += 1
+                qi &+= 1
                 if qi == m { return first }
-                want = query[qi]
+                want = q[qi]
             }
-            j += 1
+            j &+= 1
         }
         return nil
     }
@@ -112,7 +112,7 @@ enum FuzzyMatcher {
                             if b >= FuzzyScoring.boundary && b > fb {
                                 consecutiveR = b
                             } else {
-                                bb = max(b, FuzzyScoring.consecutive, fb)
+                                bb = max(max(b, FuzzyScoring.consecutive), fb)
                                 consecutiveR = fb
                             }
                             consecutive = pm + FuzzyScoring.match + bb
@@ -140,19 +140,20 @@ enum FuzzyMatcher {
     static func score(_ table: TextTable, _ i: Int, query: PreparedQuery,
                       workspace ws: FuzzyWorkspace) -> Int? {
         if table.isNil(i) { return nil }
-        let original = table.original(i)
         if table.isASCII(i) {
             // A non-ASCII (folded) query never matches an ASCII (folded) text.
             guard query.isASCII else { return nil }
-            let units = query.caseSensitive ? original : table.foldedText(i)
+            let units = query.caseSensitive ? table.original(i) : table.foldedText(i)
+            let original = table.classBytes(i)
             return query.bytes.withUnsafeBufferPointer { q -> Int? in
-                guard let first = prefilter(q, units) else { return nil }
+                guard let first = ByteScan.subsequence(q, in: units) else { return nil }
                 ws.reserveBonus(units.count)
                 let bonus = ws.bonus
                 CharClass.ascii.withUnsafeBufferPointer { cls in
                     CharClass.bonus.withUnsafeBufferPointer { bt in
-                        var prev = Int(CharClass.white)
-                        for j in 0..<original.count {
+                        // Only columns from `first` on are read.
+                        var prev = first == 0 ? Int(CharClass.white) : Int(cls[Int(original[first &- 1])])
+                        for j in first..<original.count {
                             let cur = Int(cls[Int(original[j])])
                             bonus[j] = bt[prev &* 8 &+ cur]
                             prev = cur
@@ -183,7 +184,7 @@ enum FuzzyMatcher {
                         needle: UnsafeBufferPointer<UInt8>) -> Bool {
         if table.isNil(i) { return false }
         let units = query.caseSensitive ? table.original(i) : table.foldedText(i)
-        guard prefilter(needle, units) != nil else { return false }
+        guard ByteScan.subsequence(needle, in: units) != nil else { return false }
         if table.isASCII(i) { return true }
         // Byte subsequences can cross scalar boundaries: confirm on scalars.
         let scalars = ScalarText(table, i, caseSensitive: query.caseSensitive)

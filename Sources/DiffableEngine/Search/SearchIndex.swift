@@ -23,6 +23,10 @@ public struct SearchIndex: Sendable {
     enum Flag {
         static let isNil: UInt8 = 1
         static let isASCII: UInt8 = 2
+        /// An ASCII lowercase letter directly followed by an uppercase one
+        /// (a camelCase hump). Without one, position bonuses computed on the
+        /// folded copy equal those of the original, which is then not read.
+        static let hasHump: UInt8 = 4
     }
 
     /// An empty index.
@@ -90,24 +94,34 @@ public struct SearchIndex: Sendable {
                         }
                         let n = text.utf8.count
                         var ascii: UInt8 = 0
+                        var hump = false
                         let copied: Void? = text.utf8.withContiguousStorageIfAvailable { src in
                             var any: UInt8 = 0
+                            var prevLower = false
                             for k in 0..<n {
                                 let b = src[k]
-                                raw[end + k] = b
-                                fold[foldedEnd + k] = table[Int(b)]
+                                raw[end &+ k] = b
+                                fold[foldedEnd &+ k] = table[Int(b)]
                                 any |= b
+                                let isUpper = b &- 0x41 < 26
+                                hump = hump || (prevLower && isUpper)
+                                prevLower = b &- 0x61 < 26
                             }
                             ascii = any
                         }
                         if copied == nil {
                             var k = end
                             var any: UInt8 = 0
-                            for b in text.utf8 { raw[k] = b; fold[foldedEnd + k - end] = table[Int(b)]; any |= b; k += 1 }
+                            var prevLower = false
+                            for b in text.utf8 {
+                                raw[k] = b; fold[foldedEnd + k - end] = table[Int(b)]; any |= b; k += 1
+                                hump = hump || (prevLower && b &- 0x41 < 26)
+                                prevLower = b &- 0x61 < 26
+                            }
                             ascii = any
                         }
                         if ascii < 0x80 {
-                            flags.append(Flag.isASCII)
+                            flags.append(hump ? Flag.isASCII | Flag.hasHump : Flag.isASCII)
                             foldedEnd += n
                         } else {
                             // Non-ASCII: fold scalar by scalar (never longer).
@@ -224,6 +238,12 @@ struct TextTable: @unchecked Sendable {
 
     @inline(__always) func isNil(_ i: Int) -> Bool { flags[i] & SearchIndex.Flag.isNil != 0 }
     @inline(__always) func isASCII(_ i: Int) -> Bool { flags[i] & SearchIndex.Flag.isASCII != 0 }
+
+    /// The bytes to classify for position bonuses of ASCII text `i`: the
+    /// folded copy (already being read) unless a camelCase hump needs case.
+    @inline(__always) func classBytes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+        flags[i] & SearchIndex.Flag.hasHump != 0 ? original(i) : foldedText(i)
+    }
 
     /// Original UTF-8 of text `i`.
     @inline(__always) func original(_ i: Int) -> UnsafeBufferPointer<UInt8> {

@@ -22,17 +22,15 @@ enum SubstringMatcher {
         let m = needle.count
         let n = hay.count
         guard m > 0 else { return 0 }
-        guard n >= m else { return nil }
-        let first = needle[0]
-        var p = 0
-        let last = n - m
-        while p <= last {
-            if hay[p] == first {
-                var k = 1
-                while k < m && hay[p + k] == needle[k] { k += 1 }
-                if k == m { return p }
-            }
-            p += 1
+        guard n >= m, let h = hay.baseAddress, let q = needle.baseAddress else { return nil }
+        let first = q[0]
+        let end = n &- m &+ 1
+        var p = ByteScan.find(first, h, from: 0, end: end)
+        while p < end {
+            var k = 1
+            while k < m && h[p &+ k] == q[k] { k &+= 1 }
+            if k == m { return p }
+            p = ByteScan.find(first, h, from: p &+ 1, end: end)
         }
         return nil
     }
@@ -51,16 +49,16 @@ enum SubstringMatcher {
         if table.isNil(i) { return nil }
         let hay = table.foldedText(i)
         guard let p = firstOccurrence(of: needle, in: hay) else { return nil }
-        let original = table.original(i)
         if table.isASCII(i) {
-            let cur = CharClass.ascii[Int(original[p])]
-            let prev = p == 0 ? CharClass.white : CharClass.ascii[Int(original[p - 1])]
+            let source = table.classBytes(i)
+            let cur = CharClass.ascii[Int(source[p])]
+            let prev = p == 0 ? CharClass.white : CharClass.ascii[Int(source[p - 1])]
             return (p, Int(CharClass.bonus[Int(prev) &* 8 &+ Int(cur)]))
         }
         // Non-ASCII: count scalars before the occurrence, classify from the original.
         let position = TextFolding.scalarCount(UnsafeBufferPointer(rebasing: hay[0..<p]))
         var scalars: [UInt32] = []
-        TextFolding.decode(original, into: &scalars)
+        TextFolding.decode(table.original(i), into: &scalars)
         guard position < scalars.count else { return (position, 0) }
         let cur = CharClass.of(scalars[position])
         let prev = position == 0 ? CharClass.white : CharClass.of(scalars[position - 1])

@@ -1,0 +1,81 @@
+/// A hit with its ranking keys. The ranking order is total (indices are
+/// unique), so equal inputs always rank identically.
+struct RankKey {
+    var score: Int
+    var length: Int
+    var index: Int
+
+    /// Whether `self` ranks before `other`: higher score, then shorter text,
+    /// then lower index.
+    @inline(__always)
+    func precedes(_ other: RankKey) -> Bool {
+        if score != other.score { return score > other.score }
+        if length != other.length { return length < other.length }
+        return index < other.index
+    }
+
+    var hit: SearchHit { SearchHit(index: index, score: score) }
+}
+
+/// The best `capacity` keys seen so far: a binary heap whose root is the
+/// worst kept key, so a new key is compared once against it.
+struct TopK {
+    let capacity: Int
+    private(set) var heap: [RankKey] = []
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 0)
+        heap.reserveCapacity(min(self.capacity, 1 << 16))
+    }
+
+    var isFull: Bool { heap.count >= capacity }
+
+    /// The worst kept key (when full, a key must precede it to enter).
+    var worst: RankKey? { heap.first }
+
+    /// Whether `key` would enter the heap.
+    @inline(__always)
+    func admits(_ key: RankKey) -> Bool {
+        guard capacity > 0 else { return false }
+        guard isFull, let worst = heap.first else { return true }
+        return key.precedes(worst)
+    }
+
+    /// Offers `key`.
+    /// - Complexity: O(log capacity)
+    mutating func insert(_ key: RankKey) {
+        guard capacity > 0 else { return }
+        if heap.count < capacity {
+            heap.append(key)
+            var child = heap.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                // The parent must be worse than (ranked after) the child.
+                guard heap[parent].precedes(heap[child]) else { break }
+                heap.swapAt(parent, child)
+                child = parent
+            }
+            return
+        }
+        guard key.precedes(heap[0]) else { return }
+        heap[0] = key
+        var parent = 0
+        let n = heap.count
+        while true {
+            let left = 2 * parent + 1
+            if left >= n { break }
+            var worse = left
+            let right = left + 1
+            if right < n && heap[left].precedes(heap[right]) { worse = right }
+            guard heap[parent].precedes(heap[worse]) else { break }
+            heap.swapAt(parent, worse)
+            parent = worse
+        }
+    }
+
+    /// The kept keys in ranking order.
+    /// - Complexity: O(k log k)
+    func sorted() -> [RankKey] {
+        heap.sorted { $0.precedes($1) }
+    }
+}

@@ -1,0 +1,112 @@
+import Testing
+@testable import DiffableEngine
+
+@Suite struct SearchRankingTests {
+    static let modes: [SearchMode] = [.fuzzy, .substring]
+
+    @Test func emptyQueryMatchesEverythingIncludingNil() {
+        let index = SearchIndex(texts: ["bb", nil, "a", "ccc"])
+        let q = SearchQuery(text: "", mode: .fuzzy, order: .source)
+        #expect(index.matchingIndices(q, among: nil) == [0, 1, 2, 3])
+        #expect(index.search(q, among: nil) == [0, 1, 2, 3].map { SearchHit(index: $0, score: 0) })
+        #expect(index.search(q, among: [3, 1]).map(\.index) == [1, 3])
+        // Score order: all 0, so shorter text (nil = 0) then lower index.
+        var byScore = q
+        byScore.order = .score
+        #expect(index.search(byScore, among: nil).map(\.index) == [1, 2, 0, 3])
+        #expect(index.search(SearchQuery(text: "a"), among: nil).map(\.index) == [2])
+    }
+
+    @Test func candidatesAreNormalized() {
+        let index = SearchIndex(texts: ["a", "b", "a", "a"])
+        let q = SearchQuery(text: "a", mode: .substring, order: .source)
+        #expect(index.matchingIndices(q, among: [3, 0, 3, 99, -1, 1]) == [0, 3])
+        #expect(index.matchingIndices(q, among: []) == [])
+        #expect(SearchIndex().search(q, among: nil) == [])
+    }
+
+    /// Score order is total and sorted by (score ↓, length ↑, index ↑); the
+    /// limited result is a prefix of the unlimited one; source order is
+    /// ascending; scores agree with `score(of:for:)`; runs are repeatable.
+    @Test(arguments: [300, 40_000]) func totalOrderAndLimitPrefix(count: Int) {
+        var rng = SearchTestRNG(seed: UInt64(count))
+        let texts = SearchFixtures.texts(count: count, rng: &rng)
+        let index = SearchIndex(texts: texts)
+        let rounds = count > 1000 ? 4 : 30
+        for round in 0..<rounds {
+            let mode = Self.modes[round % 2]
+            let text = SearchFixtures.query(length: Int.random(in: 0...3, using: &rng), rng: &rng)
+            let q = SearchQuery(text: text, mode: mode, order: .score)
+            let all = index.search(q, among: nil)
+            #expect(all == index.search(q, among: nil))
+            let matches = index.matchingIndices(q, among: nil)
+            #expect(all.map(\.index).sorted() == matches)
+            let length = { (i: Int) in texts[i]?.unicodeScalars.count ?? 0 }
+            for (a, b) in zip(all, all.dropFirst()) {
+                let ordered = a.score > b.score || (a.score == b.score
+                    && (length(a.index) < length(b.index) || (length(a.index) == length(b.index) && a.index < b.index)))
+                #expect(ordered)
+            }
+            if count <= 1000 {
+                for hit in all { #expect(index.score(of: hit.index, for: q) == hit.score) }
+            }
+            for limit in [0, 1, 5, 50] {
+                var limited = q
+                limited.limit = limit
+                #expect(index.search(limited, among: nil) == Array(all.prefix(limit)))
+                limited.order = .source
+                let source = index.search(limited, among: nil)
+                #expect(source.map(\.index) == Array(matches.prefix(limit)))
+            }
+            var source = q
+            source.order = .source
+            let result = index.evaluate(source, among: nil)
+            #expect(result.matches == matches)
+            #expect(result.hits.map(\.index) == matches)
+            #expect(index.rank(matches, for: q) == all)
+        }
+    }
+
+    /// Narrowing: when the next keystroke refines the previous query, searching
+    /// among the previous unlimited matches gives exactly the full search.
+    @Test func narrowingEqualsFullSearch() {
+        var rng = SearchTestRNG(seed: 42)
+        let texts = SearchFixtures.texts(count: 2_000, rng: &rng)
+        let index = SearchIndex(texts: texts)
+        var narrowed = 0
+        for session in 0..<80 {
+            let mode = Self.modes[session % 2]
+            var previous = SearchQuery(text: "", mode: mode, order: .score, limit: 20)
+            var previousMatches = index.matchingIndices(previous, among: nil)
+            for _ in 0..<5 {
+                var next = previous
+                next.text += SearchFixtures.query(length: 1, rng: &rng)
+                let full = index.evaluate(next, among: nil)
+                if next.refines(previous) {
+                    narrowed += 1
+                    let narrow = index.evaluate(next, among: previousMatches)
+                    #expect(narrow == full, "\(previous.text) → \(next.text)")
+                    let twoStep = index.rank(index.matchingIndices(next, among: previousMatches), for: next)
+                    #expect(twoStep == full.hits)
+                }
+                previous = next
+                previousMatches = full.matches
+            }
+        }
+        #expect(narrowed > 300)
+    }
+
+    @Test func refinesRules() {
+        func q(_ t: String, _ m: SearchMode = .fuzzy) -> SearchQuery { SearchQuery(text: t, mode: m) }
+        #expect(q("ab").refines(q("a")))
+        #expect(q("ab").refines(q("")))
+        #expect(q("axb").refines(q("ab")))                 // fuzzy: subsequence
+        #expect(!q("axb", .substring).refines(q("ab", .substring)))
+        #expect(q("xab", .substring).refines(q("ab", .substring)))
+        #expect(q("AB", .substring).refines(q("a", .substring)))
+        #expect(q("aB").refines(q("a")))                   // sensitive refines insensitive
+        #expect(q("Ab").refines(q("A")))
+        #expect(!q("ab").refines(q("A")))                  // insensitive never refines sensitive
+        #expect(!q("ab", .substring).refines(q("a")))      // mode change
+    }
+}

@@ -13,8 +13,8 @@ extension Snapshot {
     ///
     /// - Complexity: O(n + m log m) expected, n = sections + items of both
     ///   snapshots, m = matched items that changed position. Each id is hashed
-    ///   at most once per side, and ids in an unchanged prefix or suffix of a
-    ///   matched section are compared in place without hashing.
+    ///   at most once per side; ids that keep their place relative to their
+    ///   neighbours in a matched section are compared in place, unhashed.
     public func difference(to new: Snapshot) -> Changeset {
         var builder = DifferenceBuilder(old: self, new: new)
         return builder.build()
@@ -93,6 +93,21 @@ private struct DifferenceBuilder {
         }
     }
 
+    /// Window of the walk's look-ahead after a mismatch.
+    static let lookAhead = 128
+
+    /// `k - start + 1` for the first `k` in `start ..< start + lookAhead` where
+    /// `items[k].id == id`, or nil.
+    private static func distance(to id: String, in items: [Item], from start: Int) -> Int? {
+        let end = min(items.count, start + lookAhead)
+        var k = start
+        while k < end {
+            if items[k].id == id { return k - start + 1 }
+            k += 1
+        }
+        return nil
+    }
+
     private mutating func link(old o: Int, new n: Int) {
         oldToNew[o] = Int32(truncatingIfNeeded: n)
         newToOld[n] = Int32(truncatingIfNeeded: o)
@@ -111,26 +126,49 @@ private struct DifferenceBuilder {
             for o in oldStart[s]..<oldStart[s + 1] { oldSectionOf[o] = section }
         }
 
-        // 1. Common prefix and suffix of each matched section pair: compared in
-        //    place, no hashing. Ids are unique, so these matches are the matches.
+        // 1. Walk each matched section pair in step, comparing ids in place
+        //    (no hashing): equal ids are the match (ids are unique), and a
+        //    bounded look-ahead resynchronizes after a run of inserts, deletes
+        //    or moves. The walk gives up when mismatches dominate (shuffles); the
+        //    common suffix is then matched from the end.
         var unmatchedOld = oldCount
         for n in newSections.indices {
             let o = newSectionToOld[n]
             guard o >= 0 else { continue }
             let a = oldSections[o].items
             let b = newSections[n].items
-            let limit = min(a.count, b.count)
-            var prefix = 0
-            while prefix < limit, a[prefix].id == b[prefix].id {
-                link(old: oldStart[o] + prefix, new: newStart[n] + prefix)
-                prefix += 1
+            let oBase = oldStart[o]
+            let nBase = newStart[n]
+            var i = 0
+            var j = 0
+            var linked = 0
+            var misses = 0
+            while i < a.count, j < b.count {
+                if a[i].id == b[j].id {
+                    link(old: oBase + i, new: nBase + j)
+                    linked += 1
+                    i += 1
+                    j += 1
+                } else if let skip = Self.distance(to: a[i].id, in: b, from: j + 1) {
+                    j += skip  // b[j ..< j + skip] came from elsewhere
+                } else if let skip = Self.distance(to: b[j].id, in: a, from: i + 1) {
+                    i += skip  // a[i ..< i + skip] went elsewhere
+                } else {
+                    misses += 1
+                    if misses > 16, misses > linked / 4 { break }
+                    i += 1
+                    j += 1
+                }
             }
-            var suffix = 0
-            while suffix < limit - prefix, a[a.count - 1 - suffix].id == b[b.count - 1 - suffix].id {
-                link(old: oldStart[o] + a.count - 1 - suffix, new: newStart[n] + b.count - 1 - suffix)
-                suffix += 1
+            var x = a.count - 1
+            var y = b.count - 1
+            while x >= i, y >= j, oldToNew[oBase + x] < 0, newToOld[nBase + y] < 0, a[x].id == b[y].id {
+                link(old: oBase + x, new: nBase + y)
+                linked += 1
+                x -= 1
+                y -= 1
             }
-            unmatchedOld -= prefix + suffix
+            unmatchedOld -= linked
         }
         guard unmatchedOld > 0, newCount > 0 else { return }
 

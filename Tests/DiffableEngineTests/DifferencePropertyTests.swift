@@ -1,0 +1,163 @@
+import Testing
+@testable import DiffableEngine
+
+@Suite("Snapshot.difference properties")
+struct DifferencePropertyTests {
+    /// Every check a changeset between `old` and `new` must pass.
+    static func verify(_ old: Snapshot, _ new: Snapshot, seed: UInt64, sourceLocation: SourceLocation = #_sourceLocation) {
+        let c = old.difference(to: new)
+        let tag = "seed \(seed)"
+        func ascending<T>(_ values: [T], _ less: (T, T) -> Bool) -> Bool {
+            zip(values, values.dropFirst()).allSatisfy { less($0, $1) }
+        }
+        #expect(ascending(c.sectionDeletes, <), "\(tag) sectionDeletes", sourceLocation: sourceLocation)
+        #expect(ascending(c.sectionInserts, <), "\(tag) sectionInserts", sourceLocation: sourceLocation)
+        #expect(ascending(c.sectionMoves) { $0.to < $1.to }, "\(tag) sectionMoves", sourceLocation: sourceLocation)
+        #expect(ascending(c.sectionReloads) { $0.old < $1.old && $0.new < $1.new }, "\(tag) sectionReloads", sourceLocation: sourceLocation)
+        #expect(ascending(c.itemDeletes, <), "\(tag) itemDeletes", sourceLocation: sourceLocation)
+        #expect(ascending(c.itemInserts, <), "\(tag) itemInserts", sourceLocation: sourceLocation)
+        #expect(ascending(c.itemMoves) { $0.to < $1.to }, "\(tag) itemMoves", sourceLocation: sourceLocation)
+        #expect(ascending(c.itemReloads) { $0.old < $1.old }, "\(tag) itemReloads", sourceLocation: sourceLocation)
+        if old == new { #expect(c.isEmpty, "\(tag) identical", sourceLocation: sourceLocation) }
+
+        do {
+            let batch = try old.applyingBatch(c, contentFrom: new)
+            #expect(batch == new, "\(tag) batch replay\nold \(old)\nnew \(new)\n\(c)", sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("\(tag) batch replay threw \(error)\nold \(old)\nnew \(new)\n\(c)", sourceLocation: sourceLocation)
+        }
+
+        let steps = c.steps(from: old, to: new)
+        let phases = steps.map(phase(of:))
+        #expect(ascending(phases, <=), "\(tag) phase order \(steps)", sourceLocation: sourceLocation)
+        var lastDelete: ItemPath?
+        for step in steps {
+            if case let .deleteItems(s, r, _) = step {
+                let here = ItemPath(section: s, row: r)
+                #expect(lastDelete.map { here < $0 } ?? true, "\(tag) item deletes descending", sourceLocation: sourceLocation)
+                lastDelete = here
+            }
+        }
+        do {
+            let sequential = try old.applyingSteps(steps, contentFrom: new)
+            #expect(sequential == new, "\(tag) steps replay\nold \(old)\nnew \(new)\n\(steps)", sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("\(tag) steps replay threw \(error)\nold \(old)\nnew \(new)\n\(steps)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func derivedPairs() {
+        // How often each kind of operation shows up, to keep the generator honest.
+        var seen: [String: Int] = [:]
+        for seed in UInt64(0)..<3000 {
+            var g = PairGenerator(seed: seed)
+            let old = g.randomSnapshot()
+            let intensity = [0.0, 0.05, 0.2, 0.5, 0.9][g.int(0..<5)]
+            let new = g.derive(from: old, intensity: intensity)
+            Self.verify(old, new, seed: seed)
+            Self.verify(new, old, seed: seed)
+            let c = old.difference(to: new)
+            seen["sectionDelete", default: 0] += c.sectionDeletes.count
+            seen["sectionInsert", default: 0] += c.sectionInserts.count
+            seen["sectionMove", default: 0] += c.sectionMoves.count
+            seen["sectionMoveHeader", default: 0] += c.sectionMoves.filter(\.headerChanged).count
+            seen["sectionReload", default: 0] += c.sectionReloads.count
+            seen["itemDelete", default: 0] += c.itemDeletes.count
+            seen["itemInsert", default: 0] += c.itemInserts.count
+            seen["itemMoveWithin", default: 0] += c.itemMoves.filter { $0.from.section == $0.to.section }.count
+            seen["itemMoveAcross", default: 0] += c.itemMoves.filter { $0.from.section != $0.to.section }.count
+            seen["itemMoveContent", default: 0] += c.itemMoves.filter(\.contentChanged).count
+            seen["itemReload", default: 0] += c.itemReloads.count
+            seen["empty", default: 0] += c.isEmpty ? 1 : 0
+        }
+        for (kind, count) in seen {
+            #expect(count >= 20, "generator rarely produces \(kind): \(count)")
+        }
+        #expect(seen.count == 12)
+    }
+
+    @Test func largerDerivedPairs() {
+        for seed in UInt64(10_000)..<10_200 {
+            var g = PairGenerator(seed: seed)
+            let old = g.randomSnapshot(maxSections: 12, maxItems: 40)
+            let new = g.derive(from: old, intensity: [0.02, 0.2, 0.6][g.int(0..<3)])
+            Self.verify(old, new, seed: seed)
+        }
+    }
+
+    @Test func unrelatedPairs() {
+        for seed in UInt64(20_000)..<23_000 {
+            var g = PairGenerator(seed: seed)
+            let (old, new) = g.randomPair()
+            Self.verify(old, new, seed: seed)
+        }
+    }
+
+    @Test func extremePairs() {
+        for seed in UInt64(30_000)..<30_300 {
+            var g = PairGenerator(seed: seed)
+            let old = g.randomSnapshot()
+            let other = g.randomSnapshot()
+            Self.verify(old, other, seed: seed)  // all new
+            Self.verify(old, Snapshot(), seed: seed)  // all deleted
+            Self.verify(Snapshot(), old, seed: seed)
+            let emptied = Snapshot(sections: old.sections.map { Section(id: $0.id, header: $0.header) })
+            Self.verify(old, emptied, seed: seed)
+            Self.verify(emptied, old, seed: seed)
+            let reversed = Snapshot(sections: old.sections.reversed().map {
+                Section(id: $0.id, header: $0.header, items: $0.items.reversed())
+            })
+            Self.verify(old, reversed, seed: seed)
+            Self.verify(old, old, seed: seed)
+        }
+    }
+
+    /// Moves are minimal: removing any one operation from a correct changeset
+    /// breaks it, and the batch replayer notices (throws or gives a wrong result).
+    @Test func replayerRejectsIncompleteChangesets() {
+        var checked = 0
+        for seed in UInt64(40_000)..<40_500 {
+            var g = PairGenerator(seed: seed)
+            let old = g.randomSnapshot()
+            let new = g.derive(from: old, intensity: 0.4)
+            let c = old.difference(to: new)
+            for variant in Self.withOneOperationRemoved(c) {
+                checked += 1
+                let result = try? old.applyingBatch(variant, contentFrom: new)
+                #expect(result != new, "seed \(seed): incomplete changeset accepted \(variant)")
+            }
+        }
+        #expect(checked > 1000)
+    }
+
+    /// Every changeset obtained by removing exactly one operation from `c`.
+    static func withOneOperationRemoved(_ c: Changeset) -> [Changeset] {
+        var variants: [Changeset] = []
+        func each<T>(_ keyPath: WritableKeyPath<Changeset, [T]>) {
+            for i in c[keyPath: keyPath].indices {
+                var v = c
+                v[keyPath: keyPath].remove(at: i)
+                variants.append(v)
+            }
+        }
+        each(\.sectionDeletes)
+        each(\.sectionInserts)
+        each(\.sectionMoves)
+        each(\.sectionReloads)
+        each(\.itemDeletes)
+        each(\.itemInserts)
+        each(\.itemMoves)
+        each(\.itemReloads)
+        for i in c.itemMoves.indices where c.itemMoves[i].contentChanged {
+            var v = c
+            v.itemMoves[i].contentChanged = false
+            variants.append(v)
+        }
+        for i in c.sectionMoves.indices where c.sectionMoves[i].headerChanged {
+            var v = c
+            v.sectionMoves[i].headerChanged = false
+            variants.append(v)
+        }
+        return variants
+    }
+}

@@ -16,6 +16,10 @@ public struct DataSource: Sendable {
     public internal(set) var visible = Snapshot()
     /// Per-section selection policies and the selected ids.
     public internal(set) var selection = SelectionState()
+    /// The current search (nil: everything is visible).
+    var search: SearchSettings?
+    /// Index and matches of the current search, for the current snapshot.
+    var searchCache = SearchCache()
 
     public init(name: String) {
         self.name = name
@@ -54,7 +58,8 @@ public struct DataSource: Sendable {
     ) -> Update {
         let oldVisible = visible
         snapshot = newFull
-        visible = visibleSnapshot(of: newFull)
+        searchCache = SearchCache()
+        visible = computeVisible()
         let changeset: Changeset
         if let fullChangeset, !isFiltering {
             changeset = fullChangeset
@@ -74,8 +79,5 @@ public struct DataSource: Sendable {
     }
 
     /// Whether the visible snapshot may differ from the full one.
-    var isFiltering: Bool { false }
-
-    /// The visible snapshot for a full snapshot under the current view state.
-    func visibleSnapshot(of full: Snapshot) -> Snapshot { full }
+    var isFiltering: Bool { search?.isActive ?? false }
 }

@@ -1,5 +1,6 @@
 extension Server {
-    /// `initialize {initializationOptions?: {form?: "batch"|"steps"}}` →
+    /// `initialize {initializationOptions?: {form?: "batch"|"steps",
+    /// supersedeSearches?: Bool}}` →
     /// `{serverInfo, capabilities}`.
     func initialize(_ raw: JSON?) throws(RPCError) -> JSON {
         guard phase == .awaitingInitialize else {
@@ -9,6 +10,7 @@ extension Server {
             let params = try Params(raw)
             if let options = try params.optionalObject("initializationOptions") {
                 defaultForm = try form(options)
+                supersedeSearches = try options.optionalBool("supersedeSearches") ?? true
             }
         }
         phase = .running

@@ -7,8 +7,10 @@ extension Server {
     }
 
     /// A RequestCancelled response when `message` is a request made moot by a
-    /// message queued after it: a `$/cancelRequest` naming its id. Returns nil
-    /// when the request must be handled.
+    /// message queued after it: a `$/cancelRequest` naming its id, or — for a
+    /// `search` — a newer `search` of the same source (typing outran the
+    /// daemon: only the latest keystroke matters). Returns nil when the
+    /// request must be handled.
     func cancellation(for message: JSON, pendingLater: ArraySlice<IncomingEvent>) -> JSON? {
         guard case .object(let object) = message, let id = object["id"],
               case .string(let method)? = object["method"], phase == .running else { return nil }
@@ -20,6 +22,14 @@ extension Server {
                     code: ErrorCode.requestCancelled,
                     message: "Request cancelled by $/cancelRequest before it ran; nothing was changed.",
                     data: .object(JSONObject([("method", .string(method))]))))
+            }
+            if supersedeSearches, method == "search", laterMethod == "search", later["id"] != nil,
+               case .object(let params)? = object["params"], let name = params["source"],
+               case .object(let laterParams)? = later["params"], laterParams["source"] == name {
+                return Self.errorResponse(id: id, RPCError(
+                    code: ErrorCode.requestCancelled,
+                    message: "Superseded by a newer search of the same source; nothing was changed.",
+                    data: .object(JSONObject([("method", .string(method)), ("supersededBy", later["id"] ?? .null)]))))
             }
         }
         return nil

@@ -14,6 +14,9 @@ public final class Server {
     var sources: [String: DataSource] = [:]
     /// The diff form used when a request does not name one.
     var defaultForm = DiffForm.batch
+    /// Answer a `search` with -32800 when a newer `search` of the same source
+    /// is already queued (initializationOptions.supersedeSearches).
+    var supersedeSearches = true
     let logger: Logger
 
     /// Set when `exit` arrives: 0 after `shutdown`, 1 otherwise.
@@ -37,6 +40,8 @@ public final class Server {
         "select": { s, p throws(RPCError) in try s.select(p) },
         "selection": { s, p throws(RPCError) in try s.selectionQuery(p) },
         "setSelectionMode": { s, p throws(RPCError) in try s.setSelectionMode(p) },
+        "search": { s, p throws(RPCError) in try s.search(p) },
+        "highlights": { s, p throws(RPCError) in try s.highlights(p) },
     ]
 
     /// Names reported in `initialize`'s capabilities.

@@ -1,0 +1,161 @@
+/// What a source's search shows: the query, the sections it filters, and the
+/// placeholder row shown when nothing matches.
+public struct SearchSettings: Equatable, Sendable {
+    /// Text, mode, order and limit. An empty text shows everything.
+    public var query: SearchQuery
+    /// The ids of the sections the query filters; `nil` = every section.
+    /// Other sections are shown unfiltered.
+    public var scope: [String]?
+    /// Shown as the only row of the first scoped section when the query
+    /// matches nothing in any scoped section.
+    public var placeholder: Item?
+
+    public init(query: SearchQuery, scope: [String]? = nil, placeholder: Item? = nil) {
+        self.query = query
+        self.scope = scope
+        self.placeholder = placeholder
+    }
+
+    /// Whether these settings hide anything.
+    public var isActive: Bool { !query.text.isEmpty }
+}
+
+/// Derived search state, valid for one full snapshot: the index over its
+/// texts, the last unlimited match set (for narrowing), and where each
+/// visible row of a scoped section comes from.
+struct SearchCache: Sendable {
+    /// Built lazily on the first non-empty query after a snapshot change.
+    var index: SearchIndex?
+    /// `sectionStarts[s]` = flat index of section `s`'s first item; one extra
+    /// entry for the total.
+    var sectionStarts: [Int] = [0]
+    /// The query `matches` answers, and its unlimited matches (flat, ascending).
+    var lastQuery: SearchQuery?
+    var lastScope: [String]?
+    var matches: [Int] = []
+    /// Flat index of every visible row of each section (scoped sections only).
+    var rowSources: [Int: [Int]] = [:]
+}
+
+extension DataSource {
+    /// The current search, if any.
+    public var searchSettings: SearchSettings? { search }
+
+    /// Shows `settings` (or everything, for `nil`): the result is the diff of
+    /// the visible snapshot. The version goes up when the visible list changed.
+    /// - Complexity: O(n) for the first query after a snapshot change (the
+    ///   index is built), then O(m) for a query that narrows the previous
+    ///   one (m = previous matches) or O(n) otherwise, plus O(v) to diff the
+    ///   visible snapshots (v = visible rows, bounded by the limit in the
+    ///   scoped sections).
+    public mutating func setSearch(_ settings: SearchSettings?) -> Update {
+        let oldVisible = visible
+        search = settings
+        visible = computeVisible()
+        let changeset = oldVisible.difference(to: visible)
+        if !changeset.isEmpty { version += 1 }
+        // Hidden items keep their selection: nothing is deselected by a search.
+        return Update(changeset: changeset, oldVisible: oldVisible, newVisible: visible, selection: SelectionDelta())
+    }
+
+    /// How many items of the scoped sections match the current query
+    /// (before `limit`); nil without an active search.
+    public var searchMatchCount: Int? {
+        guard let search, search.isActive else { return nil }
+        return searchCache.matches.count
+    }
+
+    /// How many rows of the scoped sections are visible (at most `limit`);
+    /// nil without an active search.
+    public var searchShownCount: Int? {
+        guard let search, search.isActive else { return nil }
+        return searchCache.rowSources.values.reduce(0) { $0 + $1.count }
+    }
+
+    /// The highlighted scalar ranges of the visible row at `path` (empty when
+    /// the row is not filtered by the search or nothing is highlighted).
+    /// - Complexity: O(L × query length) for a text of length L.
+    public func highlights(at path: ItemPath) -> [Range<Int>] {
+        guard let search, search.isActive, let index = searchCache.index,
+              let rows = searchCache.rowSources[path.section], rows.indices.contains(path.row) else { return [] }
+        return index.highlights(of: rows[path.row], for: search.query)
+    }
+
+    /// Rebuilds the visible snapshot for the current full snapshot and search.
+    mutating func computeVisible() -> Snapshot {
+        guard let search, search.isActive else {
+            searchCache.rowSources = [:]
+            return snapshot
+        }
+        if searchCache.index == nil {
+            searchCache.index = SearchIndex(snapshot: snapshot)
+            var starts = [0]
+            starts.reserveCapacity(snapshot.sections.count + 1)
+            for section in snapshot.sections { starts.append((starts.last ?? 0) + section.items.count) }
+            searchCache.sectionStarts = starts
+            searchCache.lastQuery = nil
+        }
+        guard let index = searchCache.index else { return snapshot }
+        let starts = searchCache.sectionStarts
+        let scoped = scopedSections(search.scope)
+
+        // Narrowing: a query that refines the previous one (same scope) only
+        // re-examines the previous matches.
+        var candidates: [Int]?
+        if let last = searchCache.lastQuery, searchCache.lastScope == search.scope, search.query.refines(last) {
+            candidates = searchCache.matches
+        } else if scoped.count < snapshot.sections.count {
+            var flat: [Int] = []
+            for s in scoped where s + 1 < starts.count { flat.append(contentsOf: starts[s]..<starts[s + 1]) }
+            candidates = flat
+        }
+        let result = index.evaluate(search.query, among: candidates)
+        searchCache.lastQuery = search.query
+        searchCache.lastScope = search.scope
+        searchCache.matches = result.matches
+
+        var rowSources: [Int: [Int]] = [:]
+        for s in scoped { rowSources[s] = [] }
+        for hit in result.hits {
+            let s = section(ofFlat: hit.index, starts: starts)
+            rowSources[s]?.append(hit.index)
+        }
+        var sections = snapshot.sections
+        for s in scoped where sections.indices.contains(s) {
+            let start = starts[s]
+            sections[s].items = (rowSources[s] ?? []).compactMap { flat in
+                let row = flat - start
+                return snapshot.sections[s].items.indices.contains(row) ? snapshot.sections[s].items[row] : nil
+            }
+        }
+        if result.hits.isEmpty, let placeholder = search.placeholder, let first = scoped.first,
+           sections.indices.contains(first), !containsItem(placeholder.id) {
+            sections[first].items = [placeholder]
+        }
+        searchCache.rowSources = rowSources
+        return Snapshot(sections: sections)
+    }
+
+    /// Indices of the scoped sections, ascending (unknown ids are ignored).
+    func scopedSections(_ scope: [String]?) -> [Int] {
+        guard let scope else { return Array(snapshot.sections.indices) }
+        let wanted = Set(scope)
+        return snapshot.sections.indices.filter { wanted.contains(snapshot.sections[$0].id) }
+    }
+
+    /// Whether the full snapshot has an item with this id.
+    /// - Complexity: O(n)
+    public func containsItem(_ id: String) -> Bool {
+        snapshot.sections.contains { $0.items.contains { $0.id == id } }
+    }
+
+    private func section(ofFlat flat: Int, starts: [Int]) -> Int {
+        // Last section whose start is <= flat (sections may be empty).
+        var low = 0, high = starts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if starts[mid] <= flat { low = mid } else { high = mid - 1 }
+        }
+        return low
+    }
+}

@@ -1,0 +1,23 @@
+import DiffableEngine
+
+extension Server {
+    /// `highlights {source, section, start?, count?}` → `{source, version,
+    /// highlights}` for the visible rows `start..<start+count` of section
+    /// index `section` (rows the frontend scrolled to).
+    func highlights(_ raw: JSON?) throws(RPCError) -> JSON {
+        let params = try Params(raw)
+        let source = try existingSource(try params.sourceName())
+        guard let section = try params.optionalInt("section") else { throw params.missing("section", "a section index") }
+        guard source.visible.sections.indices.contains(section) else {
+            throw .invalidParams("No visible section \(section)", data: Params.pathData(params.fieldPath("section")))
+        }
+        let start = max(0, try params.optionalInt("start") ?? 0)
+        let count = max(0, try params.optionalInt("count") ?? 100)
+        let rows = start..<(start + min(count, 10_000))
+        return .object(JSONObject([
+            ("source", .string(source.name)),
+            ("version", .int(source.version)),
+            ("highlights", highlightRows(source, limitPerSection: count, rows: rows, section: section)),
+        ]))
+    }
+}

@@ -1,0 +1,81 @@
+import DiffableEngine
+
+extension Server {
+    /// `search {source, query, sections?, mode?, order?, limit?, placeholder?,
+    /// highlightLimit?, form?, baseVersion?}` → the diff of the visible
+    /// snapshot, plus `search {query, matches, shown}` and `highlights`.
+    func search(_ raw: JSON?) throws(RPCError) -> JSON {
+        let params = try Params(raw)
+        var source = try existingSource(try params.sourceName())
+        try checkBaseVersion(try params.optionalInt("baseVersion"), of: source)
+        let form = try form(params)
+        let text = try params.string("query")
+        let mode = SearchMode(rawValue: try params.optionalEnum("mode", ["substring", "fuzzy"]) ?? "substring") ?? .substring
+        let defaultOrder = mode == .fuzzy ? SearchOrder.score : .source
+        let order = try params.optionalEnum("order", ["source", "score"]).flatMap(SearchOrder.init(rawValue:)) ?? defaultOrder
+        let limit = try params.optionalInt("limit")
+        if let limit, limit < 0 { throw params.wrongType("limit", "a non-negative integer") }
+        let highlightLimit = try params.optionalInt("highlightLimit") ?? 100
+        var scope: [String]?
+        if let sections = try params.optionalArray("sections") {
+            var ids: [String] = []
+            for (index, value) in sections.enumerated() {
+                guard case .string(let id) = value else { throw params.wrongType("sections[\(index)]", "a string") }
+                ids.append(id)
+            }
+            let known = Set(source.snapshot.sections.map(\.id))
+            let unknown = ids.filter { !known.contains($0) }
+            guard unknown.isEmpty else {
+                throw RPCError(code: ErrorCode.unknownID,
+                               message: "No section \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")) in \"\(source.name)\"; nothing was changed.",
+                               data: .object(JSONObject([("sections", .array(unknown.map { .string($0) }))])))
+            }
+            scope = ids
+        }
+        var placeholder: Item?
+        if let value = params.object["placeholder"], !value.isNull {
+            do throws(ProblemList) {
+                placeholder = try SnapshotCodec.decodeItem(value, path: params.fieldPath("placeholder"))
+            } catch {
+                throw .invalidParams("params.placeholder must be an item {\"id\", \"content\"?}",
+                                     data: .object(JSONObject([("problems", .array(error.problems))])))
+            }
+            if let id = placeholder?.id, source.containsItem(id) {
+                throw .invalidParams("params.placeholder.id \"\(id)\" is already an item of the source; pick an id no item uses",
+                                     data: .object(JSONObject([("path", .string("params.placeholder.id")), ("ids", .array([.string(id)]))])))
+            }
+        }
+
+        let query = SearchQuery(text: text, mode: mode, order: order, limit: limit)
+        let update = source.setSearch(SearchSettings(query: query, scope: scope, placeholder: placeholder))
+        sources[source.name] = source
+        return diffResult(source, update, form: form, extra: [
+            ("search", .object(JSONObject([
+                ("query", .string(text)),
+                ("matches", .int(source.searchMatchCount ?? source.visible.itemCount)),
+                ("shown", .int(source.searchShownCount ?? source.visible.itemCount)),
+            ]))),
+            ("highlights", highlightRows(source, limitPerSection: max(0, highlightLimit))),
+        ])
+    }
+
+    /// `[{id, path, ranges: [[start, count]…]}]` for the first
+    /// `limitPerSection` rows of every visible section that have highlights.
+    func highlightRows(_ source: DataSource, limitPerSection: Int, rows: Range<Int>? = nil, section only: Int? = nil) -> JSON {
+        guard source.searchSettings?.isActive == true else { return .array([]) }
+        var result: [JSON] = []
+        for (s, section) in source.visible.sections.enumerated() where only == nil || only == s {
+            let range = rows ?? 0..<min(section.items.count, limitPerSection)
+            for r in range where section.items.indices.contains(r) {
+                let ranges = source.highlights(at: ItemPath(section: s, row: r))
+                guard !ranges.isEmpty else { continue }
+                result.append(.object(JSONObject([
+                    ("id", .string(section.items[r].id)),
+                    ("path", .array([.int(s), .int(r)])),
+                    ("ranges", .array(ranges.map { .array([.int($0.lowerBound), .int($0.count)]) })),
+                ])))
+            }
+        }
+        return .array(result)
+    }
+}

@@ -85,6 +85,24 @@ struct DifferencePropertyTests {
         }
     }
 
+    /// Long sections with long runs of edits exercise the walk's look-ahead
+    /// and give-up paths; a weak id hash exercises the collision fallback.
+    @Test func longSectionsAndCollisions() {
+        for seed in UInt64(50_000)..<50_040 {
+            var g = PairGenerator(seed: seed)
+            let old = g.randomSnapshot(maxSections: 2, maxItems: 700)
+            let new = g.derive(from: old, intensity: [0.01, 0.3, 0.9][g.int(0..<3)])
+            Self.verify(old, new, seed: seed)
+            let weak = old.difference(to: new, hashingIDsWith: { $0.utf8.count })
+            #expect(weak == old.difference(to: new), "seed \(seed): collision fallback")
+        }
+        var g = PairGenerator(seed: 7)
+        let old = g.randomSnapshot(maxSections: 1, maxItems: 500)
+        var shuffled = old
+        if !shuffled.sections.isEmpty { shuffled.sections[0].items.shuffle(using: &g.rng) }
+        Self.verify(old, shuffled, seed: 7)
+    }
+
     @Test func unrelatedPairs() {
         for seed in UInt64(20_000)..<23_000 {
             var g = PairGenerator(seed: seed)

@@ -16,7 +16,14 @@ extension Snapshot {
     ///   at most once per side; ids that keep their place relative to their
     ///   neighbours in a matched section are compared in place, unhashed.
     public func difference(to new: Snapshot) -> Changeset {
-        var builder = DifferenceBuilder(old: self, new: new)
+        var builder = DifferenceBuilder(old: self, new: new, hashID: { $0.hashValue })
+        return builder.build()
+    }
+
+    /// `difference(to:)` with a custom id hash (tests use a weak one to
+    /// exercise the collision fallback).
+    func difference(to new: Snapshot, hashingIDsWith hashID: @escaping (String) -> Int) -> Changeset {
+        var builder = DifferenceBuilder(old: self, new: new, hashID: hashID)
         return builder.build()
     }
 }
@@ -50,9 +57,14 @@ private struct DifferenceBuilder {
         static let moves: UInt8 = 2
     }
 
-    init(old: Snapshot, new: Snapshot) {
+    /// Hash of an id for the symbol table (replaceable so tests can force
+    /// collisions).
+    let hashID: (String) -> Int
+
+    init(old: Snapshot, new: Snapshot, hashID: @escaping (String) -> Int) {
         oldSections = old.sections
         newSections = new.sections
+        self.hashID = hashID
     }
 
     mutating func build() -> Changeset {
@@ -172,24 +184,72 @@ private struct DifferenceBuilder {
         }
         guard unmatchedOld > 0, newCount > 0 else { return }
 
-        // 2. Symbol table of the remaining old ids; look up the remaining new ids.
-        var table = [String: Int32](minimumCapacity: unmatchedOld)
+        // 2. Symbol table of the remaining old ids (hash -> old index, keys not
+        //    stored); look up the remaining new ids, then confirm every hit by
+        //    comparing ids in one sequential pass.
+        var table = IDTable(capacity: unmatchedOld)
         for s in oldSections.indices {
             let items = oldSections[s].items
             let base = oldStart[s]
             for r in items.indices where oldToNew[base + r] < 0 {
-                table[items[r].id] = Int32(truncatingIfNeeded: base + r)
+                table.insert(hash: hashID(items[r].id), index: Int32(truncatingIfNeeded: base + r))
+            }
+        }
+        var hashed: [Int32] = []
+        for s in newSections.indices {
+            let items = newSections[s].items
+            let base = newStart[s]
+            for r in items.indices where newToOld[base + r] < 0 {
+                if let o = table.take(hash: hashID(items[r].id)) {
+                    link(old: Int(o), new: base + r)
+                    hashed.append(Int32(truncatingIfNeeded: base + r))
+                }
+            }
+        }
+        guard !confirm(hashed) else { return }
+
+        // 3. A hash collision produced a wrong candidate (rare): redo step 2
+        //    with a Dictionary keyed by the ids themselves.
+        for n in hashed {
+            oldToNew[Int(newToOld[Int(n)])] = -1
+            newToOld[Int(n)] = -1
+        }
+        var exact = [String: Int32](minimumCapacity: unmatchedOld)
+        for s in oldSections.indices {
+            let items = oldSections[s].items
+            let base = oldStart[s]
+            for r in items.indices where oldToNew[base + r] < 0 {
+                exact[items[r].id] = Int32(truncatingIfNeeded: base + r)
             }
         }
         for s in newSections.indices {
             let items = newSections[s].items
             let base = newStart[s]
             for r in items.indices where newToOld[base + r] < 0 {
-                if let o = table[items[r].id], oldToNew[Int(o)] < 0 {
+                if let o = exact[items[r].id], oldToNew[Int(o)] < 0 {
                     link(old: Int(o), new: base + r)
                 }
             }
         }
+    }
+
+    /// Whether every link made through the hash table (new flat indices,
+    /// ascending) joins equal ids.
+    private func confirm(_ hashed: [Int32]) -> Bool {
+        var cursor = 0
+        for s in newSections.indices where cursor < hashed.count {
+            let items = newSections[s].items
+            let base = newStart[s]
+            let end = newStart[s + 1]
+            while cursor < hashed.count, Int(hashed[cursor]) < end {
+                let n = Int(hashed[cursor])
+                let o = Int(newToOld[n])
+                let os = Int(oldSectionOf[o])
+                if oldSections[os].items[o - oldStart[os]].id != items[n - base].id { return false }
+                cursor += 1
+            }
+        }
+        return true
     }
 
     // MARK: Sections

@@ -28,7 +28,7 @@ struct ApplyTests {
         ])
         #expect(lines.count == 7)
         #expect(lines[safe: 0] == #"{"jsonrpc":"2.0","id":1,"result":{"source":"fruit","version":1,"batch":{"sections":{"insert":[{"at":0,"sections":[{"id":"apples","header":"Apples","items":[{"id":"gala","content":{"text":"Gala"}},{"id":"fuji"}]},{"id":"oranges","items":[{"id":"navel"}]}]}]}}}}"#)
-        #expect(lines[safe: 1] == #"{"jsonrpc":"2.0","id":2,"result":{"source":"fruit","version":1,"sections":[{"id":"apples","header":"Apples","items":[{"id":"gala","content":{"text":"Gala"}},{"id":"fuji"}]},{"id":"oranges","items":[{"id":"navel"}]}]}}"#)
+        #expect(lines[safe: 1] == #"{"jsonrpc":"2.0","id":2,"result":{"source":"fruit","version":1,"sections":[{"id":"apples","header":"Apples","items":[{"id":"gala","content":{"text":"Gala"}},{"id":"fuji"}]},{"id":"oranges","items":[{"id":"navel"}]}],"selected":[]}}"#)
         #expect(lines[safe: 2] == #"{"jsonrpc":"2.0","id":3,"result":{"sources":[{"source":"fruit","version":1,"sections":2,"items":3}]}}"#)
         #expect(lines[safe: 3] == #"{"jsonrpc":"2.0","id":4,"result":{"source":"fruit","version":2,"batch":{}}}"#, "identical snapshot: empty diff, version still bumps")
         #expect(lines[safe: 4] == #"{"jsonrpc":"2.0","id":5,"result":{"source":"fruit","dropped":true}}"#)

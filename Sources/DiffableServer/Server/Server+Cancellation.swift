@@ -8,12 +8,13 @@ extension Server {
 
     /// A RequestCancelled response when `message` is a request made moot by a
     /// message queued after it: a `$/cancelRequest` naming its id, or — for a
-    /// `search` — a newer `search` of the same source (typing outran the
-    /// daemon: only the latest keystroke matters). Returns nil when the
-    /// request must be handled.
+    /// `search` — a newer `search` of the same source queued as the very next
+    /// request (typing outran the daemon: only the latest keystroke matters).
+    /// Returns nil when the request must be handled.
     func cancellation(for message: JSON, pendingLater: ArraySlice<IncomingEvent>) -> JSON? {
         guard case .object(let object) = message, let id = object["id"],
               case .string(let method)? = object["method"], phase == .running else { return nil }
+        var mayBeSuperseded = supersedeSearches && method == "search"
         for event in pendingLater {
             guard case .message(.object(let later)) = event, case .string(let laterMethod)? = later["method"] else { continue }
             if laterMethod == "$/cancelRequest", later["id"] == nil,
@@ -23,13 +24,17 @@ extension Server {
                     message: "Request cancelled by $/cancelRequest before it ran; nothing was changed.",
                     data: .object(JSONObject([("method", .string(method))]))))
             }
-            if supersedeSearches, method == "search", laterMethod == "search", later["id"] != nil,
-               case .object(let params)? = object["params"], let name = params["source"],
-               case .object(let laterParams)? = later["params"], laterParams["source"] == name {
-                return Self.errorResponse(id: id, RPCError(
-                    code: ErrorCode.requestCancelled,
-                    message: "Superseded by a newer search of the same source; nothing was changed.",
-                    data: .object(JSONObject([("method", .string(method)), ("supersededBy", later["id"] ?? .null)]))))
+            if mayBeSuperseded, later["id"] != nil {
+                // Only the very next request can supersede a search: anything
+                // in between must observe the search's effect.
+                mayBeSuperseded = false
+                if laterMethod == "search", case .object(let params)? = object["params"], let name = params["source"],
+                   case .object(let laterParams)? = later["params"], laterParams["source"] == name {
+                    return Self.errorResponse(id: id, RPCError(
+                        code: ErrorCode.requestCancelled,
+                        message: "Superseded by a newer search of the same source; nothing was changed.",
+                        data: .object(JSONObject([("method", .string(method)), ("supersededBy", later["id"] ?? .null)]))))
+                }
             }
         }
         return nil

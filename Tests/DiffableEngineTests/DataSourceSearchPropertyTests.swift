@@ -1,0 +1,128 @@
+import Testing
+@testable import DiffableEngine
+
+/// A source's visible snapshot under search, checked against a naive model:
+/// replaying every search/apply diff on the previous visible snapshot gives
+/// the new one (both forms), and every visible row of a scoped section
+/// matches the query.
+struct DataSourceSearchPropertyTests {
+    static let words = ["Grace", "grace", "Liam", "Ava", "Émile", "Chloe", "Mason", "mae", "Ruby", "ryan", "élan", "Gr"]
+
+    static func randomText(_ rng: inout SplitMix64) -> String? {
+        if Int.random(in: 0..<12, using: &rng) == 0 { return nil }
+        return (0..<Int.random(in: 1...3, using: &rng)).map { _ in words.randomElement(using: &rng) ?? "x" }
+            .joined(separator: " ")
+    }
+
+    static func randomSnapshot(_ rng: inout SplitMix64, ids: inout Int) -> Snapshot {
+        let sectionCount = Int.random(in: 1...3, using: &rng)
+        return Snapshot(sections: (0..<sectionCount).map { s in
+            let count = Int.random(in: 0...12, using: &rng)
+            return Section(id: "s\(s)", items: (0..<count).map { _ in
+                ids += 1
+                let text = randomText(&rng)
+                return Item(id: "i\(Int.random(in: 0..<40, using: &rng))-\(ids)", content: text.map { Content(bytes: Array($0.utf8)) }, text: text)
+            })
+        })
+    }
+
+    static func randomQuery(_ rng: inout SplitMix64) -> SearchQuery {
+        let pool = ["", "g", "gr", "gra", "a", "ma", "E", "e", "Gr", "ry", "élan", "elan", "zz", "g r"]
+        let mode: SearchMode = Bool.random(using: &rng) ? .substring : .fuzzy
+        let order: SearchOrder = Bool.random(using: &rng) ? .source : .score
+        let limit: Int? = Bool.random(using: &rng) ? nil : Int.random(in: 0...5, using: &rng)
+        return SearchQuery(text: pool.randomElement(using: &rng) ?? "", mode: mode, order: order, limit: limit)
+    }
+
+    /// Naive model of "matches": folded substring, or subsequence with smart case.
+    static func matches(_ text: String?, _ query: SearchQuery) -> Bool {
+        if query.text.isEmpty { return true }
+        guard let text else { return false }
+        func fold(_ s: String) -> [Character] {
+            Array(s.lowercased().folding())
+        }
+        switch query.mode {
+        case .substring:
+            let t = String(fold(text)), q = String(fold(query.text))
+            return t.contains(q)
+        case .fuzzy:
+            let caseSensitive = query.text.contains { $0.isUppercase }
+            // A case-sensitive (smart case) query matches the text as written.
+            let t = caseSensitive ? Array(text) : fold(text)
+            let q = caseSensitive ? Array(query.text) : fold(query.text)
+            var i = 0
+            for c in t where i < q.count && c == q[i] { i += 1 }
+            return i == q.count
+        }
+    }
+
+    @Test func searchDiffsReplayAndOnlyMatchesAreVisible() throws {
+        for seed in UInt64(1)...300 {
+            var rng = SplitMix64(seed: seed)
+            var ids = 0
+            var source = DataSource(name: "p")
+            _ = try source.apply(Self.randomSnapshot(&rng, ids: &ids))
+            for _ in 0..<12 {
+                let before = source.visible
+                let update: DataSource.Update
+                if Int.random(in: 0..<4, using: &rng) == 0 {
+                    update = try source.apply(Self.randomSnapshot(&rng, ids: &ids))
+                } else {
+                    let scope: [String]? = Bool.random(using: &rng) ? nil : ["s0", "s2"]
+                    let placeholder = Bool.random(using: &rng) ? Item(id: "none", text: "No results") : nil
+                    update = source.setSearch(SearchSettings(query: Self.randomQuery(&rng), scope: scope, placeholder: placeholder))
+                }
+                #expect(update.oldVisible == before, "seed \(seed)")
+                let batch = try before.applyingBatch(update.changeset, contentFrom: update.newVisible)
+                #expect(batch == source.visible, "seed \(seed): batch replay")
+                let steps = try before.applyingSteps(update.changeset.steps(from: before, to: update.newVisible), contentFrom: update.newVisible)
+                #expect(steps == source.visible, "seed \(seed): steps replay")
+                try checkVisible(source, seed: seed)
+            }
+        }
+    }
+
+    func checkVisible(_ source: DataSource, seed: UInt64) throws {
+        guard let settings = source.searchSettings, settings.isActive else {
+            #expect(source.visible == source.snapshot, "seed \(seed): no search shows everything")
+            return
+        }
+        let scope = settings.scope.map(Set.init)
+        var shown = 0
+        var expectedMatches = 0
+        for (s, section) in source.snapshot.sections.enumerated() {
+            let visible = source.visible.sections[s]
+            #expect(visible.id == section.id)
+            guard scope?.contains(section.id) ?? true else {
+                #expect(visible.items == section.items, "seed \(seed): unscoped sections are shown whole")
+                continue
+            }
+            expectedMatches += section.items.filter { Self.matches($0.text, settings.query) }.count
+            for item in visible.items where item.id != settings.placeholder?.id {
+                #expect(Self.matches(item.text, settings.query), "seed \(seed): \(item.text ?? "nil") shown for \(settings.query)")
+                #expect(section.items.contains(item), "seed \(seed): visible rows are items of their section")
+                shown += 1
+            }
+            if settings.query.order == .source {
+                let order = visible.items.compactMap { v in section.items.firstIndex { $0.id == v.id } }
+                #expect(order == order.sorted(), "seed \(seed): source order kept")
+            }
+        }
+        #expect(source.searchMatchCount == expectedMatches, "seed \(seed): every match counted for \(settings.query)")
+        let limit = settings.query.limit ?? Int.max
+        #expect(shown == min(limit, expectedMatches), "seed \(seed): limit caps the shown rows")
+    }
+}
+
+private extension String {
+    /// Latin-1 accent folding like the index's (é → e).
+    func folding() -> String {
+        String(String.UnicodeScalarView(unicodeScalars.map { scalar in
+            switch scalar {
+            case "é", "è", "ê", "ë": return "e"
+            case "É", "È", "Ê", "Ë": return "E"
+            default: return scalar
+            }
+        }))
+    }
+}

@@ -16,6 +16,9 @@ public struct DataSource: Sendable {
     public internal(set) var visible = Snapshot()
     /// Per-section selection policies and the selected ids.
     public internal(set) var selection = SelectionState()
+    /// Lookups of `snapshot` for `edit`, kept between edits; dropped by every
+    /// other change of the snapshot (see `commit`).
+    var editIndex: EditIndex?
 
     public init(name: String) {
         self.name = name
@@ -54,6 +57,7 @@ public struct DataSource: Sendable {
     /// diffed.
     mutating func commit(_ newFull: Snapshot, fullChangeset: Changeset?) -> Update {
         let oldVisible = visible
+        editIndex = nil
         snapshot = newFull
         visible = visibleSnapshot(of: newFull)
         let changeset: Changeset

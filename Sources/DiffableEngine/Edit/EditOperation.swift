@@ -145,8 +145,8 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
         switch reason {
         case .unknownSection: what = "no section \(quoted)"
         case .unknownItem: what = "no item \(quoted)"
-        case .duplicateSection: what = "section id \(quoted) already exists or is listed twice"
-        case .duplicateItem: what = "item id \(quoted) already exists or is listed twice"
+        case .duplicateSection: what = "duplicate section id \(quoted) (already in the source, or listed twice in the op)"
+        case .duplicateItem: what = "duplicate item id \(quoted) (already in the source, or listed twice in the op)"
         case .relativeToItself: what = "\(quoted) cannot move relative to itself"
         case .noSection: what = "there is no section to append to"
         }

@@ -34,6 +34,7 @@ public final class Server {
         "snapshot": { s, p throws(RPCError) in try s.snapshot(p) },
         "sources": { s, p throws(RPCError) in try s.listSources(p) },
         "drop": { s, p throws(RPCError) in try s.drop(p) },
+        "edit": { s, p throws(RPCError) in try s.edit(p) },
     ]
 
     /// Names reported in `initialize`'s capabilities.

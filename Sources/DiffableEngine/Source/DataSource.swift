@@ -20,6 +20,9 @@ public struct DataSource: Sendable {
     var search: SearchSettings?
     /// Index and matches of the current search, for the current snapshot.
     var searchCache = SearchCache()
+    /// Lookups of `snapshot` for `edit`, kept between edits; dropped by every
+    /// other change of the snapshot (see `commit`).
+    var editIndex: EditIndex?
 
     public init(name: String) {
         self.name = name
@@ -57,6 +60,7 @@ public struct DataSource: Sendable {
         _ newFull: Snapshot, fullChangeset: Changeset?, policies: [String: SectionSelectionPolicy] = [:]
     ) -> Update {
         let oldVisible = visible
+        editIndex = nil
         snapshot = newFull
         searchCache = SearchCache()
         visible = computeVisible()

@@ -42,6 +42,7 @@ public final class Server {
         "setSelectionMode": { s, p throws(RPCError) in try s.setSelectionMode(p) },
         "search": { s, p throws(RPCError) in try s.search(p) },
         "highlights": { s, p throws(RPCError) in try s.highlights(p) },
+        "edit": { s, p throws(RPCError) in try s.edit(p) },
     ]
 
     /// Names reported in `initialize`'s capabilities.

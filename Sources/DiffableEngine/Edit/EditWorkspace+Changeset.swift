@@ -1,0 +1,156 @@
+extension EditWorkspace {
+    /// The diff from the old snapshot to the edited one, derived from the
+    /// bookkeeping of touched ids (not by comparing the snapshots).
+    ///
+    /// Identity is by id: a section or item present before and after the edit
+    /// is the same element, even if the edit deleted it and inserted it again
+    /// (it is then reported as moved). Untouched elements keep their section
+    /// and relative order (only moves reorder), so the batch rules hold:
+    /// - sections: original ids gone → delete (old index); new ids → insert
+    ///   (new index); moved → move (`headerChanged` when the header differs or
+    ///   a reload was asked); others → reload when the header differs or a
+    ///   reload was asked;
+    /// - items whose old section is deleted, or whose new section is
+    ///   inserted, are implied by the section operation on that side; an item
+    ///   moved between such a section and a surviving one becomes an insert or
+    ///   a delete;
+    /// - a moved item is a move (`contentChanged` when its content differs or a
+    ///   reload/reconfigure was asked); a staying item is a reload when asked or
+    ///   when its content differs (a reconfigure when the change came from a
+    ///   `setContent` with style `reconfigure`), else a reconfigure when asked.
+    ///
+    /// - Complexity: O(t + touched sections' rows + k log k), t = touched ids,
+    ///   k = reported changes: each section holding a touched item is scanned
+    ///   once on each side.
+    mutating func changeset() -> Changeset {
+        var c = Changeset()
+        _ = position(ofSection: "")  // refresh positions
+
+        for (id, marks) in sectionMarks {
+            let old = base.sectionPosition[id]
+            let new = positions[id]
+            switch (old, new) {
+            case let (o?, nil):
+                c.sectionDeletes.append(o)
+            case let (nil, n?):
+                c.sectionInserts.append(n)
+            case let (o?, n?):
+                let headerChanged = marks.contains(.reload) || oldSections[o].header != sections[n].header
+                if marks.contains(.moved) {
+                    c.sectionMoves.append(.init(from: o, to: n, headerChanged: headerChanged))
+                } else if headerChanged {
+                    c.sectionReloads.append(.init(old: o, new: n))
+                }
+            case (nil, nil):
+                break
+            }
+        }
+
+        // Which touched items need their old row, their new row, or both.
+        struct Plan {
+            var id: String
+            var marks: ItemMarks
+            var oldSection: Int?
+            var newSection: Int?
+        }
+        var plans: [Plan] = []
+        plans.reserveCapacity(itemMarks.count)
+        var oldWanted: [Int: [String]] = [:]
+        var newWanted: [Int: [String]] = [:]
+        for (id, marks) in itemMarks {
+            var plan = Plan(id: id, marks: marks)
+            // Old section index, when that section survives.
+            if let sid = base.sectionOfItem[id], let o = base.sectionPosition[sid], positions[sid] != nil {
+                plan.oldSection = o
+                oldWanted[o, default: []].append(id)
+            }
+            // New section index, when that section is not an inserted one.
+            if let sid = sectionID(ofItem: id), isOriginal(section: sid), let n = positions[sid] {
+                plan.newSection = n
+                newWanted[n, default: []].append(id)
+            }
+            if plan.oldSection != nil || plan.newSection != nil { plans.append(plan) }
+        }
+        let oldRows = Self.rows(of: oldWanted, in: oldSections)
+        let newRows = Self.rows(of: newWanted, in: sections)
+
+        for plan in plans {
+            let oldPath = plan.oldSection.flatMap { s in oldRows[plan.id].map { ItemPath(section: s, row: $0) } }
+            let newPath = plan.newSection.flatMap { s in newRows[plan.id].map { ItemPath(section: s, row: $0) } }
+            switch (oldPath, newPath) {
+            case let (from?, nil):
+                c.itemDeletes.append(from)
+            case let (nil, to?):
+                c.itemInserts.append(to)
+            case let (from?, to?):
+                let oldItem = oldSections[from.section].items[from.row]
+                let newItem = sections[to.section].items[to.row]
+                let changed = oldItem.content != newItem.content
+                let moved = plan.marks.contains(.moved)
+                    || oldSections[from.section].id != sections[to.section].id
+                if moved {
+                    let redraw = changed || !plan.marks.isDisjoint(with: [.reload, .reconfigure])
+                    c.itemMoves.append(.init(from: from, to: to, contentChanged: redraw))
+                } else if plan.marks.contains(.reload) {
+                    c.itemReloads.append(.init(old: from, new: to))
+                } else if changed {
+                    if plan.marks.contains(.contentAsReconfigure) {
+                        c.itemReconfigures.append(.init(old: from, new: to))
+                    } else {
+                        c.itemReloads.append(.init(old: from, new: to))
+                    }
+                } else if plan.marks.contains(.reconfigure) {
+                    c.itemReconfigures.append(.init(old: from, new: to))
+                }
+            case (nil, nil):
+                break
+            }
+        }
+
+        c.sectionDeletes.sort()
+        c.sectionInserts.sort()
+        c.sectionMoves.sort { $0.to < $1.to }
+        c.sectionReloads.sort { $0.old < $1.old }
+        c.itemDeletes.sort()
+        c.itemInserts.sort()
+        c.itemMoves.sort { $0.to < $1.to }
+        c.itemReloads.sort { $0.old < $1.old }
+        c.itemReconfigures.sort { $0.old < $1.old }
+        return c
+    }
+
+    /// Row of each wanted id, scanning each named section once.
+    /// - Complexity: O(rows of the named sections + wanted ids).
+    private static func rows(of wanted: [Int: [String]], in sections: [Section]) -> [String: Int] {
+        var rows: [String: Int] = [:]
+        for (s, ids) in wanted where sections.indices.contains(s) {
+            let items = sections[s].items
+            if ids.count == 1 {
+                if let r = items.firstIndex(where: { $0.id == ids[0] }) { rows[ids[0]] = r }
+                continue
+            }
+            let set = Set(ids)
+            var remaining = set.count
+            for (r, item) in items.enumerated() where set.contains(item.id) {
+                rows[item.id] = r
+                remaining -= 1
+                if remaining == 0 { break }
+            }
+        }
+        return rows
+    }
+
+    /// Updates `index` (the base index) to describe the edited snapshot.
+    /// `positions` is the new section index when the section list changed.
+    /// - Complexity: O(overlay + sections when the section list changed).
+    static func merge(_ overlay: [String: String?], positions: [String: Int]?, into index: inout EditIndex) {
+        for (id, sectionID) in overlay {
+            if let sectionID {
+                index.sectionOfItem[id] = sectionID
+            } else {
+                index.sectionOfItem.removeValue(forKey: id)
+            }
+        }
+        if let positions { index.sectionPosition = positions }
+    }
+}

@@ -1,0 +1,311 @@
+/// What an edit did to one item id, for the changeset (see `changeset()`).
+struct ItemMarks: OptionSet {
+    let rawValue: UInt8
+    /// Explicitly moved, or deleted then inserted again (same identity).
+    static let moved = ItemMarks(rawValue: 1)
+    /// `reloadItems`: report a reload even if the content is equal.
+    static let reload = ItemMarks(rawValue: 2)
+    /// `reconfigureItems`: report a reconfigure even if the content is equal.
+    static let reconfigure = ItemMarks(rawValue: 4)
+    /// A `setContent` with style `reconfigure` changed the content.
+    static let contentAsReconfigure = ItemMarks(rawValue: 8)
+}
+
+/// What an edit did to one section id.
+struct SectionMarks: OptionSet {
+    let rawValue: UInt8
+    /// Explicitly moved, or deleted then inserted again (same identity).
+    static let moved = SectionMarks(rawValue: 1)
+    /// `reloadSections`: report a header reload even if it is equal.
+    static let reload = SectionMarks(rawValue: 2)
+}
+
+/// Working state of one `applyingEdits` call: the snapshot being edited
+/// (copy-on-write: only sections that ops touch are copied), an overlay of
+/// the index (ids whose section changed), and bookkeeping of every id the ops
+/// touched, from which `changeset()` derives the diff without comparing the
+/// whole snapshots.
+struct EditWorkspace {
+    let oldSections: [Section]
+    /// Index of the old snapshot; never mutated here.
+    let base: EditIndex
+    var sections: [Section]
+    /// Item id → current section id (`nil`: no longer present), for every
+    /// item whose section changed; other items are found through `base`.
+    var overlay: [String: String?] = [:]
+    /// Section id → current position; stale while `positionsDirty`.
+    var positions: [String: Int]
+    var positionsDirty = false
+    var sectionStructureChanged = false
+    var itemMarks: [String: ItemMarks] = [:]
+    var sectionMarks: [String: SectionMarks] = [:]
+
+    init(_ snapshot: Snapshot, index: EditIndex) {
+        oldSections = snapshot.sections
+        sections = snapshot.sections
+        base = index
+        positions = index.sectionPosition
+    }
+
+    // MARK: lookups
+
+    /// - Complexity: O(1) expected.
+    func sectionID(ofItem id: String) -> String? {
+        if let entry = overlay[id] { return entry }
+        return base.sectionOfItem[id]
+    }
+
+    /// - Complexity: O(1) expected; O(sections) after a section structure change.
+    mutating func position(ofSection id: String) -> Int? {
+        if positionsDirty {
+            positions = [String: Int](minimumCapacity: sections.count)
+            for (index, section) in sections.enumerated() { positions[section.id] = index }
+            positionsDirty = false
+        }
+        return positions[id]
+    }
+
+    /// - Complexity: O(rows of the item's section).
+    mutating func locate(item id: String) -> ItemPath? {
+        guard let sectionID = sectionID(ofItem: id), let s = position(ofSection: sectionID),
+              let r = sections[s].items.firstIndex(where: { $0.id == id })
+        else { return nil }
+        return ItemPath(section: s, row: r)
+    }
+
+    func isOriginal(item id: String) -> Bool { base.sectionOfItem[id] != nil }
+    func isOriginal(section id: String) -> Bool { base.sectionPosition[id] != nil }
+
+    // MARK: ops
+
+    /// Applies one op; on failure the workspace may be half-edited and must
+    /// be discarded (`Snapshot.applyingEdits` does).
+    mutating func apply(_ op: EditOperation) throws(EditFailure) {
+        switch op {
+        case .appendSections(let list):
+            try insertSections(list, at: nil)
+        case .insertSections(let list, let position):
+            try insertSections(list, at: position)
+        case .deleteSections(let ids):
+            try deleteSections(ids)
+        case .moveSection(let id, let position):
+            try moveSection(id, position)
+        case .reloadSections(let ids):
+            try requireSections(ids)
+            for id in ids { sectionMarks[id, default: []].insert(.reload) }
+        case .setHeaders(let updates):
+            try requireSections(updates.map(\.id))
+            for update in updates {
+                guard let s = position(ofSection: update.id) else { continue }
+                sections[s].header = update.header
+                touch(section: update.id)
+            }
+        case .appendItems(let items, let sectionID):
+            try appendItems(items, to: sectionID)
+        case .insertItems(let items, let position):
+            try insertItems(items, position)
+        case .deleteItems(let ids):
+            try deleteItems(ids)
+        case .deleteAllItems:
+            for s in sections.indices {
+                for item in sections[s].items { removed(item: item.id) }
+                sections[s].items = []
+            }
+        case .moveItem(let id, let position):
+            try moveItem(id, position)
+        case .reloadItems(let ids):
+            try requireItems(ids)
+            for id in ids { itemMarks[id, default: []].insert(.reload) }
+        case .reconfigureItems(let ids):
+            try requireItems(ids)
+            for id in ids { itemMarks[id, default: []].insert(.reconfigure) }
+        case .setContent(let updates, let style):
+            try requireItems(updates.map(\.id))
+            for update in updates {
+                guard let path = locate(item: update.id),
+                      sections[path.section].items[path.row].content != update.content else { continue }
+                sections[path.section].items[path.row].content = update.content
+                sections[path.section].items[path.row].text = update.text
+                if style == .reconfigure {
+                    itemMarks[update.id, default: []].insert(.contentAsReconfigure)
+                } else {
+                    touch(item: update.id)
+                }
+            }
+        }
+    }
+
+    // MARK: checks
+
+    private mutating func requireSections(_ ids: [String]) throws(EditFailure) {
+        var unknown: [String] = []
+        for id in ids where position(ofSection: id) == nil && !unknown.contains(id) { unknown.append(id) }
+        if !unknown.isEmpty { throw EditFailure(.unknownSection, unknown) }
+    }
+
+    private func requireItems(_ ids: [String]) throws(EditFailure) {
+        var unknown: [String] = []
+        for id in ids where sectionID(ofItem: id) == nil && !unknown.contains(id) { unknown.append(id) }
+        if !unknown.isEmpty { throw EditFailure(.unknownItem, unknown) }
+    }
+
+    /// Ids must be listed once each.
+    private static func requireDistinct(_ ids: [String], _ reason: EditError.Reason) throws(EditFailure) {
+        guard ids.count > 1 else { return }
+        var seen = Set<String>(minimumCapacity: ids.count)
+        var repeated: [String] = []
+        for id in ids where !seen.insert(id).inserted && !repeated.contains(id) { repeated.append(id) }
+        if !repeated.isEmpty { throw EditFailure(reason, repeated) }
+    }
+
+    /// New items must not exist yet nor be listed twice.
+    private func requireNew(items: [Item]) throws(EditFailure) {
+        let existing = items.filter { sectionID(ofItem: $0.id) != nil }.map(\.id)
+        if !existing.isEmpty { throw EditFailure(.duplicateItem, existing) }
+        try Self.requireDistinct(items.map(\.id), .duplicateItem)
+    }
+
+    // MARK: bookkeeping
+
+    private mutating func touch(item id: String) {
+        if itemMarks[id] == nil { itemMarks[id] = [] }
+    }
+
+    private mutating func touch(section id: String) {
+        if sectionMarks[id] == nil { sectionMarks[id] = [] }
+    }
+
+    private mutating func removed(item id: String) {
+        overlay[id] = .some(nil)
+        touch(item: id)
+    }
+
+    private mutating func added(item id: String, to sectionID: String) {
+        overlay[id] = .some(sectionID)
+        if isOriginal(item: id) {
+            itemMarks[id, default: []].insert(.moved)
+        } else {
+            touch(item: id)
+        }
+    }
+
+    // MARK: section ops
+
+    private mutating func insertSections(_ list: [Section], at position: EditPosition?) throws(EditFailure) {
+        var index = sections.count
+        if let position {
+            guard let target = self.position(ofSection: position.target) else {
+                throw EditFailure(.unknownSection, [position.target])
+            }
+            index = position.isAfter ? target + 1 : target
+        }
+        var taken: [String] = []
+        for section in list where self.position(ofSection: section.id) != nil { taken.append(section.id) }
+        if !taken.isEmpty { throw EditFailure(.duplicateSection, taken) }
+        try Self.requireDistinct(list.map(\.id), .duplicateSection)
+        try requireNew(items: list.flatMap(\.items))
+
+        let appending = index == sections.count
+        sections.insert(contentsOf: list, at: index)
+        sectionStructureChanged = true
+        if appending && !positionsDirty {
+            for (offset, section) in list.enumerated() { positions[section.id] = index + offset }
+        } else {
+            positionsDirty = true
+        }
+        for section in list {
+            if isOriginal(section: section.id) {
+                sectionMarks[section.id, default: []].insert(.moved)
+            } else {
+                touch(section: section.id)
+            }
+            for item in section.items { added(item: item.id, to: section.id) }
+        }
+    }
+
+    private mutating func deleteSections(_ ids: [String]) throws(EditFailure) {
+        try requireSections(ids)
+        try Self.requireDistinct(ids, .duplicateSection)
+        var doomed: [Int] = []
+        for id in ids {
+            guard let s = position(ofSection: id) else { continue }
+            doomed.append(s)
+        }
+        for s in doomed.sorted(by: >) {
+            let section = sections.remove(at: s)
+            for item in section.items { removed(item: item.id) }
+            touch(section: section.id)
+        }
+        sectionStructureChanged = true
+        positionsDirty = true
+    }
+
+    private mutating func moveSection(_ id: String, _ position: EditPosition) throws(EditFailure) {
+        guard id != position.target else { throw EditFailure(.relativeToItself, [id]) }
+        try requireSections([id, position.target])
+        guard let from = self.position(ofSection: id) else { return }
+        let section = sections.remove(at: from)
+        positionsDirty = true
+        guard let target = self.position(ofSection: position.target) else { return }
+        sections.insert(section, at: position.isAfter ? target + 1 : target)
+        positionsDirty = true
+        sectionStructureChanged = true
+        sectionMarks[id, default: []].insert(.moved)
+    }
+
+    // MARK: item ops
+
+    private mutating func appendItems(_ items: [Item], to sectionID: String?) throws(EditFailure) {
+        let s: Int
+        if let sectionID {
+            guard let found = position(ofSection: sectionID) else { throw EditFailure(.unknownSection, [sectionID]) }
+            s = found
+        } else {
+            guard !sections.isEmpty else { throw EditFailure(.noSection, []) }
+            s = sections.count - 1
+        }
+        try requireNew(items: items)
+        sections[s].items.append(contentsOf: items)
+        let id = sections[s].id
+        for item in items { added(item: item.id, to: id) }
+    }
+
+    private mutating func insertItems(_ items: [Item], _ position: EditPosition) throws(EditFailure) {
+        guard let target = locate(item: position.target) else { throw EditFailure(.unknownItem, [position.target]) }
+        try requireNew(items: items)
+        sections[target.section].items.insert(contentsOf: items, at: position.isAfter ? target.row + 1 : target.row)
+        let id = sections[target.section].id
+        for item in items { added(item: item.id, to: id) }
+    }
+
+    private mutating func deleteItems(_ ids: [String]) throws(EditFailure) {
+        try requireItems(ids)
+        try Self.requireDistinct(ids, .duplicateItem)
+        if ids.count == 1, let path = locate(item: ids[0]) {
+            sections[path.section].items.remove(at: path.row)
+            removed(item: ids[0])
+            return
+        }
+        var bySection: [String: Set<String>] = [:]
+        for id in ids {
+            guard let sectionID = sectionID(ofItem: id) else { continue }
+            bySection[sectionID, default: []].insert(id)
+        }
+        for (sectionID, doomed) in bySection {
+            guard let s = position(ofSection: sectionID) else { continue }
+            sections[s].items.removeAll { doomed.contains($0.id) }
+        }
+        for id in ids { removed(item: id) }
+    }
+
+    private mutating func moveItem(_ id: String, _ position: EditPosition) throws(EditFailure) {
+        guard id != position.target else { throw EditFailure(.relativeToItself, [id]) }
+        try requireItems([id, position.target])
+        guard let from = locate(item: id) else { return }
+        let item = sections[from.section].items.remove(at: from.row)
+        guard let target = locate(item: position.target) else { return }
+        sections[target.section].items.insert(item, at: position.isAfter ? target.row + 1 : target.row)
+        overlay[id] = .some(sections[target.section].id)
+        itemMarks[id, default: []].insert(.moved)
+    }
+}

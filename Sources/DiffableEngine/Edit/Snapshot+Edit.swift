@@ -1,0 +1,54 @@
+extension Snapshot {
+    /// Applies `ops` in order, atomically, and returns the edited snapshot
+    /// with its diff from this one.
+    ///
+    /// The changeset is derived from the ops (which ids were deleted,
+    /// inserted, moved, reloaded, reconfigured), not by comparing snapshots,
+    /// and follows the same rules as `difference(to:)` (see `Changeset`).
+    /// Identity is by id: an id deleted and inserted again within one call
+    /// is the same element, reported as moved; an id inserted then deleted
+    /// within one call is not reported at all.
+    ///
+    /// This snapshot must be valid (see `validationIssues()`).
+    ///
+    /// - Throws: `EditError` naming the first failing op, the reason and the
+    ///   ids; nothing is returned, this snapshot is untouched.
+    /// - Complexity: O(n) to index this snapshot, plus the cost of the
+    ///   variant taking an `EditIndex` (use that one to edit repeatedly).
+    public func applyingEdits(_ ops: [EditOperation]) throws(EditError) -> (snapshot: Snapshot, changeset: Changeset) {
+        var index = EditIndex(self)
+        return try applyingEdits(ops, index: &index)
+    }
+
+    /// `applyingEdits(_:)` with an index of this snapshot; on success `index`
+    /// becomes the index of the edited snapshot, on failure it is untouched.
+    ///
+    /// Pass an index that is not shared (e.g. moved out of its owner) so that
+    /// updating it does not copy it.
+    ///
+    /// - Complexity: per op, O(ids named + rows of the sections it touches),
+    ///   O(sections) for an op that changes the section list, O(n) for
+    ///   `deleteAllItems`; plus copying each touched section once
+    ///   (copy-on-write) and O(sections) for the section list itself when
+    ///   this snapshot's storage is shared.
+    public func applyingEdits(
+        _ ops: [EditOperation], index: inout EditIndex
+    ) throws(EditError) -> (snapshot: Snapshot, changeset: Changeset) {
+        var workspace = EditWorkspace(self, index: index)
+        for (number, op) in ops.enumerated() {
+            do throws(EditFailure) {
+                try workspace.apply(op)
+            } catch {
+                throw EditError(op: number, opName: op.name, reason: error.reason, ids: error.ids)
+            }
+        }
+        let changeset = workspace.changeset()
+        let edited = Snapshot(sections: workspace.sections)
+        let overlay = workspace.overlay
+        let positions = workspace.sectionStructureChanged ? workspace.positions : nil
+        // Drop the workspace's reference to `index` so updating it does not copy it.
+        workspace = EditWorkspace(Snapshot(), index: EditIndex(Snapshot()))
+        EditWorkspace.merge(overlay, positions: positions, into: &index)
+        return (edited, changeset)
+    }
+}

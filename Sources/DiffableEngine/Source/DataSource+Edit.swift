@@ -1,0 +1,28 @@
+extension DataSource {
+    /// Applies edit ops to the snapshot, atomically; bumps the version. The
+    /// diff comes from the ops (see `Snapshot.applyingEdits`).
+    ///
+    /// The source keeps an `EditIndex` of its snapshot between edits (built
+    /// on the first edit after the snapshot was replaced some other way, in
+    /// O(n)), so an edit costs what its ops touch, not the size of the source.
+    ///
+    /// - Throws: `EditError`; the source is untouched (same version).
+    /// - Complexity: see `Snapshot.applyingEdits(_:index:)`; O(n) once per
+    ///   `apply`, to build the index. Selection bookkeeping
+    ///   (`SelectionState.reconcile`) adds its own cost when items are selected.
+    public mutating func edit(_ ops: [EditOperation]) throws(EditError) -> Update {
+        // Take the index out so it is uniquely referenced while it is updated.
+        var index = editIndex ?? EditIndex(snapshot)
+        editIndex = nil
+        let result: (snapshot: Snapshot, changeset: Changeset)
+        do throws(EditError) {
+            result = try snapshot.applyingEdits(ops, index: &index)
+        } catch {
+            editIndex = index
+            throw error
+        }
+        let update = commit(result.snapshot, fullChangeset: result.changeset)
+        editIndex = index
+        return update
+    }
+}

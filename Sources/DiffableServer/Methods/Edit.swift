@@ -1,0 +1,165 @@
+import DiffableEngine
+
+extension Server {
+    /// `edit {source, ops, baseVersion?, form?}` → the diff of the edit, from
+    /// its ops. All-or-nothing: an invalid op shape (-32602, `data.path`), an
+    /// unknown source (1001), a version conflict (1002) or an op that cannot
+    /// apply (1004, `data: {op, reason, ids}`) leaves the source untouched.
+    /// See protocol/methods/edit.md.
+    /// - Complexity: decoding is O(size of the request); the edit itself,
+    ///   see `DataSource.edit`; the batch payload is O(changes).
+    func edit(_ raw: JSON?) throws(RPCError) -> JSON {
+        let params = try Params(raw)
+        let name = try params.sourceName()
+        let form = try form(params)
+        let baseVersion = try params.optionalInt("baseVersion")
+        let opsJSON = try params.array("ops")
+        var ops: [EditOperation] = []
+        ops.reserveCapacity(opsJSON.count)
+        for (index, json) in opsJSON.enumerated() {
+            ops.append(try EditCodec.decodeOp(json, path: "\(params.fieldPath("ops"))[\(index)]"))
+        }
+        // Taken out of the table while it changes, so its storage is not shared
+        // (no copy-on-write copy of a large snapshot or index); always put back.
+        guard var source = sources.removeValue(forKey: name) else { throw .unknownSource(name) }
+        defer { sources[name] = source }
+        try checkBaseVersion(baseVersion, of: source)
+        let update: DataSource.Update
+        do throws(EditError) {
+            update = try source.edit(ops)
+        } catch {
+            throw RPCError(
+                code: ErrorCode.invalidEdit,
+                message: "Edit rejected: \(error). Nothing was changed.",
+                data: .object(JSONObject([
+                    ("op", .int(error.op)), ("reason", .string(error.reason.rawValue)),
+                    ("ids", .array(error.ids.map(JSON.string))),
+                ])))
+        }
+        return diffResult(source, update, form: form)
+    }
+}
+
+/// Decodes `edit` ops (see protocol/methods/edit.md). Every failure is an
+/// `invalidParams` error whose `data.path` names the offending member.
+enum EditCodec {
+    static func decodeOp(_ json: JSON, path: String) throws(RPCError) -> EditOperation {
+        guard case .object(let object) = json else {
+            throw .invalidParams("\(path) must be an object {\"op\", …}", data: Params.pathData(path))
+        }
+        let op = Params(object: object, path: path)
+        let kinds = ["appendSections", "insertSections", "deleteSections", "moveSection", "reloadSections",
+                     "setHeaders", "appendItems", "insertItems", "deleteItems", "deleteAllItems", "moveItem",
+                     "reloadItems", "reconfigureItems", "setContent"]
+        guard let kind = try op.optionalEnum("op", kinds) else { throw op.missing("op", "an op name") }
+        switch kind {
+        case "appendSections":
+            return .appendSections(try sections(op))
+        case "insertSections":
+            return .insertSections(try sections(op), try position(op))
+        case "deleteSections":
+            return .deleteSections(try ids(op))
+        case "moveSection":
+            return .moveSection(try op.string("id"), try position(op))
+        case "reloadSections":
+            return .reloadSections(try ids(op))
+        case "setHeaders":
+            return .setHeaders(try objects(op, "sections") { o throws(RPCError) in
+                HeaderUpdate(id: try o.string("id"), header: o.object["header"].flatMap(SnapshotCodec.content(of:)))
+            })
+        case "appendItems":
+            return .appendItems(try items(op), toSection: try op.optionalString("section"))
+        case "insertItems":
+            return .insertItems(try items(op), try position(op))
+        case "deleteItems":
+            return .deleteItems(try ids(op))
+        case "deleteAllItems":
+            return .deleteAllItems
+        case "moveItem":
+            return .moveItem(try op.string("id"), try position(op))
+        case "reloadItems":
+            return .reloadItems(try ids(op))
+        case "reconfigureItems":
+            return .reconfigureItems(try ids(op))
+        default:  // "setContent"
+            let style = try op.optionalEnum("style", ["reload", "reconfigure"]).flatMap(ContentUpdateStyle.init) ?? .reload
+            return .setContent(try objects(op, "items") { o throws(RPCError) in
+                let value = o.object["content"]
+                return ContentUpdate(id: try o.string("id"), content: value.flatMap(SnapshotCodec.content(of:)),
+                                     text: value.flatMap(SnapshotCodec.searchText(of:)))
+            }, style: style)
+        }
+    }
+
+    /// Exactly one of `before` / `after`, a string.
+    static func position(_ op: Params) throws(RPCError) -> EditPosition {
+        let before = try op.optionalString("before")
+        let after = try op.optionalString("after")
+        switch (before, after) {
+        case let (id?, nil): return .before(id)
+        case let (nil, id?): return .after(id)
+        case (nil, nil): throw op.missing("before", "a section or item id; or give \"after\"")
+        case (_?, _?):
+            throw .invalidParams("\(op.path): give \"before\" or \"after\", not both", data: Params.pathData(op.fieldPath("after")))
+        }
+    }
+
+    static func ids(_ op: Params) throws(RPCError) -> [String] {
+        var result: [String] = []
+        for (index, value) in try op.array("ids").enumerated() {
+            guard case .string(let id) = value else {
+                let path = "\(op.fieldPath("ids"))[\(index)]"
+                throw .invalidParams("\(path) must be a string id", data: Params.pathData(path))
+            }
+            result.append(id)
+        }
+        return result
+    }
+
+    static func items(_ op: Params) throws(RPCError) -> [Item] {
+        var result: [Item] = []
+        for (index, value) in try op.array("items").enumerated() {
+            do throws(ProblemList) {
+                result.append(try SnapshotCodec.decodeItem(value, path: "\(op.fieldPath("items"))[\(index)]"))
+            } catch {
+                throw invalid(error)
+            }
+        }
+        return result
+    }
+
+    static func sections(_ op: Params) throws(RPCError) -> [Section] {
+        var result: [Section] = []
+        for (index, value) in try op.array("sections").enumerated() {
+            do throws(ProblemList) {
+                result.append(try SnapshotCodec.decodeSection(value, path: "\(op.fieldPath("sections"))[\(index)]"))
+            } catch {
+                throw invalid(error)
+            }
+        }
+        return result
+    }
+
+    /// An array of objects, each decoded by `decode`.
+    static func objects<T>(
+        _ op: Params, _ key: String, _ decode: (Params) throws(RPCError) -> T
+    ) throws(RPCError) -> [T] {
+        var result: [T] = []
+        for (index, value) in try op.array(key).enumerated() {
+            let path = "\(op.fieldPath(key))[\(index)]"
+            guard case .object(let object) = value else {
+                throw .invalidParams("\(path) must be an object {\"id\", …}", data: Params.pathData(path))
+            }
+            result.append(try decode(Params(object: object, path: path)))
+        }
+        return result
+    }
+
+    /// The first decoding problem as an `invalidParams` error with its path.
+    static func invalid(_ list: ProblemList) -> RPCError {
+        guard case .object(let o)? = list.problems.first, case .string(let path)? = o["path"],
+              case .string(let message)? = o["message"]
+        else { return .invalidParams("invalid edit op") }
+        return .invalidParams("\(path): \(message)", data: Params.pathData(path))
+    }
+}

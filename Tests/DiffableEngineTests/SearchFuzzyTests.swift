@@ -68,6 +68,16 @@ import Testing
         #expect(index.highlights(of: 0, for: fz("")) == [])
     }
 
+    @Test func hugeTextHighlightFallsBackToGreedy() {
+        // 36 query chars × 120k scalars > maxCells: greedy (leftmost) alignment,
+        // not the better word-start one at the end.
+        let word = "abcdefghijklmnopqrstuvwxyz0123456789"
+        let text = "x-a-" + word.dropFirst() + String(repeating: "-", count: 120_000) + " " + word
+        let index = SearchIndex(texts: [text])
+        let q = fz(word)
+        #expect(index.highlights(of: 0, for: q) == [2..<3, 4..<39])
+    }
+
     /// The highlight alignment scores exactly the reported score, and no
     /// alignment found by brute force beats it by the same rules' DP value.
     @Test func highlightsRealizeTheScore() {

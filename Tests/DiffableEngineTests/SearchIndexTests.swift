@@ -19,6 +19,8 @@ import Testing
         #expect(index.folded == Array("abcjose aeiou n ß ωμέγα".utf8))
         #expect(index.flags[0] & SearchIndex.Flag.isASCII != 0)
         #expect(index.flags[1] & SearchIndex.Flag.isASCII == 0)
+        let humps = SearchIndex(texts: ["fooBar", "Foo Bar", "FOO", "a1B"]).flags
+        #expect(humps.map { $0 & SearchIndex.Flag.hasHump != 0 } == [true, false, false, false])
     }
 
     @Test func snapshotInitFlattensSections() {

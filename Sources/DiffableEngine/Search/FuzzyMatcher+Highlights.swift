@@ -13,6 +13,9 @@ extension FuzzyMatcher {
         let q = query.scalars
         let n = units.count, m = q.count
         guard m > 0, n >= m else { return [] }
+        // Bound the matrix (~26 bytes per cell): huge texts get the greedy
+        // leftmost alignment instead of the best one.
+        if n > maxCells / m { return greedyPositions(units, q) }
         let valid = impossible / 2
         // Cell (i, j) at i * n + j.
         var mScore = [Int](repeating: impossible, count: n * m)
@@ -84,6 +87,21 @@ extension FuzzyMatcher {
             j -= 1
         }
         return result.reversed()
+    }
+
+    /// Largest DP matrix `positions` builds (query length × text length).
+    static let maxCells = 4_000_000
+
+    /// Leftmost greedy alignment (the prefilter's), as scalar positions.
+    /// - Complexity: O(units.count)
+    static func greedyPositions(_ units: [UInt32], _ q: [UInt32]) -> [Int] {
+        var out: [Int] = []
+        var qi = 0
+        for (j, u) in units.enumerated() where qi < q.count && u == q[qi] {
+            out.append(j)
+            qi += 1
+        }
+        return qi == q.count ? out : []
     }
 
     /// Merges sorted positions into `[start, end)` ranges of contiguous runs.

@@ -56,6 +56,32 @@ enum FuzzyMatcher {
             + FuzzyScoring.boundaryWhite * (m - 1)
     }
 
+    /// A tighter upper bound for text `i` (which must match): the maximal
+    /// score with the first query char at its best occurrence in this text.
+    /// - Complexity: O(length of the text), no allocation.
+    static func maxScore(_ table: TextTable, _ i: Int, query: PreparedQuery,
+                         needle: UnsafeBufferPointer<UInt8>) -> Int {
+        let m = query.scalars.count
+        guard table.isASCII(i), m > 0, let q0 = needle.first else { return maxScore(queryLength: m) }
+        let units = query.caseSensitive ? table.original(i) : table.foldedText(i)
+        let classes = table.classBytes(i)
+        guard let base = units.baseAddress else { return maxScore(queryLength: m) }
+        let n = units.count
+        var best = 0
+        var p = ByteScan.find(q0, base, from: 0, end: n)
+        while p < n {
+            let prev = p == 0 ? CharClass.white : CharClass.ascii[Int(classes[p &- 1])]
+            let b = Int(CharClass.bonus[Int(prev) &* 8 &+ Int(CharClass.ascii[Int(classes[p])])])
+            if b > best {
+                best = b
+                if best >= FuzzyScoring.boundaryWhite { break }
+            }
+            p = ByteScan.find(q0, base, from: p &+ 1, end: n)
+        }
+        return FuzzyScoring.match * m + best * FuzzyScoring.firstCharMultiplier
+            + FuzzyScoring.boundaryWhite * (m - 1)
+    }
+
     /// Best score of `query` in `text` (`bonus[j]` = position bonus of
     /// `text[j]`), with `first` = first possible position of `query[0]`.
     /// Rows are query chars, columns text positions; one column is kept.

@@ -81,7 +81,11 @@ struct Scanner {
                 case .best:
                     let length = table.scalarLength(i)
                     // Skip the DP when even the best possible score cannot enter.
-                    if known == nil && !top.admits(RankKey(score: bound, length: length, index: i)) { continue }
+                    if known == nil && top.isFull {
+                        if !top.admits(RankKey(score: bound, length: length, index: i)) { continue }
+                        let tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
+                        if !top.admits(RankKey(score: tight, length: length, index: i)) { continue }
+                    }
                     if let s = known ?? score(i) {
                         top.insert(RankKey(score: s, length: length, index: i))
                     }

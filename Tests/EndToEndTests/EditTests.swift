@@ -48,7 +48,7 @@ struct EditTests {
         #expect(lines[safe: 8] == Self.result(9, 9, #"{"sections":{"move":[{"from":0,"to":3}],"reload":[{"at":1,"header":null},{"at":2,"header":"B"}]}}"#))
         #expect(lines[safe: 9] == Self.result(10, 10, #"{"sections":{"delete":[[2,1]]}}"#))
         #expect(lines[safe: 10] == Self.result(11, 11, #"{"items":{"delete":[{"section":0,"ranges":[[0,3]]},{"section":1,"ranges":[[0,1]]}]}}"#))
-        #expect(lines[safe: 11] == #"{"jsonrpc":"2.0","id":12,"result":{"source":"s","version":11,"sections":[{"id":"a","items":[]},{"id":"b","header":"B","items":[]},{"id":"d","items":[]}]}}"#)
+        #expect(lines[safe: 11] == #"{"jsonrpc":"2.0","id":12,"result":{"source":"s","version":11,"sections":[{"id":"a","items":[]},{"id":"b","header":"B","items":[]},{"id":"d","items":[]}],"selected":[]}}"#)
     }
 
     @Test func stepsForm() throws {
@@ -68,7 +68,7 @@ struct EditTests {
             Self.edit(4, #"[{"op":"deleteItems","ids":["x"]}]"#, extra: #","baseVersion":1"#),
         ])
         #expect(lines[safe: 1] == #"{"jsonrpc":"2.0","id":2,"error":{"code":1004,"message":"Edit rejected: op 2 (moveItem): no item \"missing\". Nothing was changed.","data":{"op":2,"reason":"unknownItem","ids":["missing"]}}}"#)
-        #expect(lines[safe: 2] == #"{"jsonrpc":"2.0","id":3,"result":{"source":"s","version":1,"sections":[{"id":"a","items":[{"id":"x"},{"id":"y"}]},{"id":"b","items":[{"id":"z"}]}]}}"#)
+        #expect(lines[safe: 2] == #"{"jsonrpc":"2.0","id":3,"result":{"source":"s","version":1,"sections":[{"id":"a","items":[{"id":"x"},{"id":"y"}]},{"id":"b","items":[{"id":"z"}]}],"selected":[]}}"#)
         #expect(lines[safe: 3] == Self.result(4, 2, #"{"items":{"delete":[{"section":0,"ranges":[[0,1]]}]}}"#))
     }
 

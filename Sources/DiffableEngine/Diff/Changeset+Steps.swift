@@ -20,12 +20,25 @@ extension Changeset {
     /// - Complexity: O(n + k log n), n = sections + items of both snapshots,
     ///   k = moves.
     public func steps(from old: Snapshot, to new: Snapshot) -> [Step] {
-        (try? makeSteps(from: old, to: new)) ?? []
+        var destinations: [ItemPath] = []
+        return (try? makeSteps(from: old, to: new, moveDestinations: &destinations)) ?? []
+    }
+
+    /// `steps(from:to:)`, plus, for every `moveItem` step in order, the path
+    /// the moved row has in `new` — where a wire encoder finds the moved
+    /// item's new content (the step's own `to` is an intermediate position).
+    ///
+    /// - Complexity: as `steps(from:to:)`.
+    public func stepsWithMoveDestinations(from old: Snapshot, to new: Snapshot)
+        -> (steps: [Step], moveDestinations: [ItemPath]) {
+        var destinations: [ItemPath] = []
+        guard let steps = try? makeSteps(from: old, to: new, moveDestinations: &destinations) else { return ([], []) }
+        return (steps, destinations)
     }
 
     private struct Invalid: Error {}
 
-    private func makeSteps(from old: Snapshot, to new: Snapshot) throws -> [Step] {
+    private func makeSteps(from old: Snapshot, to new: Snapshot, moveDestinations: inout [ItemPath]) throws -> [Step] {
         let layout = try BatchSectionLayout(self, oldCount: old.sections.count, newCount: new.sections.count)
         var steps: [Step] = []
 
@@ -71,7 +84,7 @@ extension Changeset {
             steps.append(.reloadSection(section: section))
         }
         // 6. Item moves.
-        try appendItemMoves(to: &steps, layout: layout, old: old, new: new)
+        try appendItemMoves(to: &steps, destinations: &moveDestinations, layout: layout, old: old, new: new)
         // 7. Item inserts, ascending, final coordinates.
         for run in Self.runs(of: itemInserts) {
             steps.append(.insertItems(section: run.section, row: run.row, count: run.count))
@@ -120,7 +133,8 @@ extension Changeset {
         return starts[p.section] + p.row
     }
 
-    private func appendItemMoves(to steps: inout [Step], layout: BatchSectionLayout, old: Snapshot, new: Snapshot) throws {
+    private func appendItemMoves(to steps: inout [Step], destinations: inout [ItemPath],
+                                 layout: BatchSectionLayout, old: Snapshot, new: Snapshot) throws {
         guard !itemMoves.isEmpty else { return }
         let oldStart = Self.starts(of: old)
         let newStart = Self.starts(of: new)
@@ -168,6 +182,7 @@ extension Changeset {
                 from: ItemPath(section: move.fromList, row: move.from),
                 to: ItemPath(section: move.toList, row: move.to),
                 contentChanged: itemMoves[order[id]].contentChanged))
+            destinations.append(itemMoves[order[id]].to)
         }
     }
 }

@@ -16,7 +16,9 @@ enum DiffEncoding {
     static func encode(_ changeset: Changeset, form: DiffForm, old: Snapshot, new: Snapshot) -> (key: String, value: JSON) {
         switch form {
         case .batch: return ("batch", batch(changeset, new: new))
-        case .steps: return ("steps", steps(changeset.steps(from: old, to: new), new: new))
+        case .steps:
+            let (steps, destinations) = changeset.stepsWithMoveDestinations(from: old, to: new)
+            return ("steps", Self.steps(steps, moveDestinations: destinations, new: new))
         }
     }
 
@@ -83,8 +85,12 @@ enum DiffEncoding {
 
     // MARK: steps
 
-    static func steps(_ steps: [Step], new: Snapshot) -> JSON {
-        .array(steps.map { step in
+    /// `moveDestinations[k]` is the path in `new` of the row the k-th
+    /// `moveItem` step moves: its `item` (when the content changed) is taken
+    /// from there, not from the step's intermediate `to`.
+    static func steps(_ steps: [Step], moveDestinations: [ItemPath], new: Snapshot) -> JSON {
+        var moveIndex = 0
+        return .array(steps.map { step in
             switch step {
             case .deleteItems(let section, let row, let count):
                 return op("deleteItems", [("section", .int(section)), ("at", .int(row)), ("count", .int(count))])
@@ -98,7 +104,9 @@ enum DiffEncoding {
                 return op("reloadSection", [("at", .int(section)), ("header", header(new, section))])
             case .moveItem(let from, let to, let contentChanged):
                 var m: [(String, JSON)] = [("from", path(from)), ("to", path(to))]
-                if contentChanged, let item = new.item(at: to) { m.append(("item", SnapshotCodec.encode(item))) }
+                let destination = moveIndex < moveDestinations.count ? moveDestinations[moveIndex] : to
+                moveIndex += 1
+                if contentChanged, let item = new.item(at: destination) { m.append(("item", SnapshotCodec.encode(item))) }
                 return op("moveItem", m)
             case .insertItems(let section, let row, let count):
                 return op("insertItems", rowRun(new, section, row, count))

@@ -4,18 +4,8 @@ import DiffableEngine
 /// Random interleavings of snapshot changes, policy changes and selection
 /// requests, checked against the selection invariants after every step.
 @Suite struct SelectionPropertyTests {
-    /// SplitMix64: deterministic across platforms.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    
+    typealias SeededGenerator = SplitMix64
 
     static let sectionPool = (0..<5).map { "s\($0)" }
     static let itemPool = (0..<24).map { "i\($0)" }

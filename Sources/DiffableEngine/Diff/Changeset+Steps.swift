@@ -101,7 +101,7 @@ extension Changeset {
 
     /// Contiguous runs (same section, consecutive rows) of `paths`, ascending.
     /// - Complexity: O(p) when `paths` is sorted, O(p log p) otherwise.
-    static func runs(of paths: [ItemPath]) -> [(section: Int, row: Int, count: Int)] {
+    public static func runs(of paths: [ItemPath]) -> [(section: Int, row: Int, count: Int)] {
         var sorted = paths
         if !zip(paths, paths.dropFirst()).allSatisfy({ $0 < $1 }) { sorted.sort() }
         var runs: [(section: Int, row: Int, count: Int)] = []

@@ -57,9 +57,9 @@ enum DiffEncoding {
             })))
         }
         if !c.itemInserts.isEmpty {
-            items.append(("insert", .array(pathRuns(c.itemInserts).map { run in
-                itemRun(section: run.section, at: run.start,
-                        items: itemList(new, (0..<run.count).map { ItemPath(section: run.section, row: run.start + $0) }))
+            items.append(("insert", .array(Changeset.runs(of: c.itemInserts).map { run in
+                itemRun(section: run.section, at: run.row,
+                        items: itemList(new, (0..<run.count).map { ItemPath(section: run.section, row: run.row + $0) }))
             })))
         }
         if !c.itemMoves.isEmpty {
@@ -175,18 +175,6 @@ enum DiffEncoding {
             }
         }
         return groups
-    }
-
-    private static func pathRuns(_ paths: [ItemPath]) -> [(section: Int, start: Int, count: Int)] {
-        var result: [(section: Int, start: Int, count: Int)] = []
-        for p in paths {
-            if let last = result.last, last.section == p.section, last.start + last.count == p.row {
-                result[result.count - 1].count += 1
-            } else {
-                result.append((p.section, p.row, 1))
-            }
-        }
-        return result
     }
 
     /// Runs of updates contiguous in old coordinates, with the new paths that

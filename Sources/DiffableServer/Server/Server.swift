@@ -53,6 +53,15 @@ public final class Server {
     /// Handles one message body (a JSON text); returns the response body to
     /// send, or nil when nothing is to be sent (notifications).
     public func handle(body: [UInt8]) -> [UInt8]? {
+        handle(body: body, lazyFrom: LazyRequest.minimumBodySize)
+    }
+
+    /// `handle(body:)`, splitting off the params of bodies of at least
+    /// `lazyFrom` bytes (see `LazyRequest`); tests lower it to 0.
+    func handle(body: [UInt8], lazyFrom: Int) -> [UInt8]? {
+        if body.count >= lazyFrom, let (envelope, params) = LazyRequest.split(body) {
+            return handle(message: envelope, lazyParams: params).map(JSONWriter.bytes)
+        }
         let message: JSON
         do {
             message = try JSONParser.parse(body)
@@ -71,20 +80,26 @@ public final class Server {
 
     /// Handles a parsed message: a single request/notification or a batch.
     public func handle(message: JSON) -> JSON? {
+        handle(message: message, lazyParams: nil)
+    }
+
+    /// `lazyParams`: the `params` of a single request, still bytes (see
+    /// `LazyRequest`); `message` then carries an empty object in their place.
+    func handle(message: JSON, lazyParams: LazyParams?) -> JSON? {
         guard case .array(let batch) = message else {
-            return handleSingle(message)
+            return handleSingle(message, lazyParams: lazyParams)
         }
         guard !batch.isEmpty else {
             return Self.errorResponse(id: .null, RPCError(
                 code: ErrorCode.invalidRequest, message: "Invalid Request: an empty batch"))
         }
-        let responses = batch.compactMap { handleSingle($0) }
+        let responses = batch.compactMap { handleSingle($0, lazyParams: nil) }
         return responses.isEmpty ? nil : .array(responses)
     }
 
     // MARK: single messages
 
-    func handleSingle(_ message: JSON) -> JSON? {
+    func handleSingle(_ message: JSON, lazyParams: LazyParams?) -> JSON? {
         let envelope: Envelope
         switch Envelope.parse(message) {
         case .success(let parsed): envelope = parsed
@@ -95,14 +110,14 @@ public final class Server {
             return nil
         }
         do throws(RPCError) {
-            return Self.resultResponse(id: id, try handleRequest(envelope.method, envelope.params))
+            return Self.resultResponse(id: id, try handleRequest(envelope.method, envelope.params, lazyParams: lazyParams))
         } catch {
             logger.log(.info, "\(envelope.method) failed: \(error.code) \(error.message)")
             return Self.errorResponse(id: id, error)
         }
     }
 
-    func handleRequest(_ method: String, _ params: JSON?) throws(RPCError) -> JSON {
+    func handleRequest(_ method: String, _ params: JSON?, lazyParams: LazyParams? = nil) throws(RPCError) -> JSON {
         switch phase {
         case .awaitingInitialize where method != "initialize":
             throw RPCError(code: ErrorCode.serverNotInitialized,
@@ -117,7 +132,9 @@ public final class Server {
             throw RPCError(code: ErrorCode.methodNotFound, message: "Method not found: \(method)",
                            data: .object(JSONObject([("method", .string(method))])))
         }
-        return try handler(self, params)
+        guard let lazyParams else { return try handler(self, params) }
+        if method == "apply" { return try apply(lazy: lazyParams) }
+        return try handler(self, lazyParams.tree())
     }
 
     func handleNotification(_ method: String, _ params: JSON?) {

@@ -41,12 +41,12 @@ public final class StdioSession: @unchecked Sendable {
                 send(server.framingError(description))
             case .unparsable(let description):
                 send(server.parseErrorResponse(description))
-            case .message(let message):
+            case .message(let message, let lazyParams):
                 let response: JSON?
                 if let cancelled = server.cancellation(for: message, pendingLater: queue.snapshotPending()) {
                     response = cancelled
                 } else {
-                    response = server.handle(message: message)
+                    response = server.handle(message: message, lazyParams: lazyParams)
                 }
                 if let response { send(JSONWriter.bytes(response)) }
                 if let code = server.exitCode { return code }
@@ -107,6 +107,10 @@ public final class StdioSession: @unchecked Sendable {
         case .malformed(let description):
             queue.push(.malformed(description))
         case .body(let body):
+            if body.count >= LazyRequest.minimumBodySize, let (envelope, params) = LazyRequest.split(body) {
+                queue.push(.message(envelope, lazyParams: params))
+                return
+            }
             do {
                 queue.push(.message(try JSONParser.parse(body)))
             } catch {
@@ -118,7 +122,8 @@ public final class StdioSession: @unchecked Sendable {
 
 /// Incoming events, in arrival order.
 enum IncomingEvent: Sendable {
-    case message(JSON)
+    /// `lazyParams`: see `LazyRequest`.
+    case message(JSON, lazyParams: LazyParams? = nil)
     case unparsable(String)
     case malformed(String)
     case endOfInput

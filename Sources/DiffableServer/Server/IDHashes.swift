@@ -1,0 +1,84 @@
+import DiffableEngine
+
+/// A quick proof that a large snapshot has no duplicate item ids, from
+/// 64-bit hashes of the ids' bytes gathered while decoding.
+///
+/// Only byte-for-byte equal ids are equal for ASCII, so the hashes are kept
+/// only while every id is ASCII (Swift compares other strings by canonical
+/// equivalence). Distinct hashes prove there is no duplicate; a repeated hash
+/// (a duplicate, or very rarely a collision) sends the caller to
+/// `Snapshot.validationIssues()`, which reports the exact problems.
+struct IDHashes {
+    /// nil once a non-ASCII id was seen.
+    private(set) var hashes: [UInt64]? = []
+
+    /// Records the id spelled by `bytes` (its UTF-8).
+    @inline(__always) mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard hashes != nil else { return }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+        var high: UInt8 = 0
+        for b in bytes {
+            high |= b
+            hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01B3
+        }
+        if high >= 0x80 {
+            hashes = nil
+        } else {
+            hashes?.append(hash)
+        }
+    }
+
+    mutating func add(_ id: String) {
+        var id = id
+        id.withUTF8 { add($0) }
+    }
+
+    /// True when the ids are proven distinct; false when unknown.
+    /// - Complexity: O(n), a radix sort of the hashes.
+    func provesDistinct() -> Bool {
+        guard var values = hashes else { return false }
+        if values.count < 2 { return true }
+        Self.radixSort(&values)
+        for i in 1..<values.count where values[i] == values[i - 1] {
+            return false
+        }
+        return true
+    }
+
+    /// Least-significant-digit radix sort, 8 bits per pass.
+    static func radixSort(_ values: inout [UInt64]) {
+        var scratch = [UInt64](repeating: 0, count: values.count)
+        var counts = [Int](repeating: 0, count: 256)
+        var shift: UInt64 = 0
+        while shift < 64 {
+            for i in 0..<256 { counts[i] = 0 }
+            for v in values { counts[Int((v >> shift) & 0xFF)] += 1 }
+            var total = 0
+            for i in 0..<256 {
+                let c = counts[i]
+                counts[i] = total
+                total += c
+            }
+            for v in values {
+                let digit = Int((v >> shift) & 0xFF)
+                scratch[counts[digit]] = v
+                counts[digit] += 1
+            }
+            swap(&values, &scratch)
+            shift += 8
+        }
+    }
+}
+
+extension SnapshotCodec {
+    /// `validated(_:path:)`, skipping the full item-id check when `ids`
+    /// proves the item ids distinct. Same result, same errors.
+    static func validated(_ sections: [Section], ids: IDHashes, path: String) throws(RPCError) -> Snapshot {
+        guard ids.provesDistinct() else { return try validated(sections, path: path) }
+        var sectionIDs = Set<String>(minimumCapacity: sections.count)
+        for section in sections where !sectionIDs.insert(section.id).inserted {
+            return try validated(sections, path: path)
+        }
+        return Snapshot(sections: sections)
+    }
+}

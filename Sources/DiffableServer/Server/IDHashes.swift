@@ -45,28 +45,38 @@ struct IDHashes {
         return true
     }
 
-    /// Least-significant-digit radix sort, 8 bits per pass.
+    /// Least-significant-digit radix sort, 8 bits per pass; one counting
+    /// pass for all eight digits.
     static func radixSort(_ values: inout [UInt64]) {
-        var scratch = [UInt64](repeating: 0, count: values.count)
-        var counts = [Int](repeating: 0, count: 256)
-        var shift: UInt64 = 0
-        while shift < 64 {
-            for i in 0..<256 { counts[i] = 0 }
-            for v in values { counts[Int((v >> shift) & 0xFF)] += 1 }
-            var total = 0
-            for i in 0..<256 {
-                let c = counts[i]
-                counts[i] = total
-                total += c
+        let n = values.count
+        var scratch = [UInt64](repeating: 0, count: n)
+        var counts = [Int](repeating: 0, count: 8 * 256)
+        values.withUnsafeMutableBufferPointer { a in
+            scratch.withUnsafeMutableBufferPointer { b in
+                counts.withUnsafeMutableBufferPointer { c in
+                    for v in a {
+                        for d in 0..<8 { c[d << 8 | Int((v >> UInt64(d << 3)) & 0xFF)] += 1 }
+                    }
+                    var source = a, target = b
+                    for d in 0..<8 {
+                        var total = 0
+                        for i in 0..<256 {
+                            let count = c[d << 8 | i]
+                            c[d << 8 | i] = total
+                            total += count
+                        }
+                        let shift = UInt64(d << 3)
+                        for v in source {
+                            let slot = d << 8 | Int((v >> shift) & 0xFF)
+                            target[c[slot]] = v
+                            c[slot] += 1
+                        }
+                        swap(&source, &target)
+                    }
+                }
             }
-            for v in values {
-                let digit = Int((v >> shift) & 0xFF)
-                scratch[counts[digit]] = v
-                counts[digit] += 1
-            }
-            swap(&values, &scratch)
-            shift += 8
         }
+        // Eight passes: the sorted values are back in `values`.
     }
 }
 

@@ -17,6 +17,10 @@ public final class Server {
     /// Answer a `search` with -32800 when a newer `search` of the same source
     /// is already queued (initializationOptions.supersedeSearches).
     var supersedeSearches = true
+    /// Snapshots a change replaced, kept so that the session can free them
+    /// after the response is sent (freeing a million items takes tens of
+    /// milliseconds). Without a session they are dropped after each message.
+    var retired: [Snapshot] = []
     let logger: Logger
 
     /// Set when `exit` arrives: 0 after `shutdown`, 1 otherwise.
@@ -60,6 +64,7 @@ public final class Server {
     /// `lazyFrom` bytes (see `LazyRequest`); tests lower it to 0.
     func handle(body: [UInt8], lazyFrom: Int) -> [UInt8]? {
         if body.count >= lazyFrom, let (envelope, params) = LazyRequest.split(body) {
+            defer { retired.removeAll() }
             return handle(message: envelope, lazyParams: params).map(JSONWriter.bytes)
         }
         let message: JSON
@@ -68,6 +73,7 @@ public final class Server {
         } catch {
             return parseErrorResponse("\(error)")
         }
+        defer { retired.removeAll() }
         return handle(message: message).map(JSONWriter.bytes)
     }
 
@@ -184,6 +190,7 @@ public final class Server {
 
     /// The common result of every request that changes a source.
     func diffResult(_ source: DataSource, _ update: DataSource.Update, form: DiffForm, extra: [(String, JSON)] = []) -> JSON {
+        defer { if update.oldVisible.itemCount >= 4096 { retired.append(update.oldVisible) } }
         let diff = DiffEncoding.encode(update.changeset, form: form, old: update.oldVisible, new: update.newVisible)
         var members: [(String, JSON)] = [("source", .string(source.name)), ("version", .int(source.version)), (diff.key, diff.value)]
         // Selected rows follow their items; report where they are now when

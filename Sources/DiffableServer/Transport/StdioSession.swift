@@ -1,3 +1,4 @@
+import DiffableEngine
 import Foundation
 
 /// Runs a `Server` over a pair of file descriptors (stdin/stdout).
@@ -17,6 +18,7 @@ public final class StdioSession: @unchecked Sendable {
     let input: Int32
     let output: Int32
     let queue = MessageQueue()
+    let reaper = Reaper()
     private var mode = MessageFramer.Mode.undetermined
     private let modeLock = NSLock()
 
@@ -32,6 +34,7 @@ public final class StdioSession: @unchecked Sendable {
         let reader = Thread { [self] in readLoop() }
         reader.stackSize = 8 << 20
         reader.start()
+        reaper.start()
         while true {
             let next = queue.pop()
             switch next {
@@ -49,6 +52,7 @@ public final class StdioSession: @unchecked Sendable {
                     response = server.handle(message: message, lazyParams: lazyParams)
                 }
                 if let response { send(JSONWriter.bytes(response)) }
+                reaper.free(&server.retired)
                 if let code = server.exitCode { return code }
             }
         }
@@ -74,7 +78,10 @@ public final class StdioSession: @unchecked Sendable {
 
     private func readLoop() {
         var framer = MessageFramer()
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        // Large requests arrive in fewer, bigger reads.
+        Self.enlargePipe(input)
+        Self.enlargePipe(output)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
@@ -94,6 +101,14 @@ public final class StdioSession: @unchecked Sendable {
                 enqueue(framed)
             }
         }
+    }
+
+    /// Asks for a 1 MiB pipe buffer (F_SETPIPE_SZ); harmless when `fd` is
+    /// not a pipe or the request is refused.
+    private static func enlargePipe(_ fd: Int32) {
+        #if os(Linux)
+        _ = fcntl(fd, 1031 /* F_SETPIPE_SZ */, Int32(1 << 20))
+        #endif
     }
 
     private func publishMode(_ newMode: MessageFramer.Mode) {
@@ -160,5 +175,36 @@ final class MessageQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return items[head...]
+    }
+}
+
+/// Frees replaced snapshots on a background thread, after their response
+/// is sent, so that no request waits for a million items to be released.
+final class Reaper: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var pending: [Snapshot] = []
+
+    func start() {
+        let thread = Thread { [self] in
+            while true {
+                condition.lock()
+                while pending.isEmpty { condition.wait() }
+                var batch: [Snapshot] = []
+                swap(&batch, &pending)
+                condition.unlock()
+                batch.removeAll()  // the last references: frees here
+            }
+        }
+        thread.start()
+    }
+
+    /// Takes the snapshots out of `retired`.
+    func free(_ retired: inout [Snapshot]) {
+        guard !retired.isEmpty else { return }
+        condition.lock()
+        pending.append(contentsOf: retired)
+        condition.signal()
+        condition.unlock()
+        retired.removeAll()
     }
 }

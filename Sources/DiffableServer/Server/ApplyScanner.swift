@@ -32,7 +32,10 @@ enum ApplyScanner {
             var s = ByteScanner(buffer, range: lazy.range)
             guard s.consume(UInt8(ascii: "{")) else { return nil }
             var members: [(String, JSON)] = []
-            var sectionsStart: Int?
+            // The last `sections` member counts; each one is decoded where it
+            // stands (no separate pass to find its end), nil when it is not a
+            // well-formed array.
+            var decoded: (sections: [Section], objects: [JSON], ids: IDHashes)?
             var isFirst = true
             members: while true {
                 switch s.nextMember(isFirst: isFirst) {
@@ -40,40 +43,46 @@ enum ApplyScanner {
                 case .end: break members
                 case .member(let key):
                     isFirst = false
-                    let start = s.pos
-                    guard let value = s.skipValue() else { return nil }
                     if s.bytes(key, equal: "sections") {
-                        sectionsStart = start
                         members.append(("sections", .array([])))
+                        guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
+                        s.pos += 1
+                        decoded = decodeSections(&s)
+                        if decoded == nil { return nil }
                     } else {
-                        guard let tree = s.tree(value.range) else { return nil }
+                        guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
                         members.append((s.text(key), tree))
                     }
                 }
             }
-            guard let sectionsStart, s.byte(sectionsStart) == UInt8(ascii: "[") else { return nil }
-            s.pos = sectionsStart + 1
-            var sections: [Section] = []
-            var objects: [JSON] = []
-            var ids = IDHashes()
-            isFirst = true
-            while true {
-                guard let more = s.nextElement(isFirst: isFirst) else { return nil }
-                if !more { break }
-                isFirst = false
-                guard let (section, object) = decodeSection(&s, ids: &ids, path: "\(sectionsPath)[\(sections.count)]") else { return nil }
-                sections.append(section)
-                objects.append(object)
-            }
+            guard let (sections, objects, ids) = decoded else { return nil }
             return Decoded(params: Params(object: JSONObject(members), path: "params"),
                            sections: sections, sectionObjects: objects, ids: ids)
+        }
+    }
+
+    /// The sections of an array whose `[` was consumed.
+    static func decodeSections(_ s: inout ByteScanner) -> (sections: [Section], objects: [JSON], ids: IDHashes)? {
+        var sections: [Section] = []
+        var objects: [JSON] = []
+        var ids = IDHashes()
+        var isFirst = true
+        while true {
+            guard let more = s.nextElement(isFirst: isFirst) else { return nil }
+            if !more { return (sections, objects, ids) }
+            isFirst = false
+            guard let (section, object) = decodeSection(&s, ids: &ids, path: "\(sectionsPath)[\(sections.count)]") else { return nil }
+            sections.append(section)
+            objects.append(object)
         }
     }
 
     static func decodeSection(_ s: inout ByteScanner, ids: inout IDHashes, path: String) -> (Section, JSON)? {
         guard s.consume(UInt8(ascii: "{")) else { return nil }
         var members: [(String, JSON)] = []
-        var itemsStart: Int?
+        // As for `sections`: the last `items` counts, each decoded in place.
+        var items: [Item] = []
+        let mark = ids.count
         var isFirst = true
         members: while true {
             switch s.nextMember(isFirst: isFirst) {
@@ -81,27 +90,27 @@ enum ApplyScanner {
             case .end: break members
             case .member(let key):
                 isFirst = false
-                let start = s.pos
-                guard let value = s.skipValue() else { return nil }
                 if s.bytes(key, equal: "items") {
-                    itemsStart = start
                     members.append(("items", .null))
+                    ids.truncate(to: mark)
+                    if s.byte(s.pos) == UInt8(ascii: "n") {
+                        items = []
+                        guard s.skipValue() != nil else { return nil }
+                    } else {
+                        guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
+                        s.pos += 1
+                        guard let decoded = decodeItems(&s, ids: &ids) else { return nil }
+                        items = decoded
+                    }
                 } else {
-                    guard let tree = s.tree(value.range) else { return nil }
+                    guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
                     members.append((s.text(key), tree))
                 }
             }
         }
         let object = JSON.object(JSONObject(members))
         guard var section = try? SnapshotCodec.decodeSection(object, path: path) else { return nil }
-        if let itemsStart, s.byte(itemsStart) != UInt8(ascii: "n") {
-            guard s.byte(itemsStart) == UInt8(ascii: "[") else { return nil }
-            let resume = s.pos
-            s.pos = itemsStart + 1
-            guard let items = decodeItems(&s, ids: &ids) else { return nil }
-            section.items = items
-            s.pos = resume
-        }
+        section.items = items
         return (section, object)
     }
 

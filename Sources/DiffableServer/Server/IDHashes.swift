@@ -28,6 +28,15 @@ struct IDHashes {
         }
     }
 
+    /// How many ids were added (0 once unknown).
+    var count: Int { hashes?.count ?? 0 }
+
+    /// Forgets the ids added after the first `count`.
+    mutating func truncate(to count: Int) {
+        guard let current = hashes?.count, current > count else { return }
+        hashes?.removeSubrange(count...)
+    }
+
     mutating func add(_ id: String) {
         var id = id
         id.withUTF8 { add($0) }

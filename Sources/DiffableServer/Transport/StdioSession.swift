@@ -51,8 +51,13 @@ public final class StdioSession: @unchecked Sendable {
                 } else {
                     response = server.handle(message: message, lazyParams: lazyParams)
                 }
-                if let response { send(JSONWriter.bytes(response)) }
-                reaper.free(&server.retired)
+                var sentBytes = 0
+                if let response {
+                    let body = JSONWriter.bytes(response)
+                    sentBytes = body.count
+                    send(body)
+                }
+                reaper.free(&server.retired, trim: sentBytes >= Reaper.trimAfterResponseSize)
                 if let code = server.exitCode { return code }
             }
         }
@@ -162,6 +167,9 @@ final class MessageQueue: @unchecked Sendable {
         defer { condition.unlock() }
         while head >= items.count { condition.wait() }
         let event = items[head]
+        // Drop the queue's reference now (a large request's body, or its
+        // tree), not at the next compaction; the slot is never read again.
+        items[head] = .endOfInput
         head += 1
         if head > 1024 && head * 2 > items.count {
             items.removeFirst(head)
@@ -183,28 +191,47 @@ final class MessageQueue: @unchecked Sendable {
 final class Reaper: @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: [Snapshot] = []
+    private var trimRequested = false
+    /// A response this large was built from a tree at least as large: give
+    /// its memory back to the system afterwards.
+    static let trimAfterResponseSize = 1 << 20
 
     func start() {
         let thread = Thread { [self] in
             while true {
                 condition.lock()
-                while pending.isEmpty { condition.wait() }
+                while pending.isEmpty && !trimRequested { condition.wait() }
                 var batch: [Snapshot] = []
                 swap(&batch, &pending)
+                let trim = trimRequested || !batch.isEmpty
+                trimRequested = false
                 condition.unlock()
                 batch.removeAll()  // the last references: frees here
+                // Freed memory scattered through the heap stays resident
+                // until trimmed; holding a large source should cost only it.
+                #if os(Linux)
+                if trim { _ = glibcMallocTrim(0) }
+                #endif
             }
         }
         thread.start()
     }
 
-    /// Takes the snapshots out of `retired`.
-    func free(_ retired: inout [Snapshot]) {
-        guard !retired.isEmpty else { return }
+    /// Takes the snapshots out of `retired`; `trim` also asks to return
+    /// freed memory to the system.
+    func free(_ retired: inout [Snapshot], trim: Bool = false) {
+        guard !retired.isEmpty || trim else { return }
         condition.lock()
+        trimRequested = trimRequested || trim
         pending.append(contentsOf: retired)
         condition.signal()
         condition.unlock()
         retired.removeAll()
     }
 }
+
+#if os(Linux)
+/// glibc's `malloc_trim` (malloc.h is not part of the Glibc module).
+@_silgen_name("malloc_trim")
+private func glibcMallocTrim(_ pad: Int) -> Int32
+#endif

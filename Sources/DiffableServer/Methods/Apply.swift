@@ -13,6 +13,28 @@ extension Server {
         let sections = try params.array("sections")
         let snapshot = try SnapshotCodec.decodeSnapshot(sections, path: "params.sections")
         let policies = try SelectionCodec.policies(inSections: sections, path: "params.sections")
+        return try apply(name, form: form, baseVersion: baseVersion, snapshot: snapshot, policies: policies)
+    }
+
+    /// `apply` of a large request, decoded straight from its bytes when
+    /// `ApplyScanner` understands them, else through the tree path. Both give
+    /// the same results and the same errors in the same order.
+    func apply(lazy: LazyParams) throws(RPCError) -> JSON {
+        guard let decoded = ApplyScanner.decode(lazy) else { return try apply(lazy.tree()) }
+        let params = decoded.params
+        let name = try params.sourceName()
+        let form = try form(params)
+        let baseVersion = try params.optionalInt("baseVersion")
+        _ = try params.array("sections")
+        let snapshot = try SnapshotCodec.validated(decoded.sections, ids: decoded.ids, path: ApplyScanner.sectionsPath)
+        let policies = try SelectionCodec.policies(inSections: decoded.sectionObjects, path: ApplyScanner.sectionsPath)
+        return try apply(name, form: form, baseVersion: baseVersion, snapshot: snapshot, policies: policies)
+    }
+
+    private func apply(
+        _ name: String, form: DiffForm, baseVersion: Int?, snapshot: Snapshot,
+        policies: [String: SectionSelectionPolicy]
+    ) throws(RPCError) -> JSON {
         var source = sources[name] ?? DataSource(name: name)
         try checkBaseVersion(baseVersion, of: source)
         let update: DataSource.Update

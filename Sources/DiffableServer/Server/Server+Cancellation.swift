@@ -16,7 +16,7 @@ extension Server {
               case .string(let method)? = object["method"], phase == .running else { return nil }
         var mayBeSuperseded = supersedeSearches && method == "search"
         for event in pendingLater {
-            guard case .message(.object(let later)) = event, case .string(let laterMethod)? = later["method"] else { continue }
+            guard case .message(.object(let later), _) = event, case .string(let laterMethod)? = later["method"] else { continue }
             if laterMethod == "$/cancelRequest", later["id"] == nil,
                case .object(let p)? = later["params"], p["id"] == id {
                 return Self.errorResponse(id: id, RPCError(

@@ -17,6 +17,10 @@ public final class Server {
     /// Answer a `search` with -32800 when a newer `search` of the same source
     /// is already queued (initializationOptions.supersedeSearches).
     var supersedeSearches = true
+    /// Snapshots a change replaced, kept so that the session can free them
+    /// after the response is sent (freeing a million items takes tens of
+    /// milliseconds). Without a session they are dropped after each message.
+    var retired: [Snapshot] = []
     let logger: Logger
 
     /// Set when `exit` arrives: 0 after `shutdown`, 1 otherwise.
@@ -53,12 +57,23 @@ public final class Server {
     /// Handles one message body (a JSON text); returns the response body to
     /// send, or nil when nothing is to be sent (notifications).
     public func handle(body: [UInt8]) -> [UInt8]? {
+        handle(body: body, lazyFrom: LazyRequest.minimumBodySize)
+    }
+
+    /// `handle(body:)`, splitting off the params of bodies of at least
+    /// `lazyFrom` bytes (see `LazyRequest`); tests lower it to 0.
+    func handle(body: [UInt8], lazyFrom: Int) -> [UInt8]? {
+        if body.count >= lazyFrom, let (envelope, params) = LazyRequest.split(body) {
+            defer { retired.removeAll() }
+            return handle(message: envelope, lazyParams: params).map(JSONWriter.bytes)
+        }
         let message: JSON
         do {
             message = try JSONParser.parse(body)
         } catch {
             return parseErrorResponse("\(error)")
         }
+        defer { retired.removeAll() }
         return handle(message: message).map(JSONWriter.bytes)
     }
 
@@ -71,20 +86,26 @@ public final class Server {
 
     /// Handles a parsed message: a single request/notification or a batch.
     public func handle(message: JSON) -> JSON? {
+        handle(message: message, lazyParams: nil)
+    }
+
+    /// `lazyParams`: the `params` of a single request, still bytes (see
+    /// `LazyRequest`); `message` then carries an empty object in their place.
+    func handle(message: JSON, lazyParams: LazyParams?) -> JSON? {
         guard case .array(let batch) = message else {
-            return handleSingle(message)
+            return handleSingle(message, lazyParams: lazyParams)
         }
         guard !batch.isEmpty else {
             return Self.errorResponse(id: .null, RPCError(
                 code: ErrorCode.invalidRequest, message: "Invalid Request: an empty batch"))
         }
-        let responses = batch.compactMap { handleSingle($0) }
+        let responses = batch.compactMap { handleSingle($0, lazyParams: nil) }
         return responses.isEmpty ? nil : .array(responses)
     }
 
     // MARK: single messages
 
-    func handleSingle(_ message: JSON) -> JSON? {
+    func handleSingle(_ message: JSON, lazyParams: LazyParams?) -> JSON? {
         let envelope: Envelope
         switch Envelope.parse(message) {
         case .success(let parsed): envelope = parsed
@@ -95,14 +116,14 @@ public final class Server {
             return nil
         }
         do throws(RPCError) {
-            return Self.resultResponse(id: id, try handleRequest(envelope.method, envelope.params))
+            return Self.resultResponse(id: id, try handleRequest(envelope.method, envelope.params, lazyParams: lazyParams))
         } catch {
             logger.log(.info, "\(envelope.method) failed: \(error.code) \(error.message)")
             return Self.errorResponse(id: id, error)
         }
     }
 
-    func handleRequest(_ method: String, _ params: JSON?) throws(RPCError) -> JSON {
+    func handleRequest(_ method: String, _ params: JSON?, lazyParams: LazyParams? = nil) throws(RPCError) -> JSON {
         switch phase {
         case .awaitingInitialize where method != "initialize":
             throw RPCError(code: ErrorCode.serverNotInitialized,
@@ -117,7 +138,9 @@ public final class Server {
             throw RPCError(code: ErrorCode.methodNotFound, message: "Method not found: \(method)",
                            data: .object(JSONObject([("method", .string(method))])))
         }
-        return try handler(self, params)
+        guard let lazyParams else { return try handler(self, params) }
+        if method == "apply" { return try apply(lazy: lazyParams) }
+        return try handler(self, lazyParams.tree())
     }
 
     func handleNotification(_ method: String, _ params: JSON?) {
@@ -167,6 +190,7 @@ public final class Server {
 
     /// The common result of every request that changes a source.
     func diffResult(_ source: DataSource, _ update: DataSource.Update, form: DiffForm, extra: [(String, JSON)] = []) -> JSON {
+        defer { if update.oldVisible.itemCount >= 4096 { retired.append(update.oldVisible) } }
         let diff = DiffEncoding.encode(update.changeset, form: form, old: update.oldVisible, new: update.newVisible)
         var members: [(String, JSON)] = [("source", .string(source.name)), ("version", .int(source.version)), (diff.key, diff.value)]
         // Selected rows follow their items; report where they are now when

@@ -29,7 +29,13 @@ enum SnapshotCodec {
         if !problems.isEmpty {
             throw invalid(problems)
         }
-        let snapshot = Snapshot(sections: result)
+        return try validated(result, path: path)
+    }
+
+    /// The snapshot of well-formed sections, checked for duplicate ids.
+    /// - Complexity: O(n) expected in the number of items.
+    static func validated(_ sections: [Section], path: String) throws(RPCError) -> Snapshot {
+        let snapshot = Snapshot(sections: sections)
         let issues = snapshot.validationIssues()
         if !issues.isEmpty {
             throw invalid(issues.prefix(maxReportedProblems).map { problem(for: $0, path: path) })

@@ -1,3 +1,4 @@
+import DiffableEngine
 import Foundation
 
 /// Runs a `Server` over a pair of file descriptors (stdin/stdout).
@@ -17,6 +18,7 @@ public final class StdioSession: @unchecked Sendable {
     let input: Int32
     let output: Int32
     let queue = MessageQueue()
+    let reaper = Reaper()
     private var mode = MessageFramer.Mode.undetermined
     private let modeLock = NSLock()
 
@@ -32,6 +34,7 @@ public final class StdioSession: @unchecked Sendable {
         let reader = Thread { [self] in readLoop() }
         reader.stackSize = 8 << 20
         reader.start()
+        reaper.start()
         while true {
             let next = queue.pop()
             switch next {
@@ -41,14 +44,20 @@ public final class StdioSession: @unchecked Sendable {
                 send(server.framingError(description))
             case .unparsable(let description):
                 send(server.parseErrorResponse(description))
-            case .message(let message):
+            case .message(let message, let lazyParams):
                 let response: JSON?
                 if let cancelled = server.cancellation(for: message, pendingLater: queue.snapshotPending()) {
                     response = cancelled
                 } else {
-                    response = server.handle(message: message)
+                    response = server.handle(message: message, lazyParams: lazyParams)
                 }
-                if let response { send(JSONWriter.bytes(response)) }
+                var sentBytes = 0
+                if let response {
+                    let body = JSONWriter.bytes(response)
+                    sentBytes = body.count
+                    send(body)
+                }
+                reaper.free(&server.retired, trim: sentBytes >= Reaper.trimAfterResponseSize)
                 if let code = server.exitCode { return code }
             }
         }
@@ -74,7 +83,10 @@ public final class StdioSession: @unchecked Sendable {
 
     private func readLoop() {
         var framer = MessageFramer()
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        // Large requests arrive in fewer, bigger reads.
+        Self.enlargePipe(input)
+        Self.enlargePipe(output)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
@@ -96,6 +108,14 @@ public final class StdioSession: @unchecked Sendable {
         }
     }
 
+    /// Asks for a 1 MiB pipe buffer (F_SETPIPE_SZ); harmless when `fd` is
+    /// not a pipe or the request is refused.
+    private static func enlargePipe(_ fd: Int32) {
+        #if os(Linux)
+        _ = fcntl(fd, 1031 /* F_SETPIPE_SZ */, Int32(1 << 20))
+        #endif
+    }
+
     private func publishMode(_ newMode: MessageFramer.Mode) {
         modeLock.lock()
         mode = newMode
@@ -107,6 +127,10 @@ public final class StdioSession: @unchecked Sendable {
         case .malformed(let description):
             queue.push(.malformed(description))
         case .body(let body):
+            if body.count >= LazyRequest.minimumBodySize, let (envelope, params) = LazyRequest.split(body) {
+                queue.push(.message(envelope, lazyParams: params))
+                return
+            }
             do {
                 queue.push(.message(try JSONParser.parse(body)))
             } catch {
@@ -118,7 +142,8 @@ public final class StdioSession: @unchecked Sendable {
 
 /// Incoming events, in arrival order.
 enum IncomingEvent: Sendable {
-    case message(JSON)
+    /// `lazyParams`: see `LazyRequest`.
+    case message(JSON, lazyParams: LazyParams? = nil)
     case unparsable(String)
     case malformed(String)
     case endOfInput
@@ -142,6 +167,9 @@ final class MessageQueue: @unchecked Sendable {
         defer { condition.unlock() }
         while head >= items.count { condition.wait() }
         let event = items[head]
+        // Drop the queue's reference now (a large request's body, or its
+        // tree), not at the next compaction; the slot is never read again.
+        items[head] = .endOfInput
         head += 1
         if head > 1024 && head * 2 > items.count {
             items.removeFirst(head)
@@ -157,3 +185,53 @@ final class MessageQueue: @unchecked Sendable {
         return items[head...]
     }
 }
+
+/// Frees replaced snapshots on a background thread, after their response
+/// is sent, so that no request waits for a million items to be released.
+final class Reaper: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var pending: [Snapshot] = []
+    private var trimRequested = false
+    /// A response this large was built from a tree at least as large: give
+    /// its memory back to the system afterwards.
+    static let trimAfterResponseSize = 1 << 20
+
+    func start() {
+        let thread = Thread { [self] in
+            while true {
+                condition.lock()
+                while pending.isEmpty && !trimRequested { condition.wait() }
+                var batch: [Snapshot] = []
+                swap(&batch, &pending)
+                let trim = trimRequested || !batch.isEmpty
+                trimRequested = false
+                condition.unlock()
+                batch.removeAll()  // the last references: frees here
+                // Freed memory scattered through the heap stays resident
+                // until trimmed; holding a large source should cost only it.
+                #if os(Linux)
+                if trim { _ = glibcMallocTrim(0) }
+                #endif
+            }
+        }
+        thread.start()
+    }
+
+    /// Takes the snapshots out of `retired`; `trim` also asks to return
+    /// freed memory to the system.
+    func free(_ retired: inout [Snapshot], trim: Bool = false) {
+        guard !retired.isEmpty || trim else { return }
+        condition.lock()
+        trimRequested = trimRequested || trim
+        pending.append(contentsOf: retired)
+        condition.signal()
+        condition.unlock()
+        retired.removeAll()
+    }
+}
+
+#if os(Linux)
+/// glibc's `malloc_trim` (malloc.h is not part of the Glibc module).
+@_silgen_name("malloc_trim")
+private func glibcMallocTrim(_ pad: Int) -> Int32
+#endif

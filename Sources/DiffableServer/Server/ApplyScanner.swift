@@ -1,0 +1,220 @@
+import DiffableEngine
+
+/// Decodes `apply` params straight from their bytes (`LazyParams`) into
+/// engine values, without a JSON tree for the items.
+///
+/// It must agree exactly with the tree path (`Params` + `SnapshotCodec`), so
+/// it only takes inputs it fully understands and otherwise answers nil,
+/// leaving every validation error to the tree path:
+/// - params members other than `sections`, and section members other than
+///   `items`, are small: they are parsed into trees and go through the same
+///   `Params` / `SnapshotCodec.decodeSection` / `SelectionCodec` code;
+/// - items are decoded here: ids directly (escapes via the parser), content
+///   kept as its own bytes when they are already canonical (no whitespace, no
+///   escapes), else parsed and rewritten by `JSONWriter`; `text` taken in the
+///   same pass (`SnapshotCodec.searchText`).
+/// Duplicate members: the last one counts, as in `JSONObject`.
+enum ApplyScanner {
+    struct Decoded {
+        /// The params object, `sections` standing in as an empty array.
+        var params: Params
+        var sections: [Section]
+        /// Each section object, `items` standing in as null (for `SelectionCodec`).
+        var sectionObjects: [JSON]
+        /// Hashes of every item id, for the duplicate check.
+        var ids: IDHashes
+    }
+
+    static let sectionsPath = "params.sections"
+
+    static func decode(_ lazy: LazyParams) -> Decoded? {
+        lazy.body.withUnsafeBufferPointer { buffer -> Decoded? in
+            var s = ByteScanner(buffer, range: lazy.range)
+            guard s.consume(UInt8(ascii: "{")) else { return nil }
+            var members: [(String, JSON)] = []
+            // The last `sections` member counts; each one is decoded where it
+            // stands (no separate pass to find its end), nil when it is not a
+            // well-formed array.
+            var decoded: (sections: [Section], objects: [JSON], ids: IDHashes)?
+            var isFirst = true
+            members: while true {
+                switch s.nextMember(isFirst: isFirst) {
+                case .fail: return nil
+                case .end: break members
+                case .member(let key):
+                    isFirst = false
+                    if s.bytes(key, equal: "sections") {
+                        members.append(("sections", .array([])))
+                        guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
+                        s.pos += 1
+                        decoded = decodeSections(&s)
+                        if decoded == nil { return nil }
+                    } else {
+                        guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
+                        members.append((s.text(key), tree))
+                    }
+                }
+            }
+            guard let (sections, objects, ids) = decoded else { return nil }
+            return Decoded(params: Params(object: JSONObject(members), path: "params"),
+                           sections: sections, sectionObjects: objects, ids: ids)
+        }
+    }
+
+    /// The sections of an array whose `[` was consumed.
+    static func decodeSections(_ s: inout ByteScanner) -> (sections: [Section], objects: [JSON], ids: IDHashes)? {
+        var sections: [Section] = []
+        var objects: [JSON] = []
+        var ids = IDHashes()
+        var isFirst = true
+        while true {
+            guard let more = s.nextElement(isFirst: isFirst) else { return nil }
+            if !more { return (sections, objects, ids) }
+            isFirst = false
+            guard let (section, object) = decodeSection(&s, ids: &ids, path: "\(sectionsPath)[\(sections.count)]") else { return nil }
+            sections.append(section)
+            objects.append(object)
+        }
+    }
+
+    static func decodeSection(_ s: inout ByteScanner, ids: inout IDHashes, path: String) -> (Section, JSON)? {
+        guard s.consume(UInt8(ascii: "{")) else { return nil }
+        var members: [(String, JSON)] = []
+        // As for `sections`: the last `items` counts, each decoded in place.
+        var items: [Item] = []
+        let mark = ids.count
+        var isFirst = true
+        members: while true {
+            switch s.nextMember(isFirst: isFirst) {
+            case .fail: return nil
+            case .end: break members
+            case .member(let key):
+                isFirst = false
+                if s.bytes(key, equal: "items") {
+                    members.append(("items", .null))
+                    ids.truncate(to: mark)
+                    if s.byte(s.pos) == UInt8(ascii: "n") {
+                        items = []
+                        guard s.skipValue() != nil else { return nil }
+                    } else {
+                        guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
+                        s.pos += 1
+                        guard let decoded = decodeItems(&s, ids: &ids) else { return nil }
+                        items = decoded
+                    }
+                } else {
+                    guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
+                    members.append((s.text(key), tree))
+                }
+            }
+        }
+        let object = JSON.object(JSONObject(members))
+        guard var section = try? SnapshotCodec.decodeSection(object, path: path) else { return nil }
+        section.items = items
+        return (section, object)
+    }
+
+    /// The items of an array whose `[` was consumed.
+    static func decodeItems(_ s: inout ByteScanner, ids: inout IDHashes) -> [Item]? {
+        var items: [Item] = []
+        var isFirst = true
+        while true {
+            guard let more = s.nextElement(isFirst: isFirst) else { return nil }
+            if !more { break }
+            isFirst = false
+            guard let item = decodeItem(&s, ids: &ids) else { return nil }
+            items.append(item)
+        }
+        // Growth by doubling can leave up to half the buffer unused; the
+        // snapshot keeps this array, so give back a large slack.
+        if items.capacity > items.count + items.count / 8 + 16 {
+            items = Array(items)
+        }
+        return items
+    }
+
+    static func decodeItem(_ s: inout ByteScanner, ids: inout IDHashes) -> Item? {
+        guard let first = s.byte(s.pos) else { return nil }
+        if first == UInt8(ascii: "\"") {
+            guard let token = s.stringToken(), let id = decodeID(s, token, &ids) else { return nil }
+            return Item(id: id)
+        }
+        guard first == UInt8(ascii: "{") else { return nil }
+        s.pos += 1
+        var idToken: ByteScanner.StringToken?
+        var content: (range: Range<Int>, canonical: Bool)?
+        var isFirst = true
+        members: while true {
+            switch s.nextMember(isFirst: isFirst) {
+            case .fail: return nil
+            case .end: break members
+            case .member(let key):
+                isFirst = false
+                if s.bytes(key, equal: "id") {
+                    if s.byte(s.pos) == UInt8(ascii: "\"") {
+                        guard let token = s.stringToken() else { return nil }
+                        idToken = token
+                    } else {
+                        idToken = nil
+                        guard s.skipValue() != nil else { return nil }
+                    }
+                } else if s.bytes(key, equal: "content") {
+                    guard let value = s.skipValue() else { return nil }
+                    content = value
+                } else {
+                    guard s.skipValue() != nil else { return nil }
+                }
+            }
+        }
+        guard let idToken, let id = decodeID(s, idToken, &ids) else { return nil }
+        guard let content, s.byte(content.range.lowerBound) != UInt8(ascii: "n") else { return Item(id: id) }
+        guard content.canonical else {
+            guard let tree = s.tree(content.range) else { return nil }
+            return Item(id: id, content: SnapshotCodec.content(of: tree), text: SnapshotCodec.searchText(of: tree))
+        }
+        let bytes = Content(bytes: Array(UnsafeBufferPointer(rebasing: s.input[content.range])))
+        switch s.byte(content.range.lowerBound) {
+        case UInt8(ascii: "\""):
+            return Item(id: id, content: bytes, text: s.text(content.range.lowerBound + 1 ..< content.range.upperBound - 1))
+        case UInt8(ascii: "{"):
+            guard let text = objectText(s, content.range) else { return nil }
+            return Item(id: id, content: bytes, text: text)
+        default:
+            return Item(id: id, content: bytes)
+        }
+    }
+
+    static func decodeID(_ s: ByteScanner, _ token: ByteScanner.StringToken, _ ids: inout IDHashes) -> String? {
+        guard let id = s.string(token) else { return nil }
+        if token.escaped {
+            ids.add(id)
+        } else {
+            ids.add(UnsafeBufferPointer(rebasing: s.input[token.inner]))
+        }
+        return id
+    }
+
+    /// The string `text` member of a canonical object (the last `text` member
+    /// counts): `.some(nil)` when there is none or it is not a string.
+    static func objectText(_ parent: ByteScanner, _ range: Range<Int>) -> String?? {
+        var s = ByteScanner(parent.input, range: range)
+        guard s.consume(UInt8(ascii: "{")) else { return nil }
+        var text: String?
+        var isFirst = true
+        while true {
+            switch s.nextMember(isFirst: isFirst) {
+            case .fail: return nil
+            case .end: return .some(text)
+            case .member(let key):
+                isFirst = false
+                if s.bytes(key, equal: "text"), s.byte(s.pos) == UInt8(ascii: "\"") {
+                    guard let token = s.stringToken(), let value = s.string(token) else { return nil }
+                    text = value
+                } else {
+                    if s.bytes(key, equal: "text") { text = nil }
+                    guard s.skipValue() != nil else { return nil }
+                }
+            }
+        }
+    }
+}

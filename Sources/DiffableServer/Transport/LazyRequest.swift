@@ -1,0 +1,76 @@
+/// The `params` object of a large request, validated but not parsed: the
+/// whole body and where the params lie in it. The method decodes it straight
+/// from the bytes (see `ApplyScanner`), or asks for the JSON tree.
+struct LazyParams: Sendable {
+    let body: [UInt8]
+    let range: Range<Int>
+
+    /// The params as a JSON tree (the general path).
+    func tree() throws(RPCError) -> JSON {
+        let parsed: JSON? = body.withUnsafeBufferPointer { buffer in
+            try? JSONParser.parse(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[range])))
+        }
+        // Unreachable: the bytes were validated when the request arrived.
+        guard let parsed else { throw RPCError(code: ErrorCode.internalError, message: "Internal error: params became unreadable.") }
+        return parsed
+    }
+}
+
+/// Splits a large request body into its envelope (parsed) and its `params`
+/// (validated only), so that a big `apply` never becomes a JSON tree.
+///
+/// The split is an optimization with no visible effect: it only happens when
+/// the whole body is valid JSON (checked as strictly as `JSONParser` does), is
+/// a single request object whose last `params` member is an object, and names
+/// a method that decodes lazily. Anything else goes the ordinary way.
+enum LazyRequest {
+    /// Smaller bodies are parsed into a tree; that is cheap for them.
+    static let minimumBodySize = 64 * 1024
+    /// Methods that accept `LazyParams` (see `Server.handleRequest`).
+    static let methods: Set<String> = ["apply"]
+
+    /// The envelope, with `params` standing in as an empty object, and the
+    /// lazy params; nil when the body must be parsed the ordinary way.
+    /// - Complexity: O(body size), without allocating per value of `params`.
+    static func split(_ body: [UInt8]) -> (envelope: JSON, params: LazyParams)? {
+        body.withUnsafeBufferPointer { buffer -> (envelope: JSON, params: LazyParams)? in
+            var v = JSONValidator(buffer)
+            v.skipWhitespace()
+            guard v.byte(v.pos) == UInt8(ascii: "{") else { return nil }
+            v.pos += 1
+            var members: [(String, JSON)] = []
+            var paramsRange: Range<Int>?
+            while true {
+                v.skipWhitespace()
+                let keyStart = v.pos
+                guard v.byte(keyStart) == UInt8(ascii: "\""), let escaped = v.skipString(), !escaped else { return nil }
+                let key = String(decoding: UnsafeBufferPointer(rebasing: buffer[keyStart + 1 ..< v.pos - 1]), as: UTF8.self)
+                v.skipWhitespace()
+                guard v.byte(v.pos) == UInt8(ascii: ":") else { return nil }
+                v.pos += 1
+                v.skipWhitespace()
+                let valueStart = v.pos
+                guard v.skipValue(depth: 1) else { return nil }
+                let range = valueStart..<v.pos
+                if key == "params" {
+                    paramsRange = range
+                    members.append((key, .object(JSONObject())))
+                } else {
+                    let slice = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[range]))
+                    guard let value = try? JSONParser.parse(slice) else { return nil }
+                    members.append((key, value))
+                }
+                v.skipWhitespace()
+                guard let separator = v.byte(v.pos) else { return nil }
+                v.pos += 1
+                if separator == UInt8(ascii: "}") { break }
+                guard separator == UInt8(ascii: ",") else { return nil }
+            }
+            v.skipWhitespace()
+            guard v.pos == v.end, let paramsRange, buffer[paramsRange.lowerBound] == UInt8(ascii: "{") else { return nil }
+            let envelope = JSONObject(members)
+            guard case .string(let method)? = envelope["method"], methods.contains(method) else { return nil }
+            return (.object(envelope), LazyParams(body: body, range: paramsRange))
+        }
+    }
+}

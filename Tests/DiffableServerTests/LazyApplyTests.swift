@@ -1,0 +1,144 @@
+import DiffableEngine
+import Testing
+@testable import DiffableServer
+
+/// The lazy `apply` path (LazyRequest + ApplyScanner) must be invisible:
+/// byte-identical responses to the tree path for any input, valid or not.
+@Suite struct LazyApplyTests {
+    /// Sends every body to a tree-path server and a lazy-path server.
+    static func expectSameResponses(_ bodies: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation) {
+        let tree = Server(), lazy = Server()
+        let initialize = utf8(#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#)
+        _ = tree.handle(body: initialize)
+        _ = lazy.handle(body: initialize)
+        for body in bodies {
+            let expected = tree.handle(body: body, lazyFrom: .max)
+            let actual = lazy.handle(body: body, lazyFrom: 0)
+            #expect(expected == actual, "body: \(String(decoding: body, as: UTF8.self))\nexpected: \(expected.map { String(decoding: $0, as: UTF8.self) } ?? "nil")\nactual: \(actual.map { String(decoding: $0, as: UTF8.self) } ?? "nil")", sourceLocation: sourceLocation)
+        }
+    }
+
+    static func request(_ params: String, id: Int = 1) -> [UInt8] {
+        utf8(#"{"jsonrpc":"2.0","id":\#(id),"method":"apply","params":\#(params)}"#)
+    }
+
+    static let adversarial: [String] = [
+        #"{"source":"s","sections":[{"id":"a","items":["x",{"id":"y","content":{"text":"hi","n":1}}]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":[{"id":"y","content":{ "text" : "hi" }}]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":[{"id":"y","content":"t\u0041b\/c\n"}]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":[{"id":"\u0079","content":{"te\u0078t":"x"}}]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":[{"id":"y","content":{"text":1,"text":"late"}}]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":[{"id":"y","content":{"text":"early","text":null}}]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":[{"id":"y","content":[1,{"text":"x"}]},{"id":"z","content":1.50}]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":[{"id":"y","content":null},{"id":"z","content":true}]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":[{"id":"y","id":"z"},{"id":"w","content":{},"content":"2nd"}]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":[{"id":1}]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":[{"id":"q","id":2}]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":[{"content":"no id"}]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":[3,"x",[]]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":{"id":"x"}}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":null}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":[],"items":["late"]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":["x"],"items":null}]}"#,
+        #"{"source":"s","sections":[{"items":["x"]}]}"#,
+        #"{"source":"s","sections":[5,{"id":"b"}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":["x","x"]},{"id":"a","items":["y","x"]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":["é","e\u0301"]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":["日本","日本"]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","header":{ "title":"A" },"items":["x"]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","selection":"single","allowsEmptySelection":false,"items":["x"]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","selection":"none","allowsEmptySelection":false,"items":["x"]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","selection":"bogus","items":["x"]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":["x"]}],"sections":{"id":"a"}}"#,
+        #"{"source":"s","sections":{}}"#,
+        #"{"source":"s","sections":null}"#,
+        #"{"source":"s"}"#,
+        #"{"source":"","sections":[]}"#,
+        #"{"source":7,"sections":[{"id":"a","items":[1]}]}"#,
+        #"{"source":"s","form":"steps","sections":[{"id":"a","items":["x","y"]}]}"#,
+        #"{"source":"s","form":"sideways","sections":[]}"#,
+        #"{"source":"s","baseVersion":1.5,"sections":[]}"#,
+        #"{"source":"s","baseVersion":999,"sections":[]}"#,
+        #"{"sou\u0072ce":"s","sections":[]}"#,
+        #" { "source" : "s" , "sections" : [ { "id" : "a" , "items" : [ "x" , { "id" : "y" } ] } ] } "#,
+        #"{"source":"s","sections":[{"id":"a","items":["x"]}]"#,
+        #"{"source":"s","sections":[{"id":"a","items":["x",]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":["\ud800"]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":[{"id":"x","content":01}]}]}"#,
+        #"[]"#,
+    ]
+
+    @Test func adversarialInputs() {
+        Self.expectSameResponses(Self.adversarial.enumerated().map { Self.request($0.element, id: $0.offset + 1) })
+    }
+
+    @Test func envelopeVariants() {
+        let bodies = [
+            #"{"jsonrpc":"2.0","id":1,"method":"apply","params":{"source":"s","sections":[]},"params":[]}"#,
+            #"{"jsonrpc":"2.0","id":2,"params":{"source":"s","sections":[]},"method":"apply"}"#,
+            #"{"jsonrpc":"2.0","id":3,"m\u0065thod":"apply","params":{"source":"s","sections":[]}}"#,
+            #"{"jsonrpc":"2.0","method":"apply","params":{"source":"s","sections":["x"]}}"#,
+            #"{"jsonrpc":"1.0","id":4,"method":"apply","params":{"source":"s","sections":[]}}"#,
+            #"{"jsonrpc":"2.0","id":[5],"method":"apply","params":{"source":"s","sections":[]}}"#,
+            #"{"jsonrpc":"2.0","id":6,"method":"apply","params":{"source":"s","sections":[]}} x"#,
+            #"[{"jsonrpc":"2.0","id":7,"method":"apply","params":{"source":"s","sections":[]}}]"#,
+            #"{"jsonrpc":"2.0","id":8,"method":"snapshot","params":{"source":"s"}}"#,
+            "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"apply\",\"params\":{\"source\":\"s\",\"sections\":[\"\u{1}\"]}}",
+            String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+            #"{"jsonrpc":"2.0","id":10,"method":"apply","params":{"source":"s","sections":[],"deep":"#
+                + String(repeating: "[", count: 511) + String(repeating: "]", count: 511) + "}}",
+            #"{"jsonrpc":"2.0","id":11,"method":"apply","params":{"source":"s","sections":[],"deep":"#
+                + String(repeating: "[", count: 510) + String(repeating: "]", count: 510) + "}}",
+        ]
+        Self.expectSameResponses(bodies.map(utf8))
+    }
+
+    @Test func validatorAgreesWithParser() {
+        var texts = JSONParserTests.invalid + JSONParserTests.valid.map(\.0)
+        texts += ["[" + String(repeating: "[", count: 511) + String(repeating: "]", count: 512),
+                  "[" + String(repeating: "[", count: 512) + String(repeating: "]", count: 513)]
+        var inputs = texts.map(utf8) + JSONParserTests.invalidUTF8
+        var rng = SplitMix64(seed: 7)
+        for _ in 0..<300 { inputs.append(utf8(NoisyJSON.write(JSONGenerator.value(&rng), &rng))) }
+        for bytes in inputs {
+            let parses = (try? JSONParser.parse(bytes)) != nil
+            let validates = bytes.withUnsafeBufferPointer { buffer in
+                var v = JSONValidator(buffer)
+                guard v.skipValue(depth: 0) else { return false }
+                v.skipWhitespace()
+                return v.pos == v.end
+            }
+            #expect(parses == validates, "\(String(decoding: bytes, as: UTF8.self))")
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+    func randomApplies(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var bodies: [[UInt8]] = []
+        for id in 1...40 {
+            var body = utf8(RandomApply.body(id: id, &rng))
+            if Int.random(in: 0..<8, using: &rng) == 0 { RandomApply.corrupt(&body, &rng) }
+            bodies.append(body)
+        }
+        Self.expectSameResponses(bodies)
+    }
+
+    @Test func cleanInputsTakeTheFastPath() {
+        var rng = SplitMix64(seed: 99)
+        for id in 1...20 {
+            let body = utf8(RandomApply.body(id: id, &rng, clean: true))
+            guard let (_, params) = LazyRequest.split(body) else {
+                Issue.record("not split: \(String(decoding: body, as: UTF8.self))")
+                continue
+            }
+            guard let decoded = ApplyScanner.decode(params) else {
+                Issue.record("not decoded: \(String(decoding: body, as: UTF8.self))")
+                continue
+            }
+            let tree = (try? params.tree())?["sections"]?.arrayValue ?? []
+            let expected = try? SnapshotCodec.decodeSnapshot(tree, path: "params.sections")
+            #expect(expected?.sections == decoded.sections)
+        }
+    }
+}

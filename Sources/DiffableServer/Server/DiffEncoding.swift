@@ -59,7 +59,7 @@ enum DiffEncoding {
         if !c.itemInserts.isEmpty {
             items.append(("insert", .array(Changeset.runs(of: c.itemInserts).map { run in
                 itemRun(section: run.section, at: run.row,
-                        items: itemList(new, (0..<run.count).map { ItemPath(section: run.section, row: run.row + $0) }))
+                        items: itemList(new, section: run.section, row: run.row, count: run.count))
             })))
         }
         if !c.itemMoves.isEmpty {
@@ -123,8 +123,7 @@ enum DiffEncoding {
     }
 
     private static func rowRun(_ new: Snapshot, _ section: Int, _ row: Int, _ count: Int) -> [(String, JSON)] {
-        let paths = (0..<count).map { ItemPath(section: section, row: row + $0) }
-        return [("section", .int(section)), ("at", .int(row)), ("items", itemList(new, paths))]
+        [("section", .int(section)), ("at", .int(row)), ("items", itemList(new, section: section, row: row, count: count))]
     }
 
     // MARK: pieces
@@ -139,13 +138,20 @@ enum DiffEncoding {
     }
 
     private static func sectionList(_ new: Snapshot, _ start: Int, _ count: Int) -> JSON {
-        .array((start..<start + count).compactMap { index in
-            new.sections.indices.contains(index) ? SnapshotCodec.encode(new.sections[index]) : nil
-        })
+        let range = start..<min(start + count, new.sections.count)
+        return SnapshotCodec.encode(sections: range.isEmpty ? [] : new.sections[range])
     }
 
     private static func itemList(_ new: Snapshot, _ paths: [ItemPath]) -> JSON {
-        .array(paths.compactMap { new.item(at: $0).map(SnapshotCodec.encode) })
+        SnapshotCodec.encode(items: paths.lazy.compactMap { new.item(at: $0) })
+    }
+
+    /// Rows `row ..< row + count` of one section, sliced without copying.
+    private static func itemList(_ new: Snapshot, section: Int, row: Int, count: Int) -> JSON {
+        guard new.sections.indices.contains(section) else { return .array([]) }
+        let items = new.sections[section].items
+        let range = max(0, row)..<min(items.count, row + count)
+        return SnapshotCodec.encode(items: range.isEmpty ? [] : items[range])
     }
 
     private static func itemRun(section: Int, at: Int, items: JSON) -> JSON {

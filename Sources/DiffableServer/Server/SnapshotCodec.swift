@@ -150,26 +150,75 @@ struct ProblemList: Error {
 extension SnapshotCodec {
     /// Wire form of an item: `{"id", "content"?}`.
     static func encode(_ item: Item) -> JSON {
-        var members: [(String, JSON)] = [("id", .string(item.id))]
-        if let content = item.content { members.append(("content", raw(content))) }
-        return .object(JSONObject(members))
+        var writer = JSONWriter()
+        write(item, into: &writer)
+        return .raw(writer.bytes)
     }
 
     /// Wire form of a section with all its items, and its selection policy
     /// when it has one (as `apply` accepts it).
     static func encode(_ section: Section, policy: SectionSelectionPolicy? = nil) -> JSON {
-        var members: [(String, JSON)] = [("id", .string(section.id))]
-        if let header = section.header { members.append(("header", raw(header))) }
-        if let policy, policy != .disabled {
-            members.append(("selection", .string(policy.mode.rawValue)))
-            if !policy.allowsEmpty { members.append(("allowsEmptySelection", .bool(false))) }
-        }
-        members.append(("items", .array(section.items.map(encode))))
-        return .object(JSONObject(members))
+        var writer = JSONWriter()
+        write(section, policy: policy, into: &writer)
+        return .raw(writer.bytes)
     }
 
+    /// The sections of a snapshot, streamed into one pre-serialized array.
+    /// - Complexity: O(size of the output); no JSON tree is built.
     static func encode(_ snapshot: Snapshot, policies: [String: SectionSelectionPolicy] = [:]) -> JSON {
-        .array(snapshot.sections.map { encode($0, policy: policies[$0.id]) })
+        encode(sections: snapshot.sections[...], policies: policies)
+    }
+
+    /// A run of sections as one pre-serialized array.
+    static func encode(sections: ArraySlice<Section>, policies: [String: SectionSelectionPolicy] = [:]) -> JSON {
+        var writer = JSONWriter(reservingCapacity: 64 * sections.reduce(0) { $0 + $1.items.count + 1 })
+        writer.beginArray()
+        for section in sections { write(section, policy: policies[section.id], into: &writer) }
+        writer.endArray()
+        return .raw(writer.bytes)
+    }
+
+    /// Items as one pre-serialized array.
+    static func encode<S: Sequence<Item>>(items: S) -> JSON {
+        var writer = JSONWriter(reservingCapacity: 64 * items.underestimatedCount)
+        writer.beginArray()
+        for item in items { write(item, into: &writer) }
+        writer.endArray()
+        return .raw(writer.bytes)
+    }
+
+    static func write(_ item: Item, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key(raw: "id")
+        writer.appendString(item.id)
+        if let content = item.content {
+            writer.key(raw: "content")
+            writer.appendRaw(content.bytes)
+        }
+        writer.endObject()
+    }
+
+    static func write(_ section: Section, policy: SectionSelectionPolicy?, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key(raw: "id")
+        writer.appendString(section.id)
+        if let header = section.header {
+            writer.key(raw: "header")
+            writer.appendRaw(header.bytes)
+        }
+        if let policy, policy != .disabled {
+            writer.key(raw: "selection")
+            writer.appendString(policy.mode.rawValue)
+            if !policy.allowsEmpty {
+                writer.key(raw: "allowsEmptySelection")
+                writer.appendBool(false)
+            }
+        }
+        writer.key(raw: "items")
+        writer.beginArray()
+        for item in section.items { write(item, into: &writer) }
+        writer.endArray()
+        writer.endObject()
     }
 
     /// Content bytes are canonical JSON written by `JSONWriter`; they are

@@ -142,6 +142,11 @@ final class MessageQueue: @unchecked Sendable {
         defer { condition.unlock() }
         while head >= items.count { condition.wait() }
         let event = items[head]
+        // Release the message now: consumed slots are kept until the next
+        // compaction and would otherwise hold whole parsed requests (a
+        // 1M-item `apply` tree is hundreds of MB). Slots before `head` are
+        // never read again.
+        items[head] = .endOfInput
         head += 1
         if head > 1024 && head * 2 > items.count {
             items.removeFirst(head)

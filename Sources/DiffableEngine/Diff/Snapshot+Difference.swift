@@ -135,22 +135,32 @@ private struct DifferenceBuilder {
         guard unmatchedOld > 0, newCount > 0 else { return }
 
         // 2. Symbol table of the remaining old ids; look up the remaining new ids.
-        var table = [String: Int32](minimumCapacity: unmatchedOld)
+        //    (A repeated old id keeps its last position, as a dictionary would.)
+        var oldIDs: [String] = [], oldFlat: [Int32] = []
+        oldIDs.reserveCapacity(unmatchedOld)
+        oldFlat.reserveCapacity(unmatchedOld)
         for s in oldSections.indices {
             let items = oldSections[s].items
             let base = oldStart[s]
             for r in items.indices where oldToNew[base + r] < 0 {
-                table[items[r].id] = Int32(truncatingIfNeeded: base + r)
+                oldIDs.append(items[r].id)
+                oldFlat.append(Int32(truncatingIfNeeded: base + r))
             }
         }
+        var newIDs: [String] = [], newFlat: [Int32] = []
         for s in newSections.indices {
             let items = newSections[s].items
             let base = newStart[s]
             for r in items.indices where newToOld[base + r] < 0 {
-                if let o = table[items[r].id], oldToNew[Int(o)] < 0 {
-                    link(old: Int(o), new: base + r)
-                }
+                newIDs.append(items[r].id)
+                newFlat.append(Int32(truncatingIfNeeded: base + r))
             }
+        }
+        let table = IDHashTable(keys: oldIDs)
+        let found = table.lookup(newIDs, in: oldIDs)
+        for k in found.indices where found[k] >= 0 {
+            let o = Int(oldFlat[Int(found[k])])
+            if oldToNew[o] < 0 { link(old: o, new: Int(newFlat[k])) }
         }
     }
 

@@ -39,12 +39,22 @@ enum EngineBenchmarks {
                 stepsTimes.append(s)
                 totals.append(d + s)
             }
+            // Correctness, outside the timed region: both forms replay to `new`.
+            let steps = changeset.steps(from: old, to: new)
+            guard (try? old.applyingBatch(changeset, contentFrom: new)) == new,
+                  (try? old.applyingSteps(steps, contentFrom: new)) == new
+            else { throw ReplayMismatch(name: name) }
             r.note("changeset: \(changeset.itemDeletes.count) deletes, \(changeset.itemInserts.count) inserts, "
-                   + "\(changeset.itemMoves.count) moves, \(changeset.itemReloads.count) reloads; \(stepCount) steps")
+                   + "\(changeset.itemMoves.count) moves, \(changeset.itemReloads.count) reloads; \(stepCount) steps; both forms replay to new")
             let base = StdlibBaseline.measure(workload, plan: baseline(context), context: context)
             r.row("\(name) difference(to:)", Sample(differenceTimes), target: .ms(target), baseline: base)
             r.row("\(name) steps(from:to:)", Sample(stepsTimes))
             r.row("\(name) difference + steps", Sample(totals), target: .ms(target), baseline: base)
         }
     }
+}
+
+struct ReplayMismatch: Error, CustomStringConvertible {
+    var name: String
+    var description: String { "\(name): the changeset or steps do not replay old into new" }
 }

@@ -88,8 +88,10 @@ struct IDHashTable {
     static let batchSize = 16
 
     /// A table of `keys`, each stored under its index; when an id repeats,
-    /// the last index wins (as with a dictionary).
-    init(keys: [String]) {
+    /// the last index wins (as with a dictionary), or the first one when
+    /// `keepFirst`. `duplicate(stored, k)` is called for every repeated id
+    /// `keys[k]`, in ascending `k`, with the index stored before it.
+    init(keys: [String], keepFirst: Bool = false, duplicate: ((Int32, Int32) -> Void)? = nil) {
         self.init(expected: keys.count)
         keys.withUnsafeBufferPointer { ids in
             var hashes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0),
@@ -105,7 +107,10 @@ struct IDHashTable {
                         sink ^= slots[Int(truncatingIfNeeded: h[k - start]) & mask]
                     }
                     for k in start..<end {
-                        _ = insert(ids[k], hash: h[k - start], value: Int32(truncatingIfNeeded: k), replace: true) { ids[Int($0)] }
+                        let value = Int32(truncatingIfNeeded: k)
+                        if let stored = insert(ids[k], hash: h[k - start], value: value, replace: !keepFirst, key: { ids[Int($0)] }) {
+                            duplicate?(stored, value)
+                        }
                     }
                 }
                 start = end

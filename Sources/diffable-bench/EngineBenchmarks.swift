@@ -50,6 +50,10 @@ enum EngineBenchmarks {
             r.row("\(name) difference(to:)", Sample(differenceTimes), target: .ms(target), baseline: base)
             r.row("\(name) steps(from:to:)", Sample(stepsTimes))
             r.row("\(name) difference + steps", Sample(totals), target: .ms(target), baseline: base)
+            // What `apply` runs on every incoming snapshot before diffing it.
+            var issues = 0
+            r.row("\(name) validationIssues() of new", sampleRuns(runs: count) { issues = new.validationIssues().count })
+            if issues != 0 { throw ReplayMismatch(name: name + " (unexpected validation issues)") }
         }
     }
 }

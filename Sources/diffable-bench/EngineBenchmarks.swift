@@ -39,13 +39,18 @@ enum EngineBenchmarks {
                 stepsTimes.append(s)
                 totals.append(d + s)
             }
-            // Correctness, outside the timed region: both forms replay to `new`.
-            let steps = changeset.steps(from: old, to: new)
-            guard (try? old.applyingBatch(changeset, contentFrom: new)) == new,
-                  (try? old.applyingSteps(steps, contentFrom: new)) == new
-            else { throw ReplayMismatch(name: name) }
+            // Correctness, outside the timed region: both forms replay to `new`
+            // (the steps replayer moves rows in an Array, O(n) per move: too slow
+            // to run on the 1M-item workloads every time).
+            let replayChecked = workload.count <= 200_000
+            if replayChecked {
+                let steps = changeset.steps(from: old, to: new)
+                guard (try? old.applyingBatch(changeset, contentFrom: new)) == new,
+                      (try? old.applyingSteps(steps, contentFrom: new)) == new
+                else { throw ReplayMismatch(name: name) }
+            }
             r.note("changeset: \(changeset.itemDeletes.count) deletes, \(changeset.itemInserts.count) inserts, "
-                   + "\(changeset.itemMoves.count) moves, \(changeset.itemReloads.count) reloads; \(stepCount) steps; both forms replay to new")
+                   + "\(changeset.itemMoves.count) moves, \(changeset.itemReloads.count) reloads; \(stepCount) steps" + (replayChecked ? "; both forms replay to new" : "; replay check skipped at this size"))
             let base = StdlibBaseline.measure(workload, plan: baseline(context), context: context)
             r.row("\(name) difference(to:)", Sample(differenceTimes), target: .ms(target), baseline: base)
             r.row("\(name) steps(from:to:)", Sample(stepsTimes))

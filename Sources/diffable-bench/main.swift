@@ -1,58 +1,101 @@
-import DiffableEngine
-import DiffableServer
+/// diffable-bench — release-build benchmarks of the diffable engine and daemon.
+///
+/// Usage:
+///
+///     swift build -c release && swift run -c release diffable-bench [--quick] [--only NAME] [--list] [--no-baseline] [--daemon PATH]
+///
+/// - `--quick`: fewer runs; the 1M cases run once and their slow stdlib
+///   baselines are skipped or given a shorter budget (well under a minute).
+/// - `--only NAME`: only the benchmarks whose name contains NAME
+///   (e.g. `--only engine`, `--only pipe.apply-1m`). `--list` lists them.
+/// - `--no-baseline`: skip the stdlib baselines (for profiling with perf).
+/// - `--daemon PATH`: the `diffable` binary for the pipe benchmarks; by
+///   default the one next to this executable (same build directory).
+///
+/// Every row prints the median, min and max of its runs in ms (one warm-up run
+/// is discarded), the target and whether the median meets it. Engine rows also
+/// print the Swift stdlib baseline measured in the same run,
+/// `newIDs.difference(from: oldIDs).inferringMoves()` on the flat `[String]`
+/// id arrays, and the ratio ours / stdlib (smaller is better). That baseline is
+/// Myers' O((n + m) · D) diff: where it would take minutes it runs once in a
+/// child process with a time budget and the row says "> budget" (the ratio is
+/// then an upper bound), or it is skipped with the reason printed.
+///
+/// Benchmarks:
+/// - `engine.*` — `Snapshot.difference(to:)` and `Changeset.steps(from:to:)`
+///   timed separately and summed, on the classic workload (n ids; delete n/10,
+///   insert n/10, move n/50, seeded PRNG) at 100k (also cut into 10 sections,
+///   target ≤ 10 ms) and 1M (target ≤ 150 ms), and on 1M ids with one delete
+///   and one insert (target ≤ 60 ms).
+/// - `pipe.*` — the release `diffable` daemon over stdin/stdout pipes
+///   (newline-delimited JSON): the initial apply of 100k / 1M items, then
+///   applies that change 1% of the contents (targets ≤ 50 ms / ≤ 500 ms),
+///   from writing the first request byte to reading the last response byte;
+///   and the daemon's VmRSS holding the 1M-item source (target ≤ 250 MB).
+///
+/// Adding benchmarks: see `Benchmark` and `BenchmarkRegistry` in Registry.swift
+/// (one file per group, one line in `BenchmarkRegistry.groups`).
 import Foundation
 
-// Release-build benchmark: `swift run -c release diffable-bench [items] [sections]`.
-// Measures `edit` round trips through `Server.handle(body:)` (parse, edit,
-// encode) on a large source.
-
-func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
-
-let args = CommandLine.arguments
-let total = args.count > 1 ? Int(args[1]) ?? 1_000_000 : 1_000_000
-let sectionCount = args.count > 2 ? Int(args[2]) ?? 1000 : 1000
-let perSection = total / sectionCount
-
-func body(_ id: Int, _ method: String, _ params: String) -> [UInt8] {
-    Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":\#(params)}"#.utf8)
+func executablePath() -> String {
+    if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
+    return CommandLine.arguments[0]
 }
 
-let server = Server()
-_ = server.handle(body: body(0, "initialize", "{}"))
-var sections: [String] = []
-for s in 0..<sectionCount {
-    let items = (0..<perSection).map { "\"i\(s)_\($0)\"" }.joined(separator: ",")
-    sections.append(#"{"id":"s\#(s)","items":[\#(items)]}"#)
-}
-var t = now()
-_ = server.handle(body: body(1, "apply", #"{"source":"big","sections":[\#(sections.joined(separator: ","))]}"#))
-print("apply \(total) items in \(sectionCount) sections: \(String(format: "%.1f", now() - t)) ms")
-
-@MainActor func measure(_ label: String, rounds: Int = 200, _ make: (Int) -> String) {
-    var times: [Double] = []
-    for r in 0..<rounds {
-        let request = body(100 + r, "edit", make(r))
-        let start = now()
-        let response = server.handle(body: request)
-        times.append(now() - start)
-        if r == 0, let response, String(decoding: response, as: UTF8.self).contains("error") {
-            print("  error: \(String(decoding: response, as: UTF8.self).prefix(300))")
+func mainEntry() -> Int32 {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == "--stdlib-child" {
+        return StdlibBaseline.childMain(Array(arguments.dropFirst()))
+    }
+    var quick = false
+    var only: String?
+    var daemon: String?
+    var noBaseline = false
+    while !arguments.isEmpty {
+        let argument = arguments.removeFirst()
+        switch argument {
+        case "--quick": quick = true
+        case "--no-baseline": noBaseline = true
+        case "--only" where !arguments.isEmpty: only = arguments.removeFirst()
+        case "--daemon" where !arguments.isEmpty: daemon = arguments.removeFirst()
+        case "--list":
+            for benchmark in BenchmarkRegistry.all { print("\(benchmark.name)  — \(benchmark.summary)") }
+            return 0
+        case "-h", "--help":
+            print("usage: diffable-bench [--quick] [--only NAME] [--list] [--no-baseline] [--daemon PATH]")
+            return 0
+        default:
+            FileHandle.standardError.write(Data("diffable-bench: unknown argument \(argument)\nusage: diffable-bench [--quick] [--only NAME] [--list] [--no-baseline] [--daemon PATH]\n".utf8))
+            return 2
         }
     }
-    let first = times[0]
-    let rest = times.dropFirst().sorted()
-    let median = rest[rest.count / 2], p99 = rest[min(rest.count - 1, rest.count * 99 / 100)]
-    print("\(label): first \(String(format: "%.3f", first)) ms, median \(String(format: "%.3f", median)) ms, p99 \(String(format: "%.3f", p99)) ms")
+    let selfPath = executablePath()
+    let daemonPath = daemon ?? URL(fileURLWithPath: selfPath).deletingLastPathComponent().appendingPathComponent("diffable").path
+    let selected = BenchmarkRegistry.selected(only)
+    guard !selected.isEmpty else {
+        FileHandle.standardError.write(Data("diffable-bench: no benchmark matches \(only ?? "")\n".utf8))
+        return 2
+    }
+    #if DEBUG
+    print("WARNING: debug build; numbers are meaningless. Use `swift run -c release diffable-bench`.")
+    #endif
+    let context = BenchContext(quick: quick, daemonPath: daemonPath, selfPath: selfPath, reporter: Reporter(), noBaseline: noBaseline)
+    print("diffable-bench (\(quick ? "quick" : "full") mode, \(ProcessInfo.processInfo.activeProcessorCount) cores); times in ms; daemon: \(daemonPath)")
+    let start = nowNanoseconds()
+    var failures = 0
+    for benchmark in selected {
+        context.reporter.begin(benchmark)
+        do {
+            try benchmark.run(context)
+        } catch {
+            failures += 1
+            print("   FAILED: \(error)")
+        }
+    }
+    let seconds = Double(nowNanoseconds() - start) / 1e9
+    print("")
+    print("Targets met: \(context.reporter.met), not met: \(context.reporter.missed); \(failures) benchmark(s) failed; total \(String(format: "%.1f", seconds)) s")
+    return failures == 0 ? 0 : 1
 }
 
-let mid = sectionCount / 2
-measure("insertItems (1 item)") { r in #"{"source":"big","ops":[{"op":"insertItems","items":["n\#(r)"],"after":"i\#(mid)_\#(perSection / 2)"}]}"# }
-measure("deleteItems (1 item)") { r in #"{"source":"big","ops":[{"op":"deleteItems","ids":["n\#(r)"]}]}"# }
-measure("moveItem across sections") { r in
-    let from = r % 2 == 0 ? "i\(mid)_1" : "i\(mid)_1"
-    let to = r % 2 == 0 ? "i\(mid + 1)_\(perSection / 2)" : "i\(mid)_2"
-    return #"{"source":"big","ops":[{"op":"moveItem","id":"\#(from)","before":"\#(to)"}]}"#
-}
-measure("setContent (1 item)") { r in #"{"source":"big","ops":[{"op":"setContent","items":[{"id":"i\#(mid)_3","content":\#(r)}]}]}"# }
-measure("appendItems (last section)") { r in #"{"source":"big","ops":[{"op":"appendItems","items":["a\#(r)"]}]}"# }
-measure("moveSection") { r in #"{"source":"big","ops":[{"op":"moveSection","id":"s\#(mid)","\#(r % 2 == 0 ? "after" : "before")":"s\#(mid + 1)"}]}"# }
+exit(mainEntry())

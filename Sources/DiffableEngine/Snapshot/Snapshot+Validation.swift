@@ -24,22 +24,30 @@ extension Snapshot {
             }
         }
 
-        var firstUse: [String: ItemPath] = [:]
-        firstUse.reserveCapacity(itemCount)
+        // Every item id once through a batched hash table (see `IDHashTable`);
+        // the dictionaries below only see repeated ids.
+        var ids: [String] = []
+        var paths: [ItemPath] = []
+        ids.reserveCapacity(itemCount)
+        for section in sections {
+            for item in section.items { ids.append(item.id) }
+        }
+        var repeatedPairs: [(first: Int32, later: Int32)] = []
+        _ = IDHashTable(keys: ids, keepFirst: true) { first, later in repeatedPairs.append((first, later)) }
         var repeats: [String: [ItemPath]] = [:]
         var repeatOrder: [String] = []
-        for (s, section) in sections.enumerated() {
-            for (r, item) in section.items.enumerated() {
-                let path = ItemPath(section: s, row: r)
-                if let first = firstUse[item.id] {
-                    if repeats[item.id] == nil {
-                        repeats[item.id] = [first]
-                        repeatOrder.append(item.id)
-                    }
-                    repeats[item.id, default: []].append(path)
-                } else {
-                    firstUse[item.id] = path
+        if !repeatedPairs.isEmpty {
+            paths.reserveCapacity(ids.count)
+            for (s, section) in sections.enumerated() {
+                for r in section.items.indices { paths.append(ItemPath(section: s, row: r)) }
+            }
+            for pair in repeatedPairs {
+                let id = ids[Int(pair.first)]
+                if repeats[id] == nil {
+                    repeats[id] = [paths[Int(pair.first)]]
+                    repeatOrder.append(id)
                 }
+                repeats[id, default: []].append(paths[Int(pair.later)])
             }
         }
         for id in repeatOrder {

@@ -34,6 +34,8 @@ enum BenchmarkRegistry {
     static let groups: [[Benchmark]] = [
         EngineBenchmarks.all,
         PipeBenchmarks.all,
+        EditBenchmarks.all,
+        SearchBenchmarks.all,
     ]
 
     static var all: [Benchmark] { groups.flatMap { $0 } }

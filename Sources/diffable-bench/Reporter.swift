@@ -27,7 +27,7 @@ final class Reporter {
     private(set) var missed = 0
     private(set) var notes: [String] = []
 
-    static let header = pad("benchmark", 50) + lpad("median", 10) + lpad("min", 10) + lpad("max", 10)
+    static let header = pad("benchmark", 64) + lpad("median", 10) + lpad("min", 10) + lpad("max", 10)
         + lpad("runs", 5) + "  " + pad("target", 12) + pad("status", 9) + lpad("stdlib", 12) + lpad("ours/stdlib", 13)
 
     func begin(_ benchmark: Benchmark) {
@@ -39,7 +39,7 @@ final class Reporter {
 
     /// One timing row.
     func row(_ name: String, _ sample: Sample, target: Target? = nil, baseline: Baseline? = nil) {
-        var line = Self.pad(name, 50) + Self.lpad(formatMilliseconds(sample.median), 10)
+        var line = Self.pad(name, 64) + Self.lpad(formatMilliseconds(sample.median), 10)
             + Self.lpad(formatMilliseconds(sample.min), 10) + Self.lpad(formatMilliseconds(sample.max), 10)
             + Self.lpad("\(sample.runs)", 5) + "  "
         line += Self.pad(target?.text ?? "", 12) + Self.pad(status(sample.median, target), 9)
@@ -51,7 +51,7 @@ final class Reporter {
     /// One value row that is not a timing (memory, sizes).
     func value(_ name: String, _ value: Double, unit: String, target: Target? = nil) {
         let shown = String(format: "%.1f", value) + " " + unit
-        let line = Self.pad(name, 50) + Self.lpad(shown, 10) + Self.lpad("", 10) + Self.lpad("", 10) + Self.lpad("", 5)
+        let line = Self.pad(name, 64) + Self.lpad(shown, 10) + Self.lpad("", 10) + Self.lpad("", 10) + Self.lpad("", 5)
             + "  " + Self.pad(target?.text ?? "", 12) + Self.pad(status(value, target), 9)
         print(line)
         fflush(nil)

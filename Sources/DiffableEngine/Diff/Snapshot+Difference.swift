@@ -184,25 +184,51 @@ private struct DifferenceBuilder {
         }
         guard unmatchedOld > 0, newCount > 0 else { return }
 
-        // 2. Symbol table of the remaining old ids (hash -> old index, keys not
-        //    stored); look up the remaining new ids, then confirm every hit by
-        //    comparing ids in one sequential pass.
-        var table = IDTable(capacity: unmatchedOld)
-        for s in oldSections.indices {
-            let items = oldSections[s].items
-            let base = oldStart[s]
-            for r in items.indices where oldToNew[base + r] < 0 {
-                table.insert(hash: hashID(items[r].id), index: Int32(truncatingIfNeeded: base + r))
-            }
-        }
+        // 2. Symbol table of the remaining ids of the smaller side (hash ->
+        //    flat index, keys not stored), probed with the other side's ids;
+        //    every hit is then confirmed by comparing ids in one sequential
+        //    pass. Tabling the smaller side keeps the table in cache when one
+        //    side is much smaller (a search that filters 1M rows down to 50).
+        var unmatchedNew = 0
+        for n in newToOld where n < 0 { unmatchedNew += 1 }
         var hashed: [Int32] = []
-        for s in newSections.indices {
-            let items = newSections[s].items
-            let base = newStart[s]
-            for r in items.indices where newToOld[base + r] < 0 {
-                if let o = table.take(hash: hashID(items[r].id)) {
-                    link(old: Int(o), new: base + r)
-                    hashed.append(Int32(truncatingIfNeeded: base + r))
+        if unmatchedNew * 4 < unmatchedOld {
+            var table = IDTable(capacity: unmatchedNew)
+            for s in newSections.indices {
+                let items = newSections[s].items
+                let base = newStart[s]
+                for r in items.indices where newToOld[base + r] < 0 {
+                    table.insert(hash: hashID(items[r].id), index: Int32(truncatingIfNeeded: base + r))
+                }
+            }
+            for s in oldSections.indices where hashed.count < unmatchedNew {
+                let items = oldSections[s].items
+                let base = oldStart[s]
+                for r in items.indices where oldToNew[base + r] < 0 {
+                    if let n = table.take(hash: hashID(items[r].id)) {
+                        link(old: base + r, new: Int(n))
+                        hashed.append(n)
+                    }
+                }
+            }
+            hashed.sort()
+        } else {
+            var table = IDTable(capacity: unmatchedOld)
+            for s in oldSections.indices {
+                let items = oldSections[s].items
+                let base = oldStart[s]
+                for r in items.indices where oldToNew[base + r] < 0 {
+                    table.insert(hash: hashID(items[r].id), index: Int32(truncatingIfNeeded: base + r))
+                }
+            }
+            for s in newSections.indices {
+                let items = newSections[s].items
+                let base = newStart[s]
+                for r in items.indices where newToOld[base + r] < 0 {
+                    if let o = table.take(hash: hashID(items[r].id)) {
+                        link(old: Int(o), new: base + r)
+                        hashed.append(Int32(truncatingIfNeeded: base + r))
+                    }
                 }
             }
         }

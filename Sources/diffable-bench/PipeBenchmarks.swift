@@ -6,6 +6,7 @@ import Foundation
 /// to reading the last response byte.
 enum PipeBenchmarks {
     static let all: [Benchmark] = [
+        apply("pipe.apply-10k", items: 10_000, target: nil, runs: (25, 5), memoryTarget: nil),
         apply("pipe.apply-100k", items: 100_000, target: 50, runs: (15, 5), memoryTarget: nil),
         apply("pipe.apply-1m", items: 1_000_000, target: 500, runs: (5, 1), memoryTarget: 250),
     ]
@@ -13,9 +14,10 @@ enum PipeBenchmarks {
     /// Initial apply of `items` items (all inserts), then applies that each
     /// change the content of 1% of the items (alternating between two
     /// prepared request bodies, so every apply really changes 1%).
-    static func apply(_ name: String, items: Int, target: Double, runs: (full: Int, quick: Int), memoryTarget: Double?) -> Benchmark {
+    static func apply(_ name: String, items: Int, target: Double?, runs: (full: Int, quick: Int), memoryTarget: Double?) -> Benchmark {
         let changed = items / 100
-        let summary = "apply of \(items) items (~40-byte content) over a pipe, then applies changing 1% (\(changed)) of the contents; target ≤ \(Int(target)) ms"
+        let summary = "apply of \(items) items (~40-byte content) over a pipe, then applies changing 1% (\(changed)) of the contents"
+            + (target.map { "; target ≤ \(Int($0)) ms" } ?? "")
         return Benchmark(name: name, summary: summary) { context in
             let r = context.reporter
             let bodies = [ApplyRequest.body(id: 2, items: items, edited: false),
@@ -41,7 +43,10 @@ enum PipeBenchmarks {
                 times.append(ms)
                 if run < 2 { try ApplyRequest.check(response, version: version, inserted: 0, reloaded: changed) }
             }
-            r.row("\(name) apply changing 1%", Sample(times), target: .ms(target))
+            r.row("\(name) apply changing 1%", Sample(times), target: target.map(Target.ms))
+            // Steady state: the daemon frees a replaced snapshot on a background
+            // thread after answering, then trims the heap; give it a moment.
+            Thread.sleep(forTimeInterval: 1.0)
             if let memory = daemon.memory() {
                 r.value("\(name) daemon VmRSS after", memory.rss, unit: "MB",
                         target: memoryTarget.map(Target.mb))

@@ -3,15 +3,61 @@ public struct Item: Equatable, Sendable {
     /// Unique within the whole source (not just its section).
     public var id: String
     public var content: Content?
+    /// Where the search text lives. Most texts are a run of the content's own
+    /// bytes (a JSON string without escapes), so they are not stored twice.
+    var textSource: TextSource
+
+    enum TextSource: Sendable {
+        case none
+        /// UTF-8 bytes `start ..< end` of `content`.
+        case inContent(start: UInt32, end: UInt32)
+        case string(String)
+    }
+
     /// The text search matches on, derived from the content by the protocol
     /// layer when the item arrives (`nil` means the item never matches a
     /// non-empty query).
-    public var text: String?
+    /// - Complexity: O(length of the text) when it is read from the content.
+    public var text: String? {
+        get {
+            switch textSource {
+            case .none: return nil
+            case .string(let text): return text
+            case .inContent(let start, let end):
+                guard let bytes = content?.bytes, Int(end) <= bytes.count, start <= end else { return nil }
+                return String(decoding: bytes[Int(start)..<Int(end)], as: UTF8.self)
+            }
+        }
+        set { textSource = newValue.map(TextSource.string) ?? .none }
+    }
 
     public init(id: String, content: Content? = nil, text: String? = nil) {
         self.id = id
         self.content = content
-        self.text = text
+        self.textSource = text.map(TextSource.string) ?? .none
+    }
+
+    /// An item whose search text is the UTF-8 bytes `textRange` of its
+    /// content (which must be valid UTF-8 there); saves a copy of the text.
+    public init(id: String, content: Content, textRange: Range<Int>) {
+        self.id = id
+        self.content = content
+        if textRange.lowerBound >= 0, textRange.upperBound <= content.bytes.count,
+           let start = UInt32(exactly: textRange.lowerBound), let end = UInt32(exactly: textRange.upperBound) {
+            textSource = .inContent(start: start, end: end)
+        } else {
+            textSource = .none
+        }
+    }
+
+    /// Items are equal when id, content and search text are.
+    public static func == (a: Item, b: Item) -> Bool {
+        guard a.id == b.id, a.content == b.content else { return false }
+        switch (a.textSource, b.textSource) {
+        case (.none, .none): return true
+        case (.inContent(let s1, let e1), .inContent(let s2, let e2)) where s1 == s2 && e1 == e2: return true
+        default: return a.text == b.text
+        }
     }
 }
 

@@ -175,10 +175,13 @@ enum ApplyScanner {
         let bytes = Content(bytes: Array(UnsafeBufferPointer(rebasing: s.input[content.range])))
         switch s.byte(content.range.lowerBound) {
         case UInt8(ascii: "\""):
-            return Item(id: id, content: bytes, text: s.text(content.range.lowerBound + 1 ..< content.range.upperBound - 1))
+            // Canonical content has no escapes: the text is its own bytes.
+            return Item(id: id, content: bytes, textRange: 1 ..< bytes.bytes.count - 1)
         case UInt8(ascii: "{"):
-            guard let text = objectText(s, content.range) else { return nil }
-            return Item(id: id, content: bytes, text: text)
+            guard let found = objectTextRange(s, content.range) else { return nil }
+            guard let range = found else { return Item(id: id, content: bytes) }
+            let base = content.range.lowerBound
+            return Item(id: id, content: bytes, textRange: range.lowerBound - base ..< range.upperBound - base)
         default:
             return Item(id: id, content: bytes)
         }
@@ -194,12 +197,13 @@ enum ApplyScanner {
         return id
     }
 
-    /// The string `text` member of a canonical object (the last `text` member
-    /// counts): `.some(nil)` when there is none or it is not a string.
-    static func objectText(_ parent: ByteScanner, _ range: Range<Int>) -> String?? {
+    /// Where the string `text` member of a canonical object is (the bytes
+    /// between its quotes; the last `text` member counts): `.some(nil)` when
+    /// there is none or it is not a string; nil when the object is malformed.
+    static func objectTextRange(_ parent: ByteScanner, _ range: Range<Int>) -> Range<Int>?? {
         var s = ByteScanner(parent.input, range: range)
         guard s.consume(UInt8(ascii: "{")) else { return nil }
-        var text: String?
+        var text: Range<Int>?
         var isFirst = true
         while true {
             switch s.nextMember(isFirst: isFirst) {
@@ -208,8 +212,8 @@ enum ApplyScanner {
             case .member(let key):
                 isFirst = false
                 if s.bytes(key, equal: "text"), s.byte(s.pos) == UInt8(ascii: "\"") {
-                    guard let token = s.stringToken(), let value = s.string(token) else { return nil }
-                    text = value
+                    guard let token = s.stringToken(), !token.escaped else { return nil }
+                    text = token.inner
                 } else {
                     if s.bytes(key, equal: "text") { text = nil }
                     guard s.skipValue() != nil else { return nil }

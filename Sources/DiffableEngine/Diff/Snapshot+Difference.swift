@@ -108,14 +108,20 @@ private struct DifferenceBuilder {
     /// Window of the walk's look-ahead after a mismatch.
     static let lookAhead = 128
 
-    /// `k - start + 1` for the first `k` in `start ..< start + lookAhead` where
-    /// `items[k].id == id`, or nil.
-    private static func distance(to id: String, in items: [Item], from start: Int) -> Int? {
-        let end = min(items.count, start + lookAhead)
-        var k = start
-        while k < end {
-            if items[k].id == id { return k - start + 1 }
-            k += 1
+    /// After a mismatch at `a[i]`/`b[j]`: the smallest `d` in 1…lookAhead
+    /// with `b[j + d] == a[i]` (returns `(0, d)`) or `a[i + d] == b[j]`
+    /// (returns `(d, 0)`), checking both at each distance; nil when neither
+    /// occurs within the window.
+    /// - Complexity: O(d) id comparisons.
+    private static func resync(_ a: [Item], _ i: Int, _ b: [Item], _ j: Int) -> (Int, Int)? {
+        let oldID = a[i].id, newID = b[j].id
+        var d = 1
+        while d <= lookAhead {
+            let inNew = j + d < b.count, inOld = i + d < a.count
+            guard inNew || inOld else { return nil }
+            if inNew, b[j + d].id == oldID { return (0, d) }
+            if inOld, a[i + d].id == newID { return (d, 0) }
+            d += 1
         }
         return nil
     }
@@ -161,10 +167,12 @@ private struct DifferenceBuilder {
                     linked += 1
                     i += 1
                     j += 1
-                } else if let skip = Self.distance(to: a[i].id, in: b, from: j + 1) {
-                    j += skip  // b[j ..< j + skip] came from elsewhere
-                } else if let skip = Self.distance(to: b[j].id, in: a, from: i + 1) {
-                    i += skip  // a[i ..< i + skip] went elsewhere
+                } else if let (skipOld, skipNew) = Self.resync(a, i, b, j) {
+                    // a[i ..< i + skipOld] went elsewhere, or b[j ..< j + skipNew]
+                    // came from elsewhere: the nearer resynchronization wins,
+                    // so a lone delete or insert costs two compares, not a window.
+                    i += skipOld
+                    j += skipNew
                 } else {
                     misses += 1
                     if misses > 16, misses > linked / 4 { break }

@@ -12,10 +12,37 @@ enum ScanRanking: Sendable {
     case all
 }
 
-/// The result of scanning one contiguous chunk of candidates.
+/// The state of one thread's scan, carried across the pieces it scans.
 struct ChunkResult {
+    /// Every match (index-wide), when kept and not compacted.
     var matches: [Int] = []
+    /// `.firstInSource` and `.all`: the kept keys; `.best`: the heap, once done.
     var keys: [RankKey] = []
+    var top = TopK(capacity: 0)
+    /// When set, matches are copied here instead of listed in `matches`.
+    var segment: SegmentBuilder?
+    /// The built `segment` (after `finish`).
+    var built: CompactSegment?
+    let keepMatches: Bool
+    let ranking: ScanRanking
+    /// `.firstInSource` without `keepMatches`: the first k are found.
+    var stopped = false
+
+    init(keepMatches: Bool = false, ranking: ScanRanking = .none, segment: SegmentBuilder? = nil) {
+        self.keepMatches = keepMatches
+        self.ranking = ranking
+        self.segment = segment
+        if case .best(let k) = ranking { top = TopK(capacity: k) }
+        if case .firstInSource(let k) = ranking, k <= 0, !keepMatches { stopped = true }
+    }
+
+    /// Moves the heap into `keys` and builds the segment (call once, after
+    /// the last piece).
+    mutating func finish() {
+        if case .best = ranking { keys = top.heap }
+        built = segment?.build()
+        segment = nil
+    }
 }
 
 /// Matches and scores texts of one table for one prepared query.
@@ -36,64 +63,87 @@ struct Scanner {
         }
     }
 
-    /// Scans `candidates` (ascending, in range).
+    /// Scans `candidates` (positions in `table`, ascending, in range) into
+    /// `state`. `ids` maps a position to its index in the `SearchIndex`
+    /// (`nil` = the same); ranking and matches use those indices. Fuzzy
+    /// matching of text `i` resumes at `resume[i]` with `needle[skip...]`
+    /// (`resume` = `nil` or an entry < 0: from scratch).
     /// - Complexity: O(Σ L) matching + scoring of the kept matches.
-    func scan<C: Collection>(_ candidates: C, keepMatches: Bool, ranking: ScanRanking) -> ChunkResult
+    func scan<C: Collection>(_ candidates: C, ids: UnsafeBufferPointer<Int>?,
+                             resume: UnsafeBufferPointer<Int32>? = nil, skip: Int = 0,
+                             into state: inout ChunkResult)
     where C.Element == Int {
-        var result = ChunkResult()
-        if keepMatches { result.matches.reserveCapacity(candidates.count / 4) }
-        var top = TopK(capacity: 0)
-        var firstK = Int.max
-        switch ranking {
-        case .best(let k): top = TopK(capacity: k)
-        case .firstInSource(let k): firstK = max(k, 0)
-        case .none, .all: break
+        if state.stopped { return }
+        if state.keepMatches && state.segment == nil { state.matches.reserveCapacity(candidates.count / 4) }
+        // Work on local copies (moved back at the end): no per-text copy of
+        // the optional builder out of `state`.
+        var builder = state.segment
+        state.segment = nil
+        let copying = state.keepMatches && builder != nil
+        var top = state.top
+        state.top = TopK(capacity: 0)
+        defer {
+            state.segment = builder
+            state.top = top
         }
-        if !keepMatches, case .firstInSource = ranking, firstK == 0 { return result }
+        var firstK = Int.max
+        if case .firstInSource(let k) = state.ranking { firstK = max(k, 0) }
         let bound = FuzzyMatcher.maxScore(queryLength: query.scalars.count)
         query.bytes.withUnsafeBufferPointer { needle in
             for i in candidates {
                 // 1. Match (and the score when it is free).
                 var known: Int?
+                var end = 0
                 if query.isEmpty {
                     known = 0
                 } else if query.mode == .substring {
                     guard let s = SubstringMatcher.score(table, i, needle: needle) else { continue }
                     known = s
                 } else {
-                    guard FuzzyMatcher.matches(table, i, query: query, needle: needle) else { continue }
+                    let start = resume.map { Int($0[i]) } ?? 0
+                    guard let e = start >= 0
+                            ? FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: start, from: skip)
+                            : FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: 0, from: 0)
+                    else { continue }
+                    end = e
                 }
-                if keepMatches { result.matches.append(i) }
+                let id = ids.map { $0[i] } ?? i
+                if state.keepMatches {
+                    if copying {
+                        builder?.append(table, i, id: id, resume: end <= Int(Int32.max) ? Int32(end) : -1)
+                    } else {
+                        state.matches.append(id)
+                    }
+                }
                 // 2. Rank.
-                switch ranking {
+                switch state.ranking {
                 case .none:
                     continue
                 case .firstInSource:
-                    if result.keys.count < firstK, let s = known ?? score(i) {
-                        result.keys.append(RankKey(score: s, length: table.scalarLength(i), index: i))
-                    } else if !keepMatches {
+                    if state.keys.count < firstK, let s = known ?? score(i) {
+                        state.keys.append(RankKey(score: s, length: table.scalarLength(i), index: id))
+                    } else if !state.keepMatches {
+                        state.stopped = true
                         return
                     }
                 case .all:
                     if let s = known ?? score(i) {
-                        result.keys.append(RankKey(score: s, length: table.scalarLength(i), index: i))
+                        state.keys.append(RankKey(score: s, length: table.scalarLength(i), index: id))
                     }
                 case .best:
                     let length = table.scalarLength(i)
                     // Skip the DP when even the best possible score cannot enter.
                     if known == nil && top.isFull {
-                        if !top.admits(RankKey(score: bound, length: length, index: i)) { continue }
+                        if !top.admits(RankKey(score: bound, length: length, index: id)) { continue }
                         let tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
-                        if !top.admits(RankKey(score: tight, length: length, index: i)) { continue }
+                        if !top.admits(RankKey(score: tight, length: length, index: id)) { continue }
                     }
                     if let s = known ?? score(i) {
-                        top.insert(RankKey(score: s, length: length, index: i))
+                        top.insert(RankKey(score: s, length: length, index: id))
                     }
                 }
             }
         }
-        if case .best = ranking { result.keys = top.heap }
-        return result
     }
 }
 
@@ -140,6 +190,16 @@ extension SearchIndex {
     /// The shared engine of `search`, `matchingIndices`, `rank`, `evaluate`.
     func run(_ query: SearchQuery, among candidates: [Int]?, keepMatches: Bool,
              scoring: Bool = true) -> SearchResult {
+        run(query, source: .index(candidates.map(normalized)), keepMatches: keepMatches, scoring: scoring,
+            compact: false).result
+    }
+
+    /// Scans `source` for `query`: matches (listed, or compacted into
+    /// segments when `compact`), and hits unless `scoring` is false.
+    /// - Complexity: O(c × L) for c candidates of length L, plus scoring
+    ///   (see `search(_:among:)`) and O(Σ L) to copy compacted matches.
+    func run(_ query: SearchQuery, source: ScanSource, keepMatches: Bool, scoring: Bool,
+             compact: Bool, pool: SegmentPool = SegmentPool()) -> (result: SearchResult, segments: [CompactSegment]) {
         let prepared = PreparedQuery(query)
         let limit = query.limit.map { max($0, 0) }
         let ranking: ScanRanking
@@ -152,20 +212,53 @@ extension SearchIndex {
         } else {
             ranking = .all
         }
-        let list = candidates.map(normalized)
-        let total = list?.count ?? count
+        let total: Int
+        switch source {
+        case .index(let list): total = list?.count ?? count
+        case .compact(let segments, _): total = segments.reduce(0) { $0 + $1.count }
+        }
         let chunks = total >= Self.parallelThreshold ? Self.parallelism : 1
+        let averageBytes = count > 0 ? (bytes.count + count - 1) / count : 0
 
         let results: [ChunkResult] = withTable { table in
             @Sendable func scanChunk(_ c: Int) -> ChunkResult {
                 let lo = total * c / chunks, hi = total * (c + 1) / chunks
-                let scanner = Scanner(table: table, query: prepared)
-                if let list {
-                    return list.withUnsafeBufferPointer {
-                        scanner.scan($0[lo..<hi], keepMatches: keepMatches, ranking: ranking)
+                switch source {
+                case .index(let list):
+                    let segment = compact ? SegmentBuilder(texts: hi - lo, bytes: (hi - lo) * averageBytes, pool: pool) : nil
+                    var state = ChunkResult(keepMatches: keepMatches, ranking: ranking, segment: segment)
+                    let scanner = Scanner(table: table, query: prepared)
+                    if let list {
+                        list.withUnsafeBufferPointer { scanner.scan($0[lo..<hi], ids: nil, into: &state) }
+                    } else {
+                        scanner.scan(lo..<hi, ids: nil, into: &state)
                     }
+                    state.finish()
+                    return state
+                case .compact(let segments, let skip):
+                    // The pieces of the segments that fall in lo..<hi.
+                    var pieces: [(CompactSegment, Range<Int>)] = []
+                    var start = 0
+                    var byteBound = 0
+                    for segment in segments {
+                        let range = max(lo - start, 0)..<max(min(hi - start, segment.count), max(lo - start, 0))
+                        if !range.isEmpty {
+                            pieces.append((segment, range))
+                            let offsets = segment.table.offsets
+                            byteBound += offsets[range.upperBound] - offsets[range.lowerBound]
+                        }
+                        start += segment.count
+                    }
+                    let segment = compact ? SegmentBuilder(texts: hi - lo, bytes: byteBound, pool: pool) : nil
+                    var state = ChunkResult(keepMatches: keepMatches, ranking: ranking, segment: segment)
+                    for (piece, range) in pieces {
+                        Scanner(table: piece.table, query: prepared)
+                            .scan(range, ids: piece.ids, resume: skip.map { _ in piece.resume }, skip: skip ?? 0,
+                                  into: &state)
+                    }
+                    state.finish()
+                    return state
                 }
-                return scanner.scan(lo..<hi, keepMatches: keepMatches, ranking: ranking)
             }
             if chunks == 1 { return [scanChunk(0)] }
             let slots = ChunkSlots(count: chunks)
@@ -176,7 +269,7 @@ extension SearchIndex {
         }
 
         var matches: [Int] = []
-        if keepMatches {
+        if keepMatches && !compact {
             if results.count == 1 {
                 matches = results[0].matches
             } else {
@@ -196,6 +289,17 @@ extension SearchIndex {
         case .all:
             keys.sort { $0.precedes($1) }
         }
-        return SearchResult(matches: matches, hits: keys.map(\.hit))
+        let segments = compact ? results.compactMap(\.built) : []
+        return (SearchResult(matches: matches, hits: keys.map(\.hit)), segments)
     }
+}
+
+/// Where a scan's candidates come from.
+enum ScanSource: Sendable {
+    /// Positions in the index, normalized (`nil` = all).
+    case index([Int]?)
+    /// The compacted texts of a previous match set; fuzzy matching resumes
+    /// at their resume positions with the needle bytes from the given count
+    /// on (`nil`: from scratch).
+    case compact([CompactSegment], resumeFrom: Int?)
 }

@@ -84,6 +84,7 @@ struct SegmentStorage {
     var resume: RawBuffer<Int32>
 
     init(texts: Int, bytes byteCount: Int) {
+        isSelection = byteCount == 0
         bytes = RawBuffer(capacity: byteCount)
         folded = RawBuffer(capacity: byteCount)
         offsets = RawBuffer(capacity: texts + 1)
@@ -108,8 +109,13 @@ struct SegmentStorage {
         foldedOffsets.append(0)
     }
 
-    /// Room for texts and bytes (what a pool compares).
+    /// Room for bytes and for texts.
     var capacity: Int { bytes.capacity }
+    var textCapacity: Int { ids.capacity }
+    /// Allocated bytes, roughly (what a pool compares).
+    var size: Int { 2 * bytes.capacity + 29 * ids.capacity }
+    /// Made for selections (no text bytes).
+    let isSelection: Bool
 
     func free() {
         bytes.free(); folded.free(); offsets.free(); foldedOffsets.free(); flags.free(); ids.free(); resume.free()
@@ -123,26 +129,29 @@ struct SegmentStorage {
 final class SegmentPool: @unchecked Sendable {
     private let queue = DispatchQueue(label: "diffable.search.segment-pool")
     private var spare: [SegmentStorage] = []
-    /// Storages kept at most (two generations of two segments, plus slack).
-    static let maxSpare = 6
+    /// Storages kept at most (two generations of two segments and two
+    /// selections, plus slack).
+    static let maxSpare = 10
 
     deinit { for storage in spare { storage.free() } }
 
-    /// An empty storage for about `texts` texts of `bytes` bytes: the
-    /// smallest spare one that is large enough, else the largest (grown).
+    /// An empty storage for about `texts` texts of `bytes` bytes (`bytes`
+    /// = 0: a selection, which uses only ids and resume positions): the
+    /// smallest spare one of the same kind that is large enough, else the
+    /// largest of that kind (grown), else a new one.
     /// - Complexity: O(spare storages)
     func take(texts: Int, bytes: Int) -> SegmentStorage {
+        let selection = bytes == 0
         var taken: SegmentStorage? = queue.sync {
-            guard !spare.isEmpty else { return nil }
-            // The smallest storage that is large enough, else the largest.
             var fit: Int?
-            var largest = 0
-            for k in spare.indices {
-                let c = spare[k].capacity
-                if c >= bytes && fit.map({ c < spare[$0].capacity }) ?? true { fit = k }
-                if c > spare[largest].capacity { largest = k }
+            var largest: Int?
+            for k in spare.indices where spare[k].isSelection == selection {
+                let size = spare[k].size
+                if spare[k].capacity >= bytes && spare[k].textCapacity >= texts
+                    && fit.map({ size < spare[$0].size }) ?? true { fit = k }
+                if largest.map({ size > spare[$0].size }) ?? true { largest = k }
             }
-            return spare.remove(at: fit ?? largest)
+            return (fit ?? largest).map { spare.remove(at: $0) }
         }
         if taken == nil { return SegmentStorage(texts: texts, bytes: bytes) }
         taken?.reset(texts: texts, bytes: bytes)
@@ -156,16 +165,18 @@ final class SegmentPool: @unchecked Sendable {
             spare.append(storage)
             guard spare.count > Self.maxSpare else { return nil }
             var smallest = 0
-            for k in spare.indices where spare[k].capacity < spare[smallest].capacity { smallest = k }
+            for k in spare.indices where spare[k].size < spare[smallest].size { smallest = k }
             return spare.remove(at: smallest)
         }
         dropped?.free()
     }
 }
 
-/// Fills the storage of one `CompactSegment` (one thread, appends only).
-/// A value owned by the scan state (so appends need no dynamic exclusivity
-/// checks); `build()` hands the buffers over to the segment.
+/// Fills the storage of one `CompactSegment` (one thread, appends only):
+/// either a selection (`select`: positions in a table, with resume
+/// positions) or copied texts (`append`). A value owned by the scanning
+/// thread (appends need no dynamic exclusivity checks); `build` hands the
+/// buffers over to a segment, `discard` back to the pool.
 struct SegmentBuilder {
     fileprivate var storage: SegmentStorage
     fileprivate let pool: SegmentPool
@@ -175,6 +186,21 @@ struct SegmentBuilder {
     init(texts: Int, bytes: Int, pool: SegmentPool) {
         storage = pool.take(texts: texts, bytes: bytes)
         self.pool = pool
+    }
+
+    /// Number of entries.
+    var count: Int { storage.ids.count }
+
+    /// Selected positions (after `select`).
+    var positions: UnsafeBufferPointer<Int> { storage.ids.buffer }
+    /// Resume positions (after `select` or `append`).
+    var resume: UnsafeBufferPointer<Int32> { storage.resume.buffer }
+
+    /// Selects text `i` of the scanned table (ascending), with its resume
+    /// position.
+    @inline(__always) mutating func select(_ i: Int, resume: Int32) {
+        storage.ids.append(i)
+        storage.resume.append(resume)
     }
 
     /// Copies text `i` of `table`, whose index in the `SearchIndex` is `id`
@@ -195,41 +221,85 @@ struct SegmentBuilder {
         storage.resume.append(resume)
     }
 
-    /// The segment, which now owns the buffers (and gives them back to the
-    /// pool when freed); the builder must not be used afterwards.
-    func build() -> CompactSegment { CompactSegment(storage, pool: pool) }
+    /// The segment of the copied texts, or (with `base`) the view selecting
+    /// texts of `base`; it now owns the buffers (given back to the pool when
+    /// freed). The builder must not be used afterwards.
+    func build(base: CompactSegment? = nil) -> CompactSegment { CompactSegment(storage, pool: pool, base: base) }
+
+    /// Gives the buffers back to the pool; the builder must not be used
+    /// afterwards.
+    func discard() { pool.give(storage) }
 }
 
 /// A compacted copy of some texts of a `SearchIndex` (fzf-style narrowing):
 /// the same flat layout as the index (UTF-8, folded copy, offsets, flags)
 /// for just those texts, back to back, plus each one's index in the
-/// `SearchIndex` (`ids`, ascending) and resume position. A narrowing
-/// keystroke scans this dense buffer instead of texts scattered over the
-/// whole index.
+/// `SearchIndex` (ascending) and resume position. A narrowing keystroke
+/// scans this dense buffer instead of texts scattered over the whole index.
+///
+/// A *view* selects texts of a copied segment (`base`) instead: when most of
+/// them still match, listing their positions is cheaper than copying, and
+/// scanning them is still nearly sequential.
 ///
 /// Immutable once built; shared read-only between threads.
 final class CompactSegment: @unchecked Sendable {
     private let storage: SegmentStorage
     let pool: SegmentPool
-    /// A read-only view in the index's layout (local positions `0..<count`).
+    /// For a view: the segment whose texts it selects (never a view).
+    let base: CompactSegment?
+    /// The texts, in the index's layout (this segment's, or `base`'s).
     let table: TextTable
-    /// The index of each text in the `SearchIndex`, ascending.
-    let ids: UnsafeBufferPointer<Int>
-    /// Per text: where matching a query that extends this one resumes.
+    /// The index in the `SearchIndex` of each text of `table`, ascending.
+    let textIds: UnsafeBufferPointer<Int>
+    /// For a view: the selected positions in `table`, ascending.
+    let positions: UnsafeBufferPointer<Int>?
+    /// Per entry: where matching a query that extends this one resumes.
     let resume: UnsafeBufferPointer<Int32>
 
-    fileprivate init(_ storage: SegmentStorage, pool: SegmentPool) {
+    fileprivate init(_ storage: SegmentStorage, pool: SegmentPool, base: CompactSegment?) {
         self.storage = storage
         self.pool = pool
-        table = TextTable(bytes: storage.bytes.buffer, folded: storage.folded.buffer,
-                          offsets: storage.offsets.buffer, foldedOffsets: storage.foldedOffsets.buffer,
-                          flags: storage.flags.buffer)
-        ids = storage.ids.buffer
+        let root = base.map { $0.base ?? $0 }
+        self.base = root
+        if let root {
+            table = root.table
+            textIds = root.textIds
+            positions = storage.ids.buffer
+        } else {
+            table = TextTable(bytes: storage.bytes.buffer, folded: storage.folded.buffer,
+                              offsets: storage.offsets.buffer, foldedOffsets: storage.foldedOffsets.buffer,
+                              flags: storage.flags.buffer)
+            textIds = storage.ids.buffer
+            positions = nil
+        }
         resume = storage.resume.buffer
     }
 
     deinit { pool.give(storage) }
 
-    /// Number of texts.
-    var count: Int { ids.count }
+    /// Number of entries (matches).
+    var count: Int { storage.ids.count }
+
+    /// The segment that owns the texts (itself unless a view).
+    var root: CompactSegment { base ?? self }
+
+    /// Appends the `SearchIndex` indices of the entries.
+    /// - Complexity: O(count)
+    func appendIndices(to out: inout [Int]) {
+        if let positions {
+            for p in positions { out.append(textIds[p]) }
+        } else {
+            out.append(contentsOf: textIds)
+        }
+    }
+
+    /// UTF-8 bytes of the entries `range` (an upper bound of what copying
+    /// them takes).
+    /// - Complexity: O(1) for copied texts, O(range.count) for a view.
+    func byteCount(_ range: Range<Int>) -> Int {
+        guard let positions else { return table.offsets[range.upperBound] - table.offsets[range.lowerBound] }
+        var total = 0
+        for k in range { total += table.offsets[positions[k] + 1] - table.offsets[positions[k]] }
+        return total
+    }
 }

@@ -30,7 +30,7 @@ public struct SearchMatchSet: Sendable {
     public var indices: [Int] {
         var out: [Int] = []
         out.reserveCapacity(count)
-        for segment in segments { out.append(contentsOf: segment.ids) }
+        for segment in segments { segment.appendIndices(to: &out) }
         return out
     }
 }

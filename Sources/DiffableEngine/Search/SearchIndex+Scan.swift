@@ -19,29 +19,27 @@ struct ChunkResult {
     /// `.firstInSource` and `.all`: the kept keys; `.best`: the heap, once done.
     var keys: [RankKey] = []
     var top = TopK(capacity: 0)
-    /// When set, matches are copied here instead of listed in `matches`.
-    var segment: SegmentBuilder?
-    /// The built `segment` (after `finish`).
-    var built: CompactSegment?
+    /// When set, matches are selected (or copied, when `copying`) here
+    /// instead of listed in `matches`.
+    var selection: SegmentBuilder?
+    var copying = false
+    /// The chunk's compacted matches, in index order (built by `run`).
+    var built: [CompactSegment] = []
     let keepMatches: Bool
     let ranking: ScanRanking
     /// `.firstInSource` without `keepMatches`: the first k are found.
     var stopped = false
 
-    init(keepMatches: Bool = false, ranking: ScanRanking = .none, segment: SegmentBuilder? = nil) {
+    init(keepMatches: Bool = false, ranking: ScanRanking = .none) {
         self.keepMatches = keepMatches
         self.ranking = ranking
-        self.segment = segment
         if case .best(let k) = ranking { top = TopK(capacity: k) }
         if case .firstInSource(let k) = ranking, k <= 0, !keepMatches { stopped = true }
     }
 
-    /// Moves the heap into `keys` and builds the segment (call once, after
-    /// the last piece).
+    /// Moves the heap into `keys` (call once, after the last piece).
     mutating func finish() {
         if case .best = ranking { keys = top.heap }
-        built = segment?.build()
-        segment = nil
     }
 }
 
@@ -66,31 +64,34 @@ struct Scanner {
     /// Scans `candidates` (positions in `table`, ascending, in range) into
     /// `state`. `ids` maps a position to its index in the `SearchIndex`
     /// (`nil` = the same); ranking and matches use those indices. Fuzzy
-    /// matching of text `i` resumes at `resume[i]` with `needle[skip...]`
-    /// (`resume` = `nil` or an entry < 0: from scratch).
+    /// matching of the k-th candidate resumes at `resume[k]` with
+    /// `needle[skip...]` (`resume` = `nil` or an entry < 0: from scratch).
     /// - Complexity: O(Σ L) matching + scoring of the kept matches.
     func scan<C: Collection>(_ candidates: C, ids: UnsafeBufferPointer<Int>?,
                              resume: UnsafeBufferPointer<Int32>? = nil, skip: Int = 0,
                              into state: inout ChunkResult)
     where C.Element == Int {
         if state.stopped { return }
-        if state.keepMatches && state.segment == nil { state.matches.reserveCapacity(candidates.count / 4) }
+        if state.keepMatches && state.selection == nil { state.matches.reserveCapacity(candidates.count / 4) }
         // Work on local copies (moved back at the end): no per-text copy of
         // the optional builder out of `state`.
-        var builder = state.segment
-        state.segment = nil
-        let copying = state.keepMatches && builder != nil
+        var builder = state.selection
+        state.selection = nil
+        let selecting = state.keepMatches && builder != nil
+        let copying = state.copying
         var top = state.top
         state.top = TopK(capacity: 0)
         defer {
-            state.segment = builder
+            state.selection = builder
             state.top = top
         }
+        var k = -1
         var firstK = Int.max
         if case .firstInSource(let k) = state.ranking { firstK = max(k, 0) }
         let bound = FuzzyMatcher.maxScore(queryLength: query.scalars.count)
         query.bytes.withUnsafeBufferPointer { needle in
             for i in candidates {
+                k &+= 1
                 // 1. Match (and the score when it is free).
                 var known: Int?
                 var end = 0
@@ -100,7 +101,7 @@ struct Scanner {
                     guard let s = SubstringMatcher.score(table, i, needle: needle) else { continue }
                     known = s
                 } else {
-                    let start = resume.map { Int($0[i]) } ?? 0
+                    let start = resume.map { Int($0[k]) } ?? 0
                     guard let e = start >= 0
                             ? FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: start, from: skip)
                             : FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: 0, from: 0)
@@ -109,8 +110,9 @@ struct Scanner {
                 }
                 let id = ids.map { $0[i] } ?? i
                 if state.keepMatches {
-                    if copying {
-                        builder?.append(table, i, id: id, resume: end <= Int(Int32.max) ? Int32(end) : -1)
+                    if selecting {
+                        let r = end <= Int(Int32.max) ? Int32(end) : -1
+                        if copying { builder?.append(table, i, id: id, resume: r) } else { builder?.select(i, resume: r) }
                     } else {
                         state.matches.append(id)
                     }
@@ -218,47 +220,96 @@ extension SearchIndex {
         case .compact(let segments, _): total = segments.reduce(0) { $0 + $1.count }
         }
         let chunks = total >= Self.parallelThreshold ? Self.parallelism : 1
-        let averageBytes = count > 0 ? (bytes.count + count - 1) / count : 0
+        // Chunk boundaries; for segments, snapped to a segment boundary
+        // within 1/8 of the total (so a chunk's matches can stay a view of
+        // one segment).
+        var bounds = (0...chunks).map { total * $0 / chunks }
+        if case .compact(let segments, _) = source, chunks > 1 {
+            var starts: [Int] = []
+            var start = 0
+            for segment in segments { starts.append(start); start += segment.count }
+            for c in 1..<chunks {
+                if let near = starts.min(by: { abs($0 - bounds[c]) < abs($1 - bounds[c]) }),
+                   abs(near - bounds[c]) * 8 <= total, near > bounds[c - 1] {
+                    bounds[c] = near
+                }
+            }
+        }
 
+        let chunkBounds = bounds
+        let averageBytes = count > 0 ? (bytes.count + count - 1) / count : 0
         let results: [ChunkResult] = withTable { table in
             @Sendable func scanChunk(_ c: Int) -> ChunkResult {
-                let lo = total * c / chunks, hi = total * (c + 1) / chunks
+                let lo = chunkBounds[c], hi = max(chunkBounds[c + 1], chunkBounds[c])
+                var state = ChunkResult(keepMatches: keepMatches, ranking: ranking)
                 switch source {
                 case .index(let list):
-                    let segment = compact ? SegmentBuilder(texts: hi - lo, bytes: (hi - lo) * averageBytes, pool: pool) : nil
-                    var state = ChunkResult(keepMatches: keepMatches, ranking: ranking, segment: segment)
                     let scanner = Scanner(table: table, query: prepared)
+                    if compact {
+                        state.selection = SegmentBuilder(texts: hi - lo, bytes: (hi - lo) * averageBytes, pool: pool)
+                        state.copying = true
+                    }
                     if let list {
                         list.withUnsafeBufferPointer { scanner.scan($0[lo..<hi], ids: nil, into: &state) }
                     } else {
                         scanner.scan(lo..<hi, ids: nil, into: &state)
                     }
-                    state.finish()
-                    return state
+                    if let copy = state.selection { state.built = [copy.build()] }
                 case .compact(let segments, let skip):
-                    // The pieces of the segments that fall in lo..<hi.
-                    var pieces: [(CompactSegment, Range<Int>)] = []
+                    // The entries of the segments that fall in lo..<hi. A
+                    // piece selecting at least 1/4 of its root segment's
+                    // texts yields a view of that root (listing positions is
+                    // cheaper than copying, and the next scan stays nearly
+                    // sequential); a sparser one copies its matches.
+                    var copyBuilder: SegmentBuilder?
+                    var viewBuilder: SegmentBuilder?
+                    var viewRoot: CompactSegment?
                     var start = 0
-                    var byteBound = 0
                     for segment in segments {
                         let range = max(lo - start, 0)..<max(min(hi - start, segment.count), max(lo - start, 0))
-                        if !range.isEmpty {
-                            pieces.append((segment, range))
-                            let offsets = segment.table.offsets
-                            byteBound += offsets[range.upperBound] - offsets[range.lowerBound]
-                        }
                         start += segment.count
+                        if range.isEmpty { continue }
+                        let root = segment.root
+                        let inline = range.count * 4 < root.count
+                        if compact {
+                            if inline {
+                                if let view = viewBuilder, let viewRoot { state.built.append(view.build(base: viewRoot)) }
+                                viewBuilder = nil
+                                viewRoot = nil
+                                let perText = root.count > 0 ? (root.table.bytes.count + root.count - 1) / root.count : 0
+                                state.selection = copyBuilder
+                                    ?? SegmentBuilder(texts: hi - lo, bytes: (hi - lo) * perText, pool: pool)
+                                copyBuilder = nil
+                            } else {
+                                if let copy = copyBuilder { state.built.append(copy.build()) }
+                                copyBuilder = nil
+                                if let view = viewBuilder, let viewRoot, viewRoot !== root {
+                                    state.built.append(view.build(base: viewRoot))
+                                    viewBuilder = nil
+                                }
+                                viewRoot = root
+                                state.selection = viewBuilder ?? SegmentBuilder(texts: hi - lo, bytes: 0, pool: pool)
+                                viewBuilder = nil
+                            }
+                            state.copying = inline
+                        }
+                        let resume = skip.map { _ in UnsafeBufferPointer(rebasing: segment.resume[range]) }
+                        let scanner = Scanner(table: segment.table, query: prepared)
+                        if let positions = segment.positions {
+                            scanner.scan(positions[range], ids: segment.textIds, resume: resume, skip: skip ?? 0,
+                                         into: &state)
+                        } else {
+                            scanner.scan(range, ids: segment.textIds, resume: resume, skip: skip ?? 0, into: &state)
+                        }
+                        if inline { copyBuilder = state.selection } else { viewBuilder = state.selection }
+                        state.selection = nil
                     }
-                    let segment = compact ? SegmentBuilder(texts: hi - lo, bytes: byteBound, pool: pool) : nil
-                    var state = ChunkResult(keepMatches: keepMatches, ranking: ranking, segment: segment)
-                    for (piece, range) in pieces {
-                        Scanner(table: piece.table, query: prepared)
-                            .scan(range, ids: piece.ids, resume: skip.map { _ in piece.resume }, skip: skip ?? 0,
-                                  into: &state)
-                    }
-                    state.finish()
-                    return state
+                    if let copy = copyBuilder { state.built.append(copy.build()) }
+                    if let view = viewBuilder, let viewRoot { state.built.append(view.build(base: viewRoot)) }
                 }
+                state.selection = nil
+                state.finish()
+                return state
             }
             if chunks == 1 { return [scanChunk(0)] }
             let slots = ChunkSlots(count: chunks)
@@ -289,7 +340,7 @@ extension SearchIndex {
         case .all:
             keys.sort { $0.precedes($1) }
         }
-        let segments = compact ? results.compactMap(\.built) : []
+        let segments = compact ? results.flatMap(\.built) : []
         return (SearchResult(matches: matches, hits: keys.map(\.hit)), segments)
     }
 }

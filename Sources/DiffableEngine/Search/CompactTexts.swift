@@ -129,9 +129,10 @@ struct SegmentStorage {
 final class SegmentPool: @unchecked Sendable {
     private let queue = DispatchQueue(label: "diffable.search.segment-pool")
     private var spare: [SegmentStorage] = []
-    /// Storages kept at most (two generations of two segments and two
-    /// selections, plus slack).
-    static let maxSpare = 10
+    /// Spare storages kept per kind (copies, selections): what a chain of
+    /// keystrokes with two scan threads cycles through. Each copy storage
+    /// of a 1M-text index is tens of MB, so no more.
+    static let maxSpare = 3
 
     deinit { for storage in spare { storage.free() } }
 
@@ -158,14 +159,15 @@ final class SegmentPool: @unchecked Sendable {
         return taken ?? SegmentStorage(texts: texts, bytes: bytes)
     }
 
-    /// Takes `storage` back (frees the smallest storage when full).
+    /// Takes `storage` back (frees the smallest storage of its kind when
+    /// more than `maxSpare` of that kind are kept).
     /// - Complexity: O(spare storages)
     func give(_ storage: SegmentStorage) {
         let dropped: SegmentStorage? = queue.sync {
             spare.append(storage)
-            guard spare.count > Self.maxSpare else { return nil }
-            var smallest = 0
-            for k in spare.indices where spare[k].size < spare[smallest].size { smallest = k }
+            let kind = spare.indices.filter { spare[$0].isSelection == storage.isSelection }
+            guard kind.count > Self.maxSpare, var smallest = kind.first else { return nil }
+            for k in kind where spare[k].size < spare[smallest].size { smallest = k }
             return spare.remove(at: smallest)
         }
         dropped?.free()

@@ -108,13 +108,15 @@ struct Scanner {
                     else { continue }
                     end = e
                 }
-                let id = ids.map { $0[i] } ?? i
+                // The index in the `SearchIndex`, read only when needed (a
+                // view's selection and a rejected key do without).
+                @inline(__always) func id() -> Int { ids.map { $0[i] } ?? i }
                 if state.keepMatches {
                     if selecting {
                         let r = end <= Int(Int32.max) ? Int32(end) : -1
-                        if copying { builder?.append(table, i, id: id, resume: r) } else { builder?.select(i, resume: r) }
+                        if copying { builder?.append(table, i, id: id(), resume: r) } else { builder?.select(i, resume: r) }
                     } else {
-                        state.matches.append(id)
+                        state.matches.append(id())
                     }
                 }
                 // 2. Rank.
@@ -123,25 +125,29 @@ struct Scanner {
                     continue
                 case .firstInSource:
                     if state.keys.count < firstK, let s = known ?? score(i) {
-                        state.keys.append(RankKey(score: s, length: table.scalarLength(i), index: id))
+                        state.keys.append(RankKey(score: s, length: table.scalarLength(i), index: id()))
                     } else if !state.keepMatches {
                         state.stopped = true
                         return
                     }
                 case .all:
                     if let s = known ?? score(i) {
-                        state.keys.append(RankKey(score: s, length: table.scalarLength(i), index: id))
+                        state.keys.append(RankKey(score: s, length: table.scalarLength(i), index: id()))
                     }
                 case .best:
                     let length = table.scalarLength(i)
-                    // Skip the DP when even the best possible score cannot enter.
-                    if known == nil && top.isFull {
-                        if !top.admits(RankKey(score: bound, length: length, index: id)) { continue }
-                        let tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
-                        if !top.admits(RankKey(score: tight, length: length, index: id)) { continue }
+                    // Skip the DP when even the best possible score cannot
+                    // enter (indices ascend within a chunk, so a full tie
+                    // never enters: no need to read the index).
+                    if top.isFull {
+                        if !top.admitsNext(score: known ?? bound, length: length) { continue }
+                        if known == nil {
+                            let tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
+                            if !top.admitsNext(score: tight, length: length) { continue }
+                        }
                     }
                     if let s = known ?? score(i) {
-                        top.insert(RankKey(score: s, length: length, index: id))
+                        top.insert(RankKey(score: s, length: length, index: id()))
                     }
                 }
             }

@@ -37,13 +37,15 @@ enum SearchBenchmarks {
             let build = sampleRuns(runs: context.runs(full: 3, quick: 1)) { index = SearchIndex(texts: all) }
             r.row("\(name) index build", build)
             let runs = context.runs(full: 9, quick: 3)
-            var previous: [Int]?
+            var previous: SearchMatchSet?
             for (k, text) in keystrokes.enumerated() {
                 let query = SearchQuery(text: text, mode: .fuzzy, order: .score, limit: 50)
-                var matches: [Int] = []
-                let candidates = previous
-                let sample = sampleRuns(runs: runs) { matches = index.evaluate(query, among: candidates).matches }
-                r.row("\(name) \"\(text)\" (\(k == 0 ? "first" : "narrowing"), \(matches.count) matches)", sample,
+                var matches: SearchMatchSet?
+                let last = previous
+                let sample = sampleRuns(runs: runs) {
+                    matches = index.evaluate(query, narrowing: last, among: nil).matches
+                }
+                r.row("\(name) \"\(text)\" (\(k == 0 ? "first" : "narrowing"), \(matches?.count ?? 0) matches)", sample,
                       target: .ms(k == 0 ? firstTarget : narrowTarget))
                 previous = matches
             }

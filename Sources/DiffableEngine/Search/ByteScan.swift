@@ -42,4 +42,26 @@ enum ByteScan {
         }
         return j < n ? first : nil
     }
+
+    /// Greedy subsequence match of `query[from...]` in `text[start...]`:
+    /// the position after the last matched byte, or `nil`. Greedy matching
+    /// is incremental: the end for `q + r` is the end for `r` resumed at the
+    /// end for `q`.
+    /// - Complexity: O(text.count − start)
+    @inline(__always)
+    static func greedyEnd(_ query: UnsafeBufferPointer<UInt8>, from: Int, in text: UnsafeBufferPointer<UInt8>,
+                          start: Int) -> Int? {
+        let m = query.count, n = text.count
+        var qi = from
+        var j = start
+        if qi >= m { return j }
+        guard n &- j >= m &- qi, let q = query.baseAddress, let t = text.baseAddress else { return nil }
+        while qi < m {
+            let p = find(q[qi], t, from: j, end: n)
+            if p >= n { return nil }
+            j = p &+ 1
+            qi &+= 1
+        }
+        return j
+    }
 }

@@ -203,20 +203,25 @@ enum FuzzyMatcher {
         }
     }
 
-    /// Whether text `i` matches (subsequence test only, no scoring).
+    /// Whether text `i` matches (subsequence test only, no scoring): the
+    /// greedy end of `needle` in the matched units (see
+    /// `ByteScan.greedyEnd`), or `nil` when it does not match. Matching
+    /// resumes at `start` with `needle[from...]` (the greedy end of
+    /// `needle[..<from]`, from a previous keystroke); `0, 0` = from scratch.
     /// - Complexity: O(length of the text)
     @inline(__always)
-    static func matches(_ table: TextTable, _ i: Int, query: PreparedQuery,
-                        needle: UnsafeBufferPointer<UInt8>) -> Bool {
-        if table.isNil(i) { return false }
+    static func matchEnd(_ table: TextTable, _ i: Int, query: PreparedQuery,
+                         needle: UnsafeBufferPointer<UInt8>, start: Int, from: Int) -> Int? {
+        if table.isNil(i) { return nil }
         let units = query.caseSensitive ? table.original(i) : table.foldedText(i)
-        guard ByteScan.subsequence(needle, in: units) != nil else { return false }
-        if table.isASCII(i) { return true }
+        guard let end = ByteScan.greedyEnd(needle, from: from, in: units, start: start) else { return nil }
+        if table.isASCII(i) { return end }
         // Byte subsequences can cross scalar boundaries: confirm on scalars.
         let scalars = ScalarText(table, i, caseSensitive: query.caseSensitive)
-        return scalars.units.withUnsafeBufferPointer { u in
+        let confirmed = scalars.units.withUnsafeBufferPointer { u in
             query.scalars.withUnsafeBufferPointer { q in prefilter(q, u) != nil }
         }
+        return confirmed ? end : nil
     }
 }
 

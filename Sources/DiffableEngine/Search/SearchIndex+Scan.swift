@@ -12,10 +12,35 @@ enum ScanRanking: Sendable {
     case all
 }
 
-/// The result of scanning one contiguous chunk of candidates.
+/// The state of one thread's scan, carried across the pieces it scans.
 struct ChunkResult {
+    /// Every match (index-wide), when kept and not compacted.
     var matches: [Int] = []
+    /// `.firstInSource` and `.all`: the kept keys; `.best`: the heap, once done.
     var keys: [RankKey] = []
+    var top = TopK(capacity: 0)
+    /// When set, matches are selected (or copied, when `copying`) here
+    /// instead of listed in `matches`.
+    var selection: SegmentBuilder?
+    var copying = false
+    /// The chunk's compacted matches, in index order (built by `run`).
+    var built: [CompactSegment] = []
+    let keepMatches: Bool
+    let ranking: ScanRanking
+    /// `.firstInSource` without `keepMatches`: the first k are found.
+    var stopped = false
+
+    init(keepMatches: Bool = false, ranking: ScanRanking = .none) {
+        self.keepMatches = keepMatches
+        self.ranking = ranking
+        if case .best(let k) = ranking { top = TopK(capacity: k) }
+        if case .firstInSource(let k) = ranking, k <= 0, !keepMatches { stopped = true }
+    }
+
+    /// Moves the heap into `keys` (call once, after the last piece).
+    mutating func finish() {
+        if case .best = ranking { keys = top.heap }
+    }
 }
 
 /// Matches and scores texts of one table for one prepared query.
@@ -36,64 +61,97 @@ struct Scanner {
         }
     }
 
-    /// Scans `candidates` (ascending, in range).
+    /// Scans `candidates` (positions in `table`, ascending, in range) into
+    /// `state`. `ids` maps a position to its index in the `SearchIndex`
+    /// (`nil` = the same); ranking and matches use those indices. Fuzzy
+    /// matching of the k-th candidate resumes at `resume[k]` with
+    /// `needle[skip...]` (`resume` = `nil` or an entry < 0: from scratch).
     /// - Complexity: O(Σ L) matching + scoring of the kept matches.
-    func scan<C: Collection>(_ candidates: C, keepMatches: Bool, ranking: ScanRanking) -> ChunkResult
+    func scan<C: Collection>(_ candidates: C, ids: UnsafeBufferPointer<Int>?,
+                             resume: UnsafeBufferPointer<Int32>? = nil, skip: Int = 0,
+                             into state: inout ChunkResult)
     where C.Element == Int {
-        var result = ChunkResult()
-        if keepMatches { result.matches.reserveCapacity(candidates.count / 4) }
-        var top = TopK(capacity: 0)
-        var firstK = Int.max
-        switch ranking {
-        case .best(let k): top = TopK(capacity: k)
-        case .firstInSource(let k): firstK = max(k, 0)
-        case .none, .all: break
+        if state.stopped { return }
+        if state.keepMatches && state.selection == nil { state.matches.reserveCapacity(candidates.count / 4) }
+        // Work on local copies (moved back at the end): no per-text copy of
+        // the optional builder out of `state`.
+        var builder = state.selection
+        state.selection = nil
+        let selecting = state.keepMatches && builder != nil
+        let copying = state.copying
+        var top = state.top
+        state.top = TopK(capacity: 0)
+        defer {
+            state.selection = builder
+            state.top = top
         }
-        if !keepMatches, case .firstInSource = ranking, firstK == 0 { return result }
+        var k = -1
+        var firstK = Int.max
+        if case .firstInSource(let k) = state.ranking { firstK = max(k, 0) }
         let bound = FuzzyMatcher.maxScore(queryLength: query.scalars.count)
         query.bytes.withUnsafeBufferPointer { needle in
             for i in candidates {
+                k &+= 1
                 // 1. Match (and the score when it is free).
                 var known: Int?
+                var end = 0
                 if query.isEmpty {
                     known = 0
                 } else if query.mode == .substring {
                     guard let s = SubstringMatcher.score(table, i, needle: needle) else { continue }
                     known = s
                 } else {
-                    guard FuzzyMatcher.matches(table, i, query: query, needle: needle) else { continue }
+                    let start = resume.map { Int($0[k]) } ?? 0
+                    guard let e = start >= 0
+                            ? FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: start, from: skip)
+                            : FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: 0, from: 0)
+                    else { continue }
+                    end = e
                 }
-                if keepMatches { result.matches.append(i) }
+                // The index in the `SearchIndex`, read only when needed (a
+                // view's selection and a rejected key do without).
+                @inline(__always) func id() -> Int { ids.map { $0[i] } ?? i }
+                if state.keepMatches {
+                    if selecting {
+                        let r = end <= Int(Int32.max) ? Int32(end) : -1
+                        if copying { builder?.append(table, i, id: id(), resume: r) } else { builder?.select(i, resume: r) }
+                    } else {
+                        state.matches.append(id())
+                    }
+                }
                 // 2. Rank.
-                switch ranking {
+                switch state.ranking {
                 case .none:
                     continue
                 case .firstInSource:
-                    if result.keys.count < firstK, let s = known ?? score(i) {
-                        result.keys.append(RankKey(score: s, length: table.scalarLength(i), index: i))
-                    } else if !keepMatches {
+                    if state.keys.count < firstK, let s = known ?? score(i) {
+                        state.keys.append(RankKey(score: s, length: table.scalarLength(i), index: id()))
+                    } else if !state.keepMatches {
+                        state.stopped = true
                         return
                     }
                 case .all:
                     if let s = known ?? score(i) {
-                        result.keys.append(RankKey(score: s, length: table.scalarLength(i), index: i))
+                        state.keys.append(RankKey(score: s, length: table.scalarLength(i), index: id()))
                     }
                 case .best:
                     let length = table.scalarLength(i)
-                    // Skip the DP when even the best possible score cannot enter.
-                    if known == nil && top.isFull {
-                        if !top.admits(RankKey(score: bound, length: length, index: i)) { continue }
-                        let tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
-                        if !top.admits(RankKey(score: tight, length: length, index: i)) { continue }
+                    // Skip the DP when even the best possible score cannot
+                    // enter (indices ascend within a chunk, so a full tie
+                    // never enters: no need to read the index).
+                    if top.isFull {
+                        if !top.admitsNext(score: known ?? bound, length: length) { continue }
+                        if known == nil {
+                            let tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
+                            if !top.admitsNext(score: tight, length: length) { continue }
+                        }
                     }
                     if let s = known ?? score(i) {
-                        top.insert(RankKey(score: s, length: length, index: i))
+                        top.insert(RankKey(score: s, length: length, index: id()))
                     }
                 }
             }
         }
-        if case .best = ranking { result.keys = top.heap }
-        return result
     }
 }
 
@@ -140,6 +198,16 @@ extension SearchIndex {
     /// The shared engine of `search`, `matchingIndices`, `rank`, `evaluate`.
     func run(_ query: SearchQuery, among candidates: [Int]?, keepMatches: Bool,
              scoring: Bool = true) -> SearchResult {
+        run(query, source: .index(candidates.map(normalized)), keepMatches: keepMatches, scoring: scoring,
+            compact: false).result
+    }
+
+    /// Scans `source` for `query`: matches (listed, or compacted into
+    /// segments when `compact`), and hits unless `scoring` is false.
+    /// - Complexity: O(c × L) for c candidates of length L, plus scoring
+    ///   (see `search(_:among:)`) and O(Σ L) to copy compacted matches.
+    func run(_ query: SearchQuery, source: ScanSource, keepMatches: Bool, scoring: Bool,
+             compact: Bool, pool: SegmentPool = SegmentPool()) -> (result: SearchResult, segments: [CompactSegment]) {
         let prepared = PreparedQuery(query)
         let limit = query.limit.map { max($0, 0) }
         let ranking: ScanRanking
@@ -152,20 +220,102 @@ extension SearchIndex {
         } else {
             ranking = .all
         }
-        let list = candidates.map(normalized)
-        let total = list?.count ?? count
+        let total: Int
+        switch source {
+        case .index(let list): total = list?.count ?? count
+        case .compact(let segments, _): total = segments.reduce(0) { $0 + $1.count }
+        }
         let chunks = total >= Self.parallelThreshold ? Self.parallelism : 1
+        // Chunk boundaries; for segments, snapped to a segment boundary
+        // within 1/8 of the total (so a chunk's matches can stay a view of
+        // one segment).
+        var bounds = (0...chunks).map { total * $0 / chunks }
+        if case .compact(let segments, _) = source, chunks > 1 {
+            var starts: [Int] = []
+            var start = 0
+            for segment in segments { starts.append(start); start += segment.count }
+            for c in 1..<chunks {
+                if let near = starts.min(by: { abs($0 - bounds[c]) < abs($1 - bounds[c]) }),
+                   abs(near - bounds[c]) * 8 <= total, near > bounds[c - 1] {
+                    bounds[c] = near
+                }
+            }
+        }
 
+        let chunkBounds = bounds
+        let averageBytes = count > 0 ? (bytes.count + count - 1) / count : 0
         let results: [ChunkResult] = withTable { table in
             @Sendable func scanChunk(_ c: Int) -> ChunkResult {
-                let lo = total * c / chunks, hi = total * (c + 1) / chunks
-                let scanner = Scanner(table: table, query: prepared)
-                if let list {
-                    return list.withUnsafeBufferPointer {
-                        scanner.scan($0[lo..<hi], keepMatches: keepMatches, ranking: ranking)
+                let lo = chunkBounds[c], hi = max(chunkBounds[c + 1], chunkBounds[c])
+                var state = ChunkResult(keepMatches: keepMatches, ranking: ranking)
+                switch source {
+                case .index(let list):
+                    let scanner = Scanner(table: table, query: prepared)
+                    if compact {
+                        state.selection = SegmentBuilder(texts: hi - lo, bytes: (hi - lo) * averageBytes, pool: pool)
+                        state.copying = true
                     }
+                    if let list {
+                        list.withUnsafeBufferPointer { scanner.scan($0[lo..<hi], ids: nil, into: &state) }
+                    } else {
+                        scanner.scan(lo..<hi, ids: nil, into: &state)
+                    }
+                    if let copy = state.selection { state.built = [copy.build()] }
+                case .compact(let segments, let skip):
+                    // The entries of the segments that fall in lo..<hi. A
+                    // piece selecting at least 1/4 of its root segment's
+                    // texts yields a view of that root (listing positions is
+                    // cheaper than copying, and the next scan stays nearly
+                    // sequential); a sparser one copies its matches.
+                    var copyBuilder: SegmentBuilder?
+                    var viewBuilder: SegmentBuilder?
+                    var viewRoot: CompactSegment?
+                    var start = 0
+                    for segment in segments {
+                        let range = max(lo - start, 0)..<max(min(hi - start, segment.count), max(lo - start, 0))
+                        start += segment.count
+                        if range.isEmpty { continue }
+                        let root = segment.root
+                        let inline = range.count * 4 < root.count
+                        if compact {
+                            if inline {
+                                if let view = viewBuilder, let viewRoot { state.built.append(view.build(base: viewRoot)) }
+                                viewBuilder = nil
+                                viewRoot = nil
+                                let perText = root.count > 0 ? (root.table.bytes.count + root.count - 1) / root.count : 0
+                                state.selection = copyBuilder
+                                    ?? SegmentBuilder(texts: hi - lo, bytes: (hi - lo) * perText, pool: pool)
+                                copyBuilder = nil
+                            } else {
+                                if let copy = copyBuilder { state.built.append(copy.build()) }
+                                copyBuilder = nil
+                                if let view = viewBuilder, let viewRoot, viewRoot !== root {
+                                    state.built.append(view.build(base: viewRoot))
+                                    viewBuilder = nil
+                                }
+                                viewRoot = root
+                                state.selection = viewBuilder ?? SegmentBuilder(texts: hi - lo, bytes: 0, pool: pool)
+                                viewBuilder = nil
+                            }
+                            state.copying = inline
+                        }
+                        let resume = skip.map { _ in UnsafeBufferPointer(rebasing: segment.resume[range]) }
+                        let scanner = Scanner(table: segment.table, query: prepared)
+                        if let positions = segment.positions {
+                            scanner.scan(positions[range], ids: segment.textIds, resume: resume, skip: skip ?? 0,
+                                         into: &state)
+                        } else {
+                            scanner.scan(range, ids: segment.textIds, resume: resume, skip: skip ?? 0, into: &state)
+                        }
+                        if inline { copyBuilder = state.selection } else { viewBuilder = state.selection }
+                        state.selection = nil
+                    }
+                    if let copy = copyBuilder { state.built.append(copy.build()) }
+                    if let view = viewBuilder, let viewRoot { state.built.append(view.build(base: viewRoot)) }
                 }
-                return scanner.scan(lo..<hi, keepMatches: keepMatches, ranking: ranking)
+                state.selection = nil
+                state.finish()
+                return state
             }
             if chunks == 1 { return [scanChunk(0)] }
             let slots = ChunkSlots(count: chunks)
@@ -176,7 +326,7 @@ extension SearchIndex {
         }
 
         var matches: [Int] = []
-        if keepMatches {
+        if keepMatches && !compact {
             if results.count == 1 {
                 matches = results[0].matches
             } else {
@@ -196,6 +346,17 @@ extension SearchIndex {
         case .all:
             keys.sort { $0.precedes($1) }
         }
-        return SearchResult(matches: matches, hits: keys.map(\.hit))
+        let segments = compact ? results.flatMap(\.built) : []
+        return (SearchResult(matches: matches, hits: keys.map(\.hit)), segments)
     }
+}
+
+/// Where a scan's candidates come from.
+enum ScanSource: Sendable {
+    /// Positions in the index, normalized (`nil` = all).
+    case index([Int]?)
+    /// The compacted texts of a previous match set; fuzzy matching resumes
+    /// at their resume positions with the needle bytes from the given count
+    /// on (`nil`: from scratch).
+    case compact([CompactSegment], resumeFrom: Int?)
 }

@@ -255,9 +255,9 @@ struct TextTable: @unchecked Sendable {
         UnsafeBufferPointer(rebasing: folded[foldedOffsets[i]..<foldedOffsets[i + 1]])
     }
 
-    /// Length of text `i` in scalars.
+    /// Length of text `i` in scalars (for ASCII texts, read from the folded
+    /// offsets, which the matcher has just read: same length).
     @inline(__always) func scalarLength(_ i: Int) -> Int {
-        let n = offsets[i + 1] - offsets[i]
-        return isASCII(i) ? n : TextFolding.scalarCount(original(i))
+        isASCII(i) ? foldedOffsets[i + 1] - foldedOffsets[i] : TextFolding.scalarCount(original(i))
     }
 }

@@ -41,6 +41,15 @@ struct TopK {
         return key.precedes(worst)
     }
 
+    /// Whether a key with this score and length, and an index above every
+    /// kept one (scans offer indices in ascending order), would enter.
+    @inline(__always)
+    func admitsNext(score: Int, length: Int) -> Bool {
+        guard capacity > 0 else { return false }
+        guard isFull, let worst = heap.first else { return true }
+        return score > worst.score || (score == worst.score && length < worst.length)
+    }
+
     /// Offers `key`.
     /// - Complexity: O(log capacity)
     mutating func insert(_ key: RankKey) {

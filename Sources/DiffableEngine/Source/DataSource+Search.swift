@@ -29,10 +29,10 @@ struct SearchCache: Sendable {
     /// `sectionStarts[s]` = flat index of section `s`'s first item; one extra
     /// entry for the total.
     var sectionStarts: [Int] = [0]
-    /// The query `matches` answers, and its unlimited matches (flat, ascending).
-    var lastQuery: SearchQuery?
+    /// The last query's unlimited matches (flat, ascending), compacted for
+    /// narrowing, and the scope they were searched in.
+    var matches: SearchMatchSet?
     var lastScope: [String]?
-    var matches: [Int] = []
     /// Flat index of every visible row of each section (scoped sections only).
     var rowSources: [Int: [Int]] = [:]
 }
@@ -62,7 +62,7 @@ extension DataSource {
     /// (before `limit`); nil without an active search.
     public var searchMatchCount: Int? {
         guard let search, search.isActive else { return nil }
-        return searchCache.matches.count
+        return searchCache.matches?.count ?? 0
     }
 
     /// How many rows of the scoped sections are visible (at most `limit`);
@@ -93,24 +93,24 @@ extension DataSource {
             starts.reserveCapacity(snapshot.sections.count + 1)
             for section in snapshot.sections { starts.append((starts.last ?? 0) + section.items.count) }
             searchCache.sectionStarts = starts
-            searchCache.lastQuery = nil
+            searchCache.matches = nil
         }
         guard let index = searchCache.index else { return snapshot }
         let starts = searchCache.sectionStarts
         let scoped = scopedSections(search.scope)
 
         // Narrowing: a query that refines the previous one (same scope) only
-        // re-examines the previous matches.
+        // re-examines the previous matches (their compacted copy).
+        let previous = searchCache.lastScope == search.scope ? searchCache.matches : nil
         var candidates: [Int]?
-        if let last = searchCache.lastQuery, searchCache.lastScope == search.scope, search.query.refines(last) {
-            candidates = searchCache.matches
+        if let previous, search.query.refines(previous.query) {
+            candidates = nil
         } else if scoped.count < snapshot.sections.count {
             var flat: [Int] = []
             for s in scoped where s + 1 < starts.count { flat.append(contentsOf: starts[s]..<starts[s + 1]) }
             candidates = flat
         }
-        let result = index.evaluate(search.query, among: candidates)
-        searchCache.lastQuery = search.query
+        let result = index.evaluate(search.query, narrowing: previous, among: candidates)
         searchCache.lastScope = search.scope
         searchCache.matches = result.matches
 

@@ -1,0 +1,307 @@
+import Dispatch
+
+/// A growable buffer of trivial values with a stable base address once
+/// built (no copy-on-write, no bounds checks in the hot append path).
+/// Owned by one `SegmentStorage`, which frees it.
+struct RawBuffer<T: BitwiseCopyable> {
+    private(set) var base: UnsafeMutablePointer<T>
+    private(set) var count = 0
+    private(set) var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 8)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    @inline(__always) mutating func append(_ value: T) {
+        if count == capacity { grow(to: count + 1) }
+        base[count] = value
+        count &+= 1
+    }
+
+    @inline(__always) mutating func append(_ values: UnsafeBufferPointer<T>) {
+        let n = values.count
+        if count &+ n > capacity { grow(to: count + n) }
+        if let source = values.baseAddress, n > 0 { (base + count).update(from: source, count: n) }
+        count &+= n
+    }
+
+    /// Appends `n` bytes from `source`, where `limit` bytes are readable
+    /// from `source` on: short runs are copied as two 16-byte words when
+    /// both sides have room (bytes past `n` are overwritten later).
+    /// - Complexity: O(n)
+    @inline(__always) mutating func appendBytes(_ source: UnsafePointer<UInt8>, count n: Int, readable limit: Int)
+    where T == UInt8 {
+        if count &+ max(n, 32) > capacity { grow(to: count + max(n, 32)) }
+        if n <= 32 && limit >= 32 {
+            let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(base + count)
+            to.storeBytes(of: from.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self),
+                          toByteOffset: 16, as: SIMD16<UInt8>.self)
+        } else if n > 0 {
+            (base + count).update(from: source, count: n)
+        }
+        count &+= n
+    }
+
+    /// - Complexity: O(count) (amortized O(1) per appended value).
+    private mutating func grow(to needed: Int) {
+        let newCapacity = max(needed, capacity * 2)
+        let newBase = UnsafeMutablePointer<T>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    /// Empties the buffer and makes room for `capacity` values (contents are
+    /// dropped, so growing does not copy).
+    /// - Complexity: O(1)
+    mutating func reset(capacity needed: Int) {
+        count = 0
+        if needed > capacity {
+            base.deallocate()
+            capacity = needed
+            base = .allocate(capacity: needed)
+        }
+    }
+
+    var buffer: UnsafeBufferPointer<T> { UnsafeBufferPointer(start: base, count: count) }
+
+    func free() { base.deallocate() }
+}
+
+/// The buffers of one compacted segment.
+struct SegmentStorage {
+    var bytes: RawBuffer<UInt8>
+    var folded: RawBuffer<UInt8>
+    var offsets: RawBuffer<Int>
+    var foldedOffsets: RawBuffer<Int>
+    var flags: RawBuffer<UInt8>
+    var ids: RawBuffer<Int>
+    /// Per text: where a query extending the segment's query resumes
+    /// matching (see `ChunkResult.resume`).
+    var resume: RawBuffer<Int32>
+
+    init(texts: Int, bytes byteCount: Int) {
+        isSelection = byteCount == 0
+        bytes = RawBuffer(capacity: byteCount)
+        folded = RawBuffer(capacity: byteCount)
+        offsets = RawBuffer(capacity: texts + 1)
+        foldedOffsets = RawBuffer(capacity: texts + 1)
+        flags = RawBuffer(capacity: texts)
+        ids = RawBuffer(capacity: texts)
+        resume = RawBuffer(capacity: texts)
+        reset(texts: texts, bytes: byteCount)
+    }
+
+    /// Empties the buffers, with room for `texts` texts of `bytes` bytes.
+    /// - Complexity: O(1)
+    mutating func reset(texts: Int, bytes byteCount: Int) {
+        bytes.reset(capacity: byteCount)
+        folded.reset(capacity: byteCount)
+        offsets.reset(capacity: texts + 1)
+        foldedOffsets.reset(capacity: texts + 1)
+        flags.reset(capacity: texts)
+        ids.reset(capacity: texts)
+        resume.reset(capacity: texts)
+        offsets.append(0)
+        foldedOffsets.append(0)
+    }
+
+    /// Room for bytes and for texts.
+    var capacity: Int { bytes.capacity }
+    var textCapacity: Int { ids.capacity }
+    /// Allocated bytes, roughly (what a pool compares).
+    var size: Int { 2 * bytes.capacity + 29 * ids.capacity }
+    /// Made for selections (no text bytes).
+    let isSelection: Bool
+
+    func free() {
+        bytes.free(); folded.free(); offsets.free(); foldedOffsets.free(); flags.free(); ids.free(); resume.free()
+    }
+}
+
+/// Recycles segment storage along a chain of keystrokes: the buffers of a
+/// match set that is dropped are reused by a later one. A fresh large
+/// allocation is page-faulted in on first touch (~0.25 µs per KiB), which
+/// would otherwise cost more than copying the texts.
+final class SegmentPool: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "diffable.search.segment-pool")
+    private var spare: [SegmentStorage] = []
+    /// Spare storages kept per kind (copies, selections): what a chain of
+    /// keystrokes with two scan threads cycles through. Each copy storage
+    /// of a 1M-text index is tens of MB, so no more.
+    static let maxSpare = 3
+
+    deinit { for storage in spare { storage.free() } }
+
+    /// An empty storage for about `texts` texts of `bytes` bytes (`bytes`
+    /// = 0: a selection, which uses only ids and resume positions): the
+    /// smallest spare one of the same kind that is large enough, else the
+    /// largest of that kind (grown), else a new one.
+    /// - Complexity: O(spare storages)
+    func take(texts: Int, bytes: Int) -> SegmentStorage {
+        let selection = bytes == 0
+        var taken: SegmentStorage? = queue.sync {
+            var fit: Int?
+            var largest: Int?
+            for k in spare.indices where spare[k].isSelection == selection {
+                let size = spare[k].size
+                if spare[k].capacity >= bytes && spare[k].textCapacity >= texts
+                    && fit.map({ size < spare[$0].size }) ?? true { fit = k }
+                if largest.map({ size > spare[$0].size }) ?? true { largest = k }
+            }
+            return (fit ?? largest).map { spare.remove(at: $0) }
+        }
+        if taken == nil { return SegmentStorage(texts: texts, bytes: bytes) }
+        taken?.reset(texts: texts, bytes: bytes)
+        return taken ?? SegmentStorage(texts: texts, bytes: bytes)
+    }
+
+    /// Takes `storage` back (frees the smallest storage of its kind when
+    /// more than `maxSpare` of that kind are kept).
+    /// - Complexity: O(spare storages)
+    func give(_ storage: SegmentStorage) {
+        let dropped: SegmentStorage? = queue.sync {
+            spare.append(storage)
+            let kind = spare.indices.filter { spare[$0].isSelection == storage.isSelection }
+            guard kind.count > Self.maxSpare, var smallest = kind.first else { return nil }
+            for k in kind where spare[k].size < spare[smallest].size { smallest = k }
+            return spare.remove(at: smallest)
+        }
+        dropped?.free()
+    }
+}
+
+/// Fills the storage of one `CompactSegment` (one thread, appends only):
+/// either a selection (`select`: positions in a table, with resume
+/// positions) or copied texts (`append`). A value owned by the scanning
+/// thread (appends need no dynamic exclusivity checks); `build` hands the
+/// buffers over to a segment, `discard` back to the pool.
+struct SegmentBuilder {
+    fileprivate var storage: SegmentStorage
+    fileprivate let pool: SegmentPool
+
+    /// Room for about `texts` texts of `bytes` UTF-8 bytes in total (grows
+    /// as needed), taken from `pool`.
+    init(texts: Int, bytes: Int, pool: SegmentPool) {
+        storage = pool.take(texts: texts, bytes: bytes)
+        self.pool = pool
+    }
+
+    /// Number of entries.
+    var count: Int { storage.ids.count }
+
+    /// Selected positions (after `select`).
+    var positions: UnsafeBufferPointer<Int> { storage.ids.buffer }
+    /// Resume positions (after `select` or `append`).
+    var resume: UnsafeBufferPointer<Int32> { storage.resume.buffer }
+
+    /// Selects text `i` of the scanned table (ascending), with its resume
+    /// position.
+    @inline(__always) mutating func select(_ i: Int, resume: Int32) {
+        storage.ids.append(i)
+        storage.resume.append(resume)
+    }
+
+    /// Copies text `i` of `table`, whose index in the `SearchIndex` is `id`
+    /// (ids must be appended in ascending order), with its resume position.
+    /// - Complexity: O(length of the text)
+    @inline(__always) mutating func append(_ table: TextTable, _ i: Int, id: Int, resume: Int32) {
+        let original = table.original(i), folded = table.foldedText(i)
+        if let b = original.baseAddress, let start = table.bytes.baseAddress {
+            storage.bytes.appendBytes(b, count: original.count, readable: table.bytes.count - (b - start))
+        }
+        if let f = folded.baseAddress, let start = table.folded.baseAddress {
+            storage.folded.appendBytes(f, count: folded.count, readable: table.folded.count - (f - start))
+        }
+        storage.offsets.append(storage.bytes.count)
+        storage.foldedOffsets.append(storage.folded.count)
+        storage.flags.append(table.flags[i])
+        storage.ids.append(id)
+        storage.resume.append(resume)
+    }
+
+    /// The segment of the copied texts, or (with `base`) the view selecting
+    /// texts of `base`; it now owns the buffers (given back to the pool when
+    /// freed). The builder must not be used afterwards.
+    func build(base: CompactSegment? = nil) -> CompactSegment { CompactSegment(storage, pool: pool, base: base) }
+
+    /// Gives the buffers back to the pool; the builder must not be used
+    /// afterwards.
+    func discard() { pool.give(storage) }
+}
+
+/// A compacted copy of some texts of a `SearchIndex` (fzf-style narrowing):
+/// the same flat layout as the index (UTF-8, folded copy, offsets, flags)
+/// for just those texts, back to back, plus each one's index in the
+/// `SearchIndex` (ascending) and resume position. A narrowing keystroke
+/// scans this dense buffer instead of texts scattered over the whole index.
+///
+/// A *view* selects texts of a copied segment (`base`) instead: when most of
+/// them still match, listing their positions is cheaper than copying, and
+/// scanning them is still nearly sequential.
+///
+/// Immutable once built; shared read-only between threads.
+final class CompactSegment: @unchecked Sendable {
+    private let storage: SegmentStorage
+    let pool: SegmentPool
+    /// For a view: the segment whose texts it selects (never a view).
+    let base: CompactSegment?
+    /// The texts, in the index's layout (this segment's, or `base`'s).
+    let table: TextTable
+    /// The index in the `SearchIndex` of each text of `table`, ascending.
+    let textIds: UnsafeBufferPointer<Int>
+    /// For a view: the selected positions in `table`, ascending.
+    let positions: UnsafeBufferPointer<Int>?
+    /// Per entry: where matching a query that extends this one resumes.
+    let resume: UnsafeBufferPointer<Int32>
+
+    fileprivate init(_ storage: SegmentStorage, pool: SegmentPool, base: CompactSegment?) {
+        self.storage = storage
+        self.pool = pool
+        let root = base.map { $0.base ?? $0 }
+        self.base = root
+        if let root {
+            table = root.table
+            textIds = root.textIds
+            positions = storage.ids.buffer
+        } else {
+            table = TextTable(bytes: storage.bytes.buffer, folded: storage.folded.buffer,
+                              offsets: storage.offsets.buffer, foldedOffsets: storage.foldedOffsets.buffer,
+                              flags: storage.flags.buffer)
+            textIds = storage.ids.buffer
+            positions = nil
+        }
+        resume = storage.resume.buffer
+    }
+
+    deinit { pool.give(storage) }
+
+    /// Number of entries (matches).
+    var count: Int { storage.ids.count }
+
+    /// The segment that owns the texts (itself unless a view).
+    var root: CompactSegment { base ?? self }
+
+    /// Appends the `SearchIndex` indices of the entries.
+    /// - Complexity: O(count)
+    func appendIndices(to out: inout [Int]) {
+        if let positions {
+            for p in positions { out.append(textIds[p]) }
+        } else {
+            out.append(contentsOf: textIds)
+        }
+    }
+
+    /// UTF-8 bytes of the entries `range` (an upper bound of what copying
+    /// them takes).
+    /// - Complexity: O(1) for copied texts, O(range.count) for a view.
+    func byteCount(_ range: Range<Int>) -> Int {
+        guard let positions else { return table.offsets[range.upperBound] - table.offsets[range.lowerBound] }
+        var total = 0
+        for k in range { total += table.offsets[positions[k] + 1] - table.offsets[positions[k]] }
+        return total
+    }
+}

@@ -1,0 +1,96 @@
+/// Every match of one query (unlimited, ascending), kept with a compacted
+/// copy of the matched texts so that a query refining it scans only them,
+/// densely (see `SearchIndex.evaluate(_:narrowing:among:)`).
+///
+/// Valid for the `SearchIndex` that produced it, until that index changes.
+public struct SearchMatchSet: Sendable {
+    /// The query whose matches these are.
+    public let query: SearchQuery
+    /// Number of texts the index had (a set from another index is ignored).
+    let indexCount: Int
+    /// The matches, in index order, split in consecutive segments (one per
+    /// scan thread).
+    let segments: [CompactSegment]
+    /// Storage recycled along the chain of keystrokes.
+    let pool: SegmentPool
+
+    init(query: SearchQuery, indexCount: Int, segments: [CompactSegment], pool: SegmentPool) {
+        self.query = query
+        self.indexCount = indexCount
+        self.pool = pool
+        self.segments = segments.filter { $0.count > 0 }
+    }
+
+    /// Number of matches.
+    /// - Complexity: O(segments) (at most 2).
+    public var count: Int { segments.reduce(0) { $0 + $1.count } }
+
+    /// The matching indices, ascending.
+    /// - Complexity: O(count)
+    public var indices: [Int] {
+        var out: [Int] = []
+        out.reserveCapacity(count)
+        for segment in segments { segment.appendIndices(to: &out) }
+        return out
+    }
+}
+
+/// The hits of one keystroke and its match set for the next one.
+public struct NarrowingResult: Sendable {
+    /// The hits in the requested order, capped by the limit.
+    public var hits: [SearchHit]
+    /// Every match (unlimited), compacted for narrowing.
+    public var matches: SearchMatchSet
+}
+
+extension SearchIndex {
+    /// One keystroke of a narrowing search: `evaluate(_:among:)` that also
+    /// returns the match set for the next keystroke. When `previous` is a
+    /// match set of this index and `query.refines(previous.query)`, only the
+    /// previous matches are scanned, from their compacted copy (`candidates`
+    /// is then ignored); otherwise `candidates` (`nil` = all texts).
+    ///
+    /// Hits are those of `evaluate(query, among: candidates)` (the same as
+    /// `evaluate(query, among: nil)` restricted to `candidates` when narrowing
+    /// holds), in the same order.
+    ///
+    ///     var last: SearchMatchSet? = nil
+    ///     func keystroke(_ q: SearchQuery) -> [SearchHit] {
+    ///         let result = index.evaluate(q, narrowing: last, among: nil)
+    ///         last = result.matches
+    ///         return result.hits
+    ///     }
+    /// - Complexity: as `evaluate(_:among:)` over the scanned texts, plus
+    ///   O(Σ L) to copy the matched texts (both UTF-8 and folded bytes). A
+    ///   narrowing scan reads contiguous memory (no cache miss per text).
+    public func evaluate(_ query: SearchQuery, narrowing previous: SearchMatchSet?,
+                         among candidates: [Int]?) -> NarrowingResult {
+        let source: ScanSource
+        if let previous, previous.indexCount == count, query.refines(previous.query) {
+            source = .compact(previous.segments, resumeFrom: Self.resumeFrom(query, after: previous.query))
+        } else {
+            source = .index(candidates.map(normalized))
+        }
+        let pool = previous?.pool ?? SegmentPool()
+        let (result, segments) = run(query, source: source, keepMatches: true, scoring: true, compact: true,
+                                     pool: pool)
+        return NarrowingResult(hits: result.hits,
+                               matches: SearchMatchSet(query: query, indexCount: count, segments: segments,
+                                                       pool: pool))
+    }
+
+    /// When fuzzy matching of `query` can resume where `previous` (whose
+    /// match set is scanned) ended: the number of needle bytes already
+    /// matched. True when `previous` is empty, or both are fuzzy with the
+    /// same case sensitivity and `previous`'s needle is a prefix of
+    /// `query`'s (greedy matching is incremental).
+    /// - Complexity: O(query length)
+    static func resumeFrom(_ query: SearchQuery, after previous: SearchQuery) -> Int? {
+        let old = PreparedQuery(previous)
+        if old.isEmpty { return 0 }
+        let new = PreparedQuery(query)
+        guard old.mode == .fuzzy, new.mode == .fuzzy, old.caseSensitive == new.caseSensitive,
+              new.bytes.starts(with: old.bytes) else { return nil }
+        return old.bytes.count
+    }
+}

@@ -33,8 +33,11 @@ struct SearchCache: Sendable {
     /// narrowing, and the scope they were searched in.
     var matches: SearchMatchSet?
     var lastScope: [String]?
-    /// Flat index of every visible row of each section (scoped sections only).
+    /// Flat index of every visible row of each section (scoped sections only;
+    /// `placeholderKey` for the placeholder row). A section not listed shows
+    /// all its items.
     var rowSources: [Int: [Int]] = [:]
+    static let placeholderKey = -1
 }
 
 extension DataSource {
@@ -50,9 +53,14 @@ extension DataSource {
     ///   scoped sections).
     public mutating func setSearch(_ settings: SearchSettings?) -> Update {
         let oldVisible = visible
+        let oldRows = searchCache.rowSources
         search = settings
         visible = computeVisible()
-        let changeset = oldVisible.difference(to: visible)
+        // Both visible snapshots filter the same full snapshot, so rows are
+        // compared by their flat index: no id hashing, O(rows of the filtered
+        // sections) instead of a general diff.
+        let changeset = filteredChangeset(oldRows: oldRows, old: oldVisible)
+            ?? oldVisible.difference(to: visible)
         if !changeset.isEmpty { version += 1 }
         // Hidden items keep their selection: nothing is deselected by a search.
         return Update(changeset: changeset, oldVisible: oldVisible, newVisible: visible, selection: SelectionDelta())
@@ -69,7 +77,7 @@ extension DataSource {
     /// nil without an active search.
     public var searchShownCount: Int? {
         guard let search, search.isActive else { return nil }
-        return searchCache.rowSources.values.reduce(0) { $0 + $1.count }
+        return searchCache.rowSources.values.reduce(0) { $0 + $1.filter { $0 >= 0 }.count }
     }
 
     /// The highlighted scalar ranges of the visible row at `path` (empty when
@@ -131,6 +139,7 @@ extension DataSource {
         if result.hits.isEmpty, let placeholder = search.placeholder, let first = scoped.first,
            sections.indices.contains(first), !containsItem(placeholder.id) {
             sections[first].items = [placeholder]
+            rowSources[first] = [SearchCache.placeholderKey]
         }
         searchCache.rowSources = rowSources
         return Snapshot(sections: sections)

@@ -9,6 +9,11 @@ import Foundation
 func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
 
 let args = CommandLine.arguments
+if args.count > 1, args[1] == "diff" {
+    runDiffBench(total: args.count > 2 ? Int(args[2]) ?? 1_000_000 : 1_000_000,
+                 sectionCount: args.count > 3 ? Int(args[3]) ?? 1 : 1)
+    exit(0)
+}
 let total = args.count > 1 ? Int(args[1]) ?? 1_000_000 : 1_000_000
 let sectionCount = args.count > 2 ? Int(args[2]) ?? 1000 : 1000
 let perSection = total / sectionCount

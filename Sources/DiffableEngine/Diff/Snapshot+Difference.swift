@@ -110,7 +110,7 @@ private struct DifferenceBuilder {
 
     /// `k - start + 1` for the first `k` in `start ..< start + lookAhead` where
     /// `items[k].id == id`, or nil.
-    private static func distance(to id: String, in items: [Item], from start: Int) -> Int? {
+    private static func distance(to id: String, in items: ItemList, from start: Int) -> Int? {
         let end = min(items.count, start + lookAhead)
         var k = start
         while k < end {

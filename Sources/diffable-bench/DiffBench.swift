@@ -43,3 +43,18 @@ func runDiffBench(total: Int, sectionCount: Int) {
     chunkedNew.chunkify()
     measure("difference, chunked sections", chunkedOld, chunkedNew)
 }
+
+func runAccessBench() {
+    let array = (0..<1_000_000).map { Item(id: "i\($0)") }
+    let list = ItemList(array)
+    func time(_ label: String, _ body: () -> Int) {
+        var best = Double.infinity, r = 0
+        for _ in 0..<5 { let t = now(); r &+= body(); best = min(best, now() - t) }
+        print("\(label): \(String(format: "%.2f", best)) ms (\(r))")
+    }
+    time("array subscript") { var s = 0; for i in array.indices { s &+= array[i].id.utf8.count }; return s }
+    time("list subscript") { var s = 0; for i in list.indices { s &+= list[i].id.utf8.count }; return s }
+    time("list count loop") { var s = 0, i = 0; while i < list.count { s &+= list[i].id.utf8.count; i += 1 }; return s }
+    time("array ==") { var s = 0; for i in 1..<array.count where array[i].id == array[i - 1].id { s += 1 }; return s }
+    time("list ==") { var s = 0; for i in 1..<list.count where list[i].id == list[i - 1].id { s += 1 }; return s }
+}

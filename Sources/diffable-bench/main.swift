@@ -9,6 +9,7 @@ import Foundation
 func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e6 }
 
 let args = CommandLine.arguments
+if args.count > 1, args[1] == "access" { runAccessBench(); exit(0) }
 if args.count > 1, args[1] == "diff" {
     runDiffBench(total: args.count > 2 ? Int(args[2]) ?? 1_000_000 : 1_000_000,
                  sectionCount: args.count > 3 ? Int(args[3]) ?? 1 : 1)

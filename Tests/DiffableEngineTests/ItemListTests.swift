@@ -19,6 +19,11 @@ struct ItemListTests {
         }
         #expect(Set(list.chunkIDs).count == list.chunkIDs.count, "\(note()): chunk ids")
         #expect(list.chunkIDs.count == list.chunks.count && list.starts.count == list.chunks.count + 1)
+        #expect(list.blocks.count == (list.count + 1023) / 1024, "\(note()): blocks")
+        for (b, k) in list.blocks.enumerated() {
+            let row = b * 1024, k = Int(k)
+            #expect(list.starts[k] <= row && row < list.starts[k + 1], "\(note()): block \(b)")
+        }
         var total = 0
         for (k, chunk) in list.chunks.enumerated() {
             #expect(list.starts[k] == total, "\(note()): starts")

@@ -2,22 +2,27 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
     public typealias Index = Int
     public typealias Indices = Range<Int>
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { count }
-    public var indices: Range<Int> { 0..<count }
-    public var isEmpty: Bool { count == 0 }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { count }
+    @inlinable public var indices: Range<Int> { 0..<count }
+    @inlinable public var isEmpty: Bool { count == 0 }
 
-    /// - Complexity: O(1) in flat form, O(log chunks) in chunked form.
+    /// Reads borrow the item in place (an addressor, like `Array`'s), so
+    /// `list[i].id` copies the id only; the pointer stays valid for the access
+    /// because `self` keeps the buffer alive and is not mutated meanwhile.
+    /// - Complexity: O(1)
+    @inlinable
     public subscript(position: Int) -> Item {
-        get {
-            if !isChunked { return flat[flat.startIndex + position] }
-            let k = chunk(containing: position)
-            let chunk = chunks[k]
-            return chunk[chunk.startIndex + position - starts[k]]
+        unsafeAddress {
+            if !chunked {
+                precondition(UInt(bitPattern: position) < UInt(bitPattern: flat.count), "ItemList index out of range")
+                return flat.withUnsafeBufferPointer { $0.baseAddress.unsafelyUnwrapped + position }
+            }
+            return chunkedAddress(position)
         }
         set {
-            if !isChunked {
-                flat[flat.startIndex + position] = newValue
+            if !chunked {
+                flat[position] = newValue
                 return
             }
             let k = chunk(containing: position)
@@ -26,17 +31,30 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
         }
     }
 
-    public func index(after i: Int) -> Int { i + 1 }
-    public func index(before i: Int) -> Int { i - 1 }
-    public func index(_ i: Int, offsetBy distance: Int) -> Int { i + distance }
-    public func distance(from start: Int, to end: Int) -> Int { end - start }
+    @inlinable
+    func chunkedAddress(_ position: Int) -> UnsafePointer<Item> {
+        precondition(UInt(bitPattern: position) < UInt(bitPattern: count), "ItemList index out of range")
+        let k = chunk(containing: position)
+        return chunks[k].withUnsafeBufferPointer { $0.baseAddress.unsafelyUnwrapped + (position - starts[k]) }
+    }
+
+    @inlinable public func index(after i: Int) -> Int { i + 1 }
+    @inlinable public func index(before i: Int) -> Int { i - 1 }
+    @inlinable public func index(_ i: Int, offsetBy distance: Int) -> Int { i + distance }
+    @inlinable public func distance(from start: Int, to end: Int) -> Int { end - start }
 
     public struct Iterator: IteratorProtocol {
-        var current: IndexingIterator<ArraySlice<Item>>
-        let chunks: [ArraySlice<Item>]
-        var nextChunk: Int
+        @usableFromInline var current: IndexingIterator<ArraySlice<Item>>
+        @usableFromInline let chunks: [ArraySlice<Item>]
+        @usableFromInline var nextChunk: Int
 
-        public mutating func next() -> Item? {
+        @inlinable init(current: IndexingIterator<ArraySlice<Item>>, chunks: [ArraySlice<Item>], nextChunk: Int) {
+            self.current = current
+            self.chunks = chunks
+            self.nextChunk = nextChunk
+        }
+
+        @inlinable public mutating func next() -> Item? {
             if let item = current.next() { return item }
             while nextChunk < chunks.count {
                 current = chunks[nextChunk].makeIterator()
@@ -47,14 +65,14 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
         }
     }
 
-    public func makeIterator() -> Iterator {
+    @inlinable public func makeIterator() -> Iterator {
         if isChunked {
             return Iterator(current: chunks[0].makeIterator(), chunks: chunks, nextChunk: 1)
         }
-        return Iterator(current: flat.makeIterator(), chunks: [], nextChunk: 0)
+        return Iterator(current: flat[...].makeIterator(), chunks: [], nextChunk: 0)
     }
 
-    public var underestimatedCount: Int { count }
+    @inlinable public var underestimatedCount: Int { count }
 
     public func withContiguousStorageIfAvailable<R>(
         _ body: (UnsafeBufferPointer<Item>) throws -> R
@@ -82,6 +100,9 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
             let last = chunks.count - 1
             chunks[last].append(item)
             starts[starts.count - 1] += 1
+            if (starts[starts.count - 1] - 1) >> Self.blockShift == blocks.count {
+                blocks.append(Int32(truncatingIfNeeded: last))
+            }
             if chunks[last].count > Self.maxChunk {
                 var ignored: [Placement]? = nil
                 normalize(last, report: &ignored)
@@ -119,8 +140,7 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
         if !isChunked {
             let grown = flat.count - subrange.count + newElements.count
             if placements == nil || (grown <= Self.maxChunk && flat.count <= Self.maxChunk) {
-                let base = flat.startIndex
-                flat.replaceSubrange(base + lo..<base + hi, with: newElements)
+                flat.replaceSubrange(lo..<hi, with: newElements)
                 if placements != nil {
                     for item in newElements { placements?.append((item.id, Self.flatChunkID)) }
                 }
@@ -128,6 +148,7 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
             }
             if flat.isEmpty {
                 chunks = [ArraySlice(newElements)]
+                chunked = true
                 chunkIDs = [Self.flatChunkID]
                 flat = []
                 for item in newElements { placements?.append((item.id, Self.flatChunkID)) }
@@ -136,7 +157,8 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
             }
             let items = flat
             flat = []
-            chunks = [items]
+            chunks = [items[...]]
+            chunked = true
             chunkIDs = [Self.flatChunkID]
             normalize(0, report: &placements)
         }

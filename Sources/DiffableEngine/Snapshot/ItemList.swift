@@ -19,19 +19,24 @@
 /// exists; `EditIndex` records the chunk of each item so an edit finds a row
 /// without scanning the section (`row(of:inChunk:)`).
 public struct ItemList: Sendable {
-    static let targetChunk = 1024
-    static let maxChunk = 2048
-    static let minChunk = 256
+    @usableFromInline static let targetChunk = 1024
+    @usableFromInline static let maxChunk = 2048
+    @usableFromInline static let minChunk = 256
 
     /// The items in flat form (`chunks` empty), else empty.
-    var flat: ArraySlice<Item>
+    @usableFromInline var flat: [Item]
     /// The chunks in chunked form (never empty ones); empty in flat form.
-    var chunks: [ArraySlice<Item>] = []
+    @usableFromInline var chunks: [ArraySlice<Item>] = []
     /// Id of each chunk (flat form: the buffer's id is `flatChunkID`).
-    var chunkIDs: [Int] = []
+    @usableFromInline var chunkIDs: [Int] = []
     /// `starts[k]`: row of the first item of chunk `k`; `starts.last == count`.
-    var starts: [Int] = []
-    var nextChunkID = 1
+    @usableFromInline var starts: [Int] = []
+    /// `blocks[b]`: the chunk holding row `b << blockShift`, so finding the
+    /// chunk of a row takes a lookup and at most
+    /// `1 << blockShift / minChunk` steps.
+    @usableFromInline var blocks: [Int32] = []
+    @usableFromInline static let blockShift = 10
+    @usableFromInline var nextChunkID = 1
     static let flatChunkID = 0
 
     /// An item moved to, or inserted into, a chunk (see `EditIndex`).
@@ -43,27 +48,28 @@ public struct ItemList: Sendable {
 
     /// Wraps `items` without copying them (flat form).
     public init(_ items: [Item]) {
-        flat = items[...]
+        flat = items
     }
 
     public init<S: Sequence<Item>>(_ items: S) {
-        flat = ArraySlice(items)
+        flat = Array(items)
     }
 
-    var isChunked: Bool { !chunks.isEmpty }
+    /// Whether the list is in chunked form (`!chunks.isEmpty`), kept in the
+    /// struct so reads test a register, not the chunk table's header.
+    @usableFromInline var chunked = false
+    @inlinable var isChunked: Bool { chunked }
 
     /// - Complexity: O(1)
-    public var count: Int { isChunked ? starts[starts.count - 1] : flat.count }
+    @inlinable public var count: Int { isChunked ? starts[starts.count - 1] : flat.count }
 
     /// Chunk holding `row` (`row` in `0..<count`, chunked form).
-    /// - Complexity: O(log chunks)
+    /// - Complexity: O(1)
+    @inlinable
     func chunk(containing row: Int) -> Int {
-        var low = 0, high = chunks.count - 1
-        while low < high {
-            let mid = (low + high + 1) >> 1
-            if starts[mid] <= row { low = mid } else { high = mid - 1 }
-        }
-        return low
+        var k = Int(blocks[row >> Self.blockShift])
+        while starts[k + 1] <= row { k += 1 }
+        return k
     }
 
     /// Calls `body` with each chunk's id and items, in order.
@@ -71,7 +77,7 @@ public struct ItemList: Sendable {
         if isChunked {
             for k in chunks.indices { try body(chunkIDs[k], chunks[k]) }
         } else if !flat.isEmpty {
-            try body(Self.flatChunkID, flat)
+            try body(Self.flatChunkID, flat[...])
         }
     }
 
@@ -80,7 +86,7 @@ public struct ItemList: Sendable {
     public func row(of id: String, inChunk chunkID: Int) -> Int? {
         if !isChunked {
             guard chunkID == Self.flatChunkID, let r = flat.firstIndex(where: { $0.id == id }) else { return nil }
-            return r - flat.startIndex
+            return r
         }
         guard let k = chunkIDs.firstIndex(of: chunkID) else { return nil }
         let chunk = chunks[k]
@@ -89,7 +95,7 @@ public struct ItemList: Sendable {
     }
 
     /// The id of the chunk holding `row`.
-    /// - Complexity: O(log chunks)
+    /// - Complexity: O(1)
     func chunkID(at row: Int) -> Int {
         isChunked ? chunkIDs[chunk(containing: row)] : Self.flatChunkID
     }
@@ -103,7 +109,8 @@ public struct ItemList: Sendable {
         var ignored: [Placement]? = nil
         let items = flat
         flat = []
-        chunks = [items]
+        chunks = [items[...]]
+        chunked = true
         chunkIDs = [Self.flatChunkID]
         starts = [0, items.count]
         split(0, report: &ignored)
@@ -121,6 +128,14 @@ public struct ItemList: Sendable {
             total += chunk.count
         }
         starts.append(total)
+        blocks.removeAll(keepingCapacity: true)
+        blocks.reserveCapacity((total >> Self.blockShift) + 1)
+        var k = 0
+        for b in 0..<((total + (1 << Self.blockShift) - 1) >> Self.blockShift) {
+            let row = b << Self.blockShift
+            while starts[k + 1] <= row { k += 1 }
+            blocks.append(Int32(truncatingIfNeeded: k))
+        }
     }
 
     private mutating func newChunkID() -> Int {
@@ -206,10 +221,12 @@ public struct ItemList: Sendable {
             k += 1
         }
         if chunks.isEmpty {
+            chunked = false
             // Back to the (empty) flat form.
             flat = []
             chunkIDs = []
             starts = []
+            blocks = []
         } else {
             rebuildStarts()
         }
@@ -228,7 +245,7 @@ extension ItemList {
             start = starts[k]
         } else {
             guard chunkID == Self.flatChunkID else { return [] }
-            chunk = flat
+            chunk = flat[...]
             start = 0
         }
         var found: [(id: String, row: Int)] = []

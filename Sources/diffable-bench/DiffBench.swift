@@ -9,7 +9,7 @@ func runDiffBench(total: Int, sectionCount: Int) {
     let old = Snapshot(sections: (0..<sectionCount).map { s in
         Section(id: "s\(s)", items: (0..<per).map { Item(id: "i\(s)_\($0)") })
     })
-    var newSections = old.sections.map { Array($0.items) }
+    var newSections = old.sections.map { $0.items.map { $0 } }  // distinct buffers, as after a parse
     var seed: UInt64 = 42
     func next(_ n: Int) -> Int {
         seed = seed &* 6364136223846793005 &+ 1442695040888963407

@@ -175,7 +175,7 @@ struct EditGenerator {
             for _ in 0..<g.int(1..<3) {
                 var section = g.freshSection(maxItems: 0)
                 if !gone.isEmpty, g.chance(0.4) { section.id = gone.remove(at: g.int(0..<gone.count)) }
-                if g.chance(0.6) { section.items = newItems(&g, &graveyard) }
+                if g.chance(0.6) { section.items = ItemList(newItems(&g, &graveyard)) }
                 list.append(section)
             }
             return list

@@ -113,7 +113,7 @@ private struct DifferenceBuilder {
     /// (returns `(d, 0)`), checking both at each distance; nil when neither
     /// occurs within the window.
     /// - Complexity: O(d) id comparisons.
-    private static func resync(_ a: [Item], _ i: Int, _ b: [Item], _ j: Int) -> (Int, Int)? {
+    private static func resync(_ a: ItemList, _ i: Int, _ b: ItemList, _ j: Int) -> (Int, Int)? {
         let oldID = a[i].id, newID = b[j].id
         var d = 1
         while d <= lookAhead {

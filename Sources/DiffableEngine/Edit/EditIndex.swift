@@ -1,28 +1,43 @@
 /// Lookups that let an edit find an item without scanning the snapshot:
-/// the section id of every item and the position of every section.
+/// the section id and the chunk (see `ItemList`) of every item, and the
+/// position of every section.
 ///
 /// An index describes one snapshot; `DataSource` keeps the index of its
-/// snapshot across edits (each edit updates it in O(changed ids)) and drops it
-/// when the snapshot is replaced another way.
+/// snapshot across edits (each edit updates it in O(changed ids + items that
+/// changed chunk)) and drops it when the snapshot is replaced another way.
+/// Index a chunkified snapshot (`Snapshot.chunkify()`): the first edit of a
+/// flat section longer than `ItemList.maxChunk` splits it, which re-indexes
+/// its items.
 public struct EditIndex: Sendable {
-    /// Item id → id of the section holding it.
-    var sectionOfItem: [String: String]
+    /// Where an item is: its section's id and its chunk's id in that section.
+    struct Location: Equatable, Sendable {
+        var section: String
+        var chunk: Int
+    }
+
+    /// Item id → its location.
+    var locationOfItem: [String: Location]
     /// Section id → position.
     var sectionPosition: [String: Int]
 
     /// Indexes a valid snapshot (see `Snapshot.validationIssues()`).
     /// - Complexity: O(n), n = sections + items.
     public init(_ snapshot: Snapshot) {
-        sectionOfItem = [String: String](minimumCapacity: snapshot.itemCount)
+        locationOfItem = [String: Location](minimumCapacity: snapshot.itemCount)
         sectionPosition = [String: Int](minimumCapacity: snapshot.sections.count)
         for (position, section) in snapshot.sections.enumerated() {
             sectionPosition[section.id] = position
-            for item in section.items {
-                sectionOfItem[item.id] = section.id
+            section.items.forEachChunk { chunk, items in
+                let location = Location(section: section.id, chunk: chunk)
+                for item in items { locationOfItem[item.id] = location }
             }
         }
     }
 
     /// Number of indexed items.
-    public var itemCount: Int { sectionOfItem.count }
+    public var itemCount: Int { locationOfItem.count }
+
+    /// Item id → section id.
+    /// - Complexity: O(n)
+    var sectionOfItem: [String: String] { locationOfItem.mapValues(\.section) }
 }

@@ -19,9 +19,10 @@ extension EditWorkspace {
     ///   when its content differs (a reconfigure when the change came from a
     ///   `setContent` with style `reconfigure`), else a reconfigure when asked.
     ///
-    /// - Complexity: O(t + touched sections' rows + k log k), t = touched ids,
-    ///   k = reported changes: each section holding a touched item is scanned
-    ///   once on each side.
+    /// - Complexity: O(t + touched chunks' rows + k log k), t = touched ids,
+    ///   k = reported changes: each chunk holding a touched item (found
+    ///   through the index) is scanned once on each side, plus O(chunks of
+    ///   its section) to find it.
     mutating func changeset() -> Changeset {
         var c = Changeset()
         _ = position(ofSection: "")  // refresh positions
@@ -55,19 +56,19 @@ extension EditWorkspace {
         }
         var plans: [Plan] = []
         plans.reserveCapacity(itemMarks.count)
-        var oldWanted: [Int: [String]] = [:]
-        var newWanted: [Int: [String]] = [:]
+        var oldWanted: [ChunkKey: [String]] = [:]
+        var newWanted: [ChunkKey: [String]] = [:]
         for (id, marks) in itemMarks {
             var plan = Plan(id: id, marks: marks)
             // Old section index, when that section survives.
-            if let sid = base.sectionOfItem[id], let o = base.sectionPosition[sid], positions[sid] != nil {
+            if let old = base.locationOfItem[id], let o = base.sectionPosition[old.section], positions[old.section] != nil {
                 plan.oldSection = o
-                oldWanted[o, default: []].append(id)
+                oldWanted[ChunkKey(section: o, chunk: old.chunk), default: []].append(id)
             }
             // New section index, when that section is not an inserted one.
-            if let sid = sectionID(ofItem: id), isOriginal(section: sid), let n = positions[sid] {
+            if let new = location(ofItem: id), isOriginal(section: new.section), let n = positions[new.section] {
                 plan.newSection = n
-                newWanted[n, default: []].append(id)
+                newWanted[ChunkKey(section: n, chunk: new.chunk), default: []].append(id)
             }
             if plan.oldSection != nil || plan.newSection != nil { plans.append(plan) }
         }
@@ -119,23 +120,24 @@ extension EditWorkspace {
         return c
     }
 
-    /// Row of each wanted id, scanning each named section once.
-    /// - Complexity: O(rows of the named sections + wanted ids).
-    private static func rows(of wanted: [Int: [String]], in sections: [Section]) -> [String: Int] {
+    /// A chunk of a section (section index, chunk id).
+    struct ChunkKey: Hashable {
+        var section: Int
+        var chunk: Int
+    }
+
+    /// Row of each wanted id, scanning each named chunk once.
+    /// - Complexity: O(wanted ids + Σ over named chunks of (chunk size +
+    ///   chunks of its section)).
+    private static func rows(of wanted: [ChunkKey: [String]], in sections: [Section]) -> [String: Int] {
         var rows: [String: Int] = [:]
-        for (s, ids) in wanted where sections.indices.contains(s) {
-            let items = sections[s].items
+        for (key, ids) in wanted where sections.indices.contains(key.section) {
+            let items = sections[key.section].items
             if ids.count == 1 {
-                if let r = items.firstIndex(where: { $0.id == ids[0] }) { rows[ids[0]] = r }
+                if let r = items.row(of: ids[0], inChunk: key.chunk) { rows[ids[0]] = r }
                 continue
             }
-            let set = Set(ids)
-            var remaining = set.count
-            for (r, item) in items.enumerated() where set.contains(item.id) {
-                rows[item.id] = r
-                remaining -= 1
-                if remaining == 0 { break }
-            }
+            for (id, r) in items.rows(of: Set(ids), inChunk: key.chunk) { rows[id] = r }
         }
         return rows
     }
@@ -143,12 +145,14 @@ extension EditWorkspace {
     /// Updates `index` (the base index) to describe the edited snapshot.
     /// `positions` is the new section index when the section list changed.
     /// - Complexity: O(overlay + sections when the section list changed).
-    static func merge(_ overlay: [String: String?], positions: [String: Int]?, into index: inout EditIndex) {
-        for (id, sectionID) in overlay {
-            if let sectionID {
-                index.sectionOfItem[id] = sectionID
+    static func merge(
+        _ overlay: [String: EditIndex.Location?], positions: [String: Int]?, into index: inout EditIndex
+    ) {
+        for (id, location) in overlay {
+            if let location {
+                index.locationOfItem[id] = location
             } else {
-                index.sectionOfItem.removeValue(forKey: id)
+                index.locationOfItem.removeValue(forKey: id)
             }
         }
         if let positions { index.sectionPosition = positions }

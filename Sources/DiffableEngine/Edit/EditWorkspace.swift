@@ -21,7 +21,8 @@ struct SectionMarks: OptionSet {
 }
 
 /// Working state of one `applyingEdits` call: the snapshot being edited
-/// (copy-on-write: only sections that ops touch are copied), an overlay of
+/// (copy-on-write: only the chunk tables and chunks that ops touch are
+/// copied, see `ItemList`), an overlay of
 /// the index (ids whose section changed), and bookkeeping of every id the ops
 /// touched, from which `changeset()` derives the diff without comparing the
 /// whole snapshots.
@@ -30,9 +31,10 @@ struct EditWorkspace {
     /// Index of the old snapshot; never mutated here.
     let base: EditIndex
     var sections: [Section]
-    /// Item id → current section id (`nil`: no longer present), for every
-    /// item whose section changed; other items are found through `base`.
-    var overlay: [String: String?] = [:]
+    /// Item id → current location (`nil`: no longer present), for every
+    /// item whose section or chunk changed; other items are found through
+    /// `base`.
+    var overlay: [String: EditIndex.Location?] = [:]
     /// Section id → current position; stale while `positionsDirty`.
     var positions: [String: Int]
     var positionsDirty = false
@@ -50,10 +52,13 @@ struct EditWorkspace {
     // MARK: lookups
 
     /// - Complexity: O(1) expected.
-    func sectionID(ofItem id: String) -> String? {
+    func location(ofItem id: String) -> EditIndex.Location? {
         if let entry = overlay[id] { return entry }
-        return base.sectionOfItem[id]
+        return base.locationOfItem[id]
     }
+
+    /// - Complexity: O(1) expected.
+    func sectionID(ofItem id: String) -> String? { location(ofItem: id)?.section }
 
     /// - Complexity: O(1) expected; O(sections) after a section structure change.
     mutating func position(ofSection id: String) -> Int? {
@@ -65,15 +70,16 @@ struct EditWorkspace {
         return positions[id]
     }
 
-    /// - Complexity: O(rows of the item's section).
+    /// - Complexity: O(chunks + chunk size) of the item's section (see
+    ///   `ItemList.row(of:inChunk:)`).
     mutating func locate(item id: String) -> ItemPath? {
-        guard let sectionID = sectionID(ofItem: id), let s = position(ofSection: sectionID),
-              let r = sections[s].items.firstIndex(where: { $0.id == id })
+        guard let location = location(ofItem: id), let s = position(ofSection: location.section),
+              let r = sections[s].items.row(of: id, inChunk: location.chunk)
         else { return nil }
         return ItemPath(section: s, row: r)
     }
 
-    func isOriginal(item id: String) -> Bool { base.sectionOfItem[id] != nil }
+    func isOriginal(item id: String) -> Bool { base.locationOfItem[id] != nil }
     func isOriginal(section id: String) -> Bool { base.sectionPosition[id] != nil }
 
     // MARK: ops
@@ -180,8 +186,16 @@ struct EditWorkspace {
         touch(item: id)
     }
 
-    private mutating func added(item id: String, to sectionID: String) {
-        overlay[id] = .some(sectionID)
+    /// Records where items landed (or moved between chunks) in a section.
+    private mutating func record(_ placements: [ItemList.Placement]?, in sectionID: String) {
+        guard let placements else { return }
+        for placement in placements {
+            overlay[placement.id] = .some(EditIndex.Location(section: sectionID, chunk: placement.chunk))
+        }
+    }
+
+    /// Marks an item added to a section (its location is recorded apart).
+    private mutating func added(item id: String) {
         if isOriginal(item: id) {
             itemMarks[id, default: []].insert(.moved)
         } else {
@@ -206,6 +220,8 @@ struct EditWorkspace {
         try requireNew(items: list.flatMap(\.items))
 
         let appending = index == sections.count
+        var list = list
+        for i in list.indices { list[i].items.chunkify() }
         sections.insert(contentsOf: list, at: index)
         sectionStructureChanged = true
         if appending && !positionsDirty {
@@ -219,7 +235,13 @@ struct EditWorkspace {
             } else {
                 touch(section: section.id)
             }
-            for item in section.items { added(item: item.id, to: section.id) }
+            section.items.forEachChunk { chunk, items in
+                let location = EditIndex.Location(section: section.id, chunk: chunk)
+                for item in items {
+                    overlay[item.id] = .some(location)
+                    added(item: item.id)
+                }
+            }
         }
     }
 
@@ -265,35 +287,44 @@ struct EditWorkspace {
             s = sections.count - 1
         }
         try requireNew(items: items)
-        sections[s].items.append(contentsOf: items)
-        let id = sections[s].id
-        for item in items { added(item: item.id, to: id) }
+        var placements: [ItemList.Placement]? = []
+        let end = sections[s].items.count
+        sections[s].items.replace(end..<end, with: items, report: &placements)
+        record(placements, in: sections[s].id)
+        for item in items { added(item: item.id) }
     }
 
     private mutating func insertItems(_ items: [Item], _ position: EditPosition) throws(EditFailure) {
         guard let target = locate(item: position.target) else { throw EditFailure(.unknownItem, [position.target]) }
         try requireNew(items: items)
-        sections[target.section].items.insert(contentsOf: items, at: position.isAfter ? target.row + 1 : target.row)
-        let id = sections[target.section].id
-        for item in items { added(item: item.id, to: id) }
+        var placements: [ItemList.Placement]? = []
+        sections[target.section].items.insert(items, at: position.isAfter ? target.row + 1 : target.row, report: &placements)
+        record(placements, in: sections[target.section].id)
+        for item in items { added(item: item.id) }
     }
 
     private mutating func deleteItems(_ ids: [String]) throws(EditFailure) {
         try requireItems(ids)
         try Self.requireDistinct(ids, .duplicateItem)
+        var placements: [ItemList.Placement]? = []
         if ids.count == 1, let path = locate(item: ids[0]) {
-            sections[path.section].items.remove(at: path.row)
+            _ = sections[path.section].items.remove(at: path.row, report: &placements)
+            record(placements, in: sections[path.section].id)
             removed(item: ids[0])
             return
         }
-        var bySection: [String: Set<String>] = [:]
+        var bySection: [String: (ids: Set<String>, chunks: Set<Int>)] = [:]
         for id in ids {
-            guard let sectionID = sectionID(ofItem: id) else { continue }
-            bySection[sectionID, default: []].insert(id)
+            guard let location = location(ofItem: id) else { continue }
+            bySection[location.section, default: ([], [])].ids.insert(id)
+            bySection[location.section, default: ([], [])].chunks.insert(location.chunk)
         }
         for (sectionID, doomed) in bySection {
             guard let s = position(ofSection: sectionID) else { continue }
-            sections[s].items.removeAll { doomed.contains($0.id) }
+            placements = []
+            sections[s].items.removeAll(
+                where: { doomed.ids.contains($0.id) }, inChunks: { doomed.chunks.contains($0) }, report: &placements)
+            record(placements, in: sectionID)
         }
         for id in ids { removed(item: id) }
     }
@@ -302,10 +333,13 @@ struct EditWorkspace {
         guard id != position.target else { throw EditFailure(.relativeToItself, [id]) }
         try requireItems([id, position.target])
         guard let from = locate(item: id) else { return }
-        let item = sections[from.section].items.remove(at: from.row)
+        var placements: [ItemList.Placement]? = []
+        let item = sections[from.section].items.remove(at: from.row, report: &placements)
+        record(placements, in: sections[from.section].id)
         guard let target = locate(item: position.target) else { return }
-        sections[target.section].items.insert(item, at: position.isAfter ? target.row + 1 : target.row)
-        overlay[id] = .some(sections[target.section].id)
+        placements = []
+        sections[target.section].items.insert([item], at: position.isAfter ? target.row + 1 : target.row, report: &placements)
+        record(placements, in: sections[target.section].id)
         itemMarks[id, default: []].insert(.moved)
     }
 }

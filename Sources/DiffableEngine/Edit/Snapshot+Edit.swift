@@ -13,11 +13,14 @@ extension Snapshot {
     ///
     /// - Throws: `EditError` naming the first failing op, the reason and the
     ///   ids; nothing is returned, this snapshot is untouched.
-    /// - Complexity: O(n) to index this snapshot, plus the cost of the
-    ///   variant taking an `EditIndex` (use that one to edit repeatedly).
+    /// - Complexity: O(n) to index this snapshot (after chunking its large
+    ///   sections, `chunkify()`), plus the cost of the variant taking an
+    ///   `EditIndex` (use that one to edit repeatedly).
     public func applyingEdits(_ ops: [EditOperation]) throws(EditError) -> (snapshot: Snapshot, changeset: Changeset) {
-        var index = EditIndex(self)
-        return try applyingEdits(ops, index: &index)
+        var chunked = self
+        chunked.chunkify()
+        var index = EditIndex(chunked)
+        return try chunked.applyingEdits(ops, index: &index)
     }
 
     /// `applyingEdits(_:)` with an index of this snapshot; on success `index`
@@ -26,11 +29,19 @@ extension Snapshot {
     /// Pass an index that is not shared (e.g. moved out of its owner) so that
     /// updating it does not copy it.
     ///
-    /// - Complexity: per op, O(ids named + rows of the sections it touches),
-    ///   O(sections) for an op that changes the section list, O(n) for
-    ///   `deleteAllItems`; plus copying each touched section once
-    ///   (copy-on-write) and O(sections) for the section list itself when
-    ///   this snapshot's storage is shared.
+    /// - Complexity: per op, O(ids named × (c + chunks of their section)),
+    ///   c ≤ `ItemList.maxChunk` (2048): an item is found through the chunk
+    ///   the index records for it, and inserting or removing shifts one chunk
+    ///   and the chunk table of its section (see `ItemList`); plus O(c) per
+    ///   chunk split or merged (its items are re-indexed). O(sections) for an
+    ///   op that changes the section list, O(n) for `deleteAllItems`.
+    ///   Copy-on-write copies, once per edit, the section list (O(sections)),
+    ///   the chunk table of each touched section and each touched chunk; the
+    ///   old snapshot keeps sharing every other chunk, so rollback is free.
+    ///   A flat section (never chunked, see `ItemList.chunkify()`) longer
+    ///   than 2048 items costs O(its rows) on its first edit; `DataSource`
+    ///   chunks its snapshot before indexing it, so this does not happen
+    ///   there.
     public func applyingEdits(
         _ ops: [EditOperation], index: inout EditIndex
     ) throws(EditError) -> (snapshot: Snapshot, changeset: Changeset) {

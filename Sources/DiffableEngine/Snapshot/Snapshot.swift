@@ -65,12 +65,17 @@ public struct Item: Equatable, Sendable {
 public struct Section: Equatable, Sendable {
     public var id: String
     public var header: Content?
-    public var items: [Item]
+    public var items: ItemList
 
-    public init(id: String, header: Content? = nil, items: [Item] = []) {
+    public init(id: String, header: Content? = nil, items: ItemList = []) {
         self.id = id
         self.header = header
         self.items = items
+    }
+
+    /// Wraps `items` without copying them (see `ItemList`).
+    public init(id: String, header: Content? = nil, items: [Item]) {
+        self.init(id: id, header: header, items: ItemList(items))
     }
 }
 
@@ -112,6 +117,16 @@ public struct Snapshot: Equatable, Sendable {
     /// The ids of each section's items, section by section.
     public var itemIDs: [[String]] {
         sections.map { $0.items.map(\.id) }
+    }
+
+    /// Splits every section longer than `ItemList.maxChunk` into chunks
+    /// (see `ItemList.chunkify()`), so that edits copy and shift chunks,
+    /// not whole sections.
+    /// - Complexity: O(sections + n / ItemList.targetChunk)
+    public mutating func chunkify() {
+        for s in sections.indices where sections[s].items.count > ItemList.maxChunk {
+            sections[s].items.chunkify()
+        }
     }
 
     /// Bounds-checked access to an item.

@@ -4,7 +4,9 @@ extension DataSource {
     ///
     /// The source keeps an `EditIndex` of its snapshot between edits (built
     /// on the first edit after the snapshot was replaced some other way, in
-    /// O(n)), so an edit costs what its ops touch, not the size of the source.
+    /// O(n), after splitting its large sections into chunks, see
+    /// `Snapshot.chunkify()`), so an edit costs what its ops touch, not the
+    /// size of the source or of the sections it touches.
     ///
     /// - Throws: `EditError`; the source is untouched (same version).
     /// - Complexity: see `Snapshot.applyingEdits(_:index:)`; O(n) once per
@@ -12,7 +14,15 @@ extension DataSource {
     ///   (`SelectionState.reconcile`) adds its own cost when items are selected.
     public mutating func edit(_ ops: [EditOperation]) throws(EditError) -> Update {
         // Take the index out so it is uniquely referenced while it is updated.
-        var index = editIndex ?? EditIndex(snapshot)
+        var index: EditIndex
+        if let kept = editIndex {
+            index = kept
+        } else {
+            // Chunk large sections before indexing them (same items, so
+            // nothing changes for the frontend).
+            snapshot.chunkify()
+            index = EditIndex(snapshot)
+        }
         editIndex = nil
         let result: (snapshot: Snapshot, changeset: Changeset)
         do throws(EditError) {

@@ -131,10 +131,11 @@ extension DataSource {
         var sections = snapshot.sections
         for s in scoped where sections.indices.contains(s) {
             let start = starts[s]
-            sections[s].items = (rowSources[s] ?? []).compactMap { flat in
+            let items = snapshot.sections[s].items
+            sections[s].items = ItemList((rowSources[s] ?? []).compactMap { flat in
                 let row = flat - start
-                return snapshot.sections[s].items.indices.contains(row) ? snapshot.sections[s].items[row] : nil
-            }
+                return items.indices.contains(row) ? items[row] : nil
+            })
         }
         if result.hits.isEmpty, let placeholder = search.placeholder, let first = scoped.first,
            sections.indices.contains(first), !containsItem(placeholder.id) {

@@ -110,7 +110,7 @@ enum ApplyScanner {
         }
         let object = JSON.object(JSONObject(members))
         guard var section = try? SnapshotCodec.decodeSection(object, path: path) else { return nil }
-        section.items = items
+        section.items = ItemList(items)
         return (section, object)
     }
 

@@ -151,7 +151,8 @@ enum DiffEncoding {
         guard new.sections.indices.contains(section) else { return .array([]) }
         let items = new.sections[section].items
         let range = max(0, row)..<min(items.count, row + count)
-        return SnapshotCodec.encode(items: range.isEmpty ? [] : items[range])
+        guard !range.isEmpty else { return SnapshotCodec.encode(items: EmptyCollection<Item>()) }
+        return SnapshotCodec.encode(items: items[range])
     }
 
     private static func itemRun(section: Int, at: Int, items: JSON) -> JSON {

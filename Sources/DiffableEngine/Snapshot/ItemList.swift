@@ -1,0 +1,259 @@
+/// The items of a section: an `Array`-like collection (indices `0..<count`)
+/// stored in chunks, so that editing one row of a huge section copies and
+/// shifts one chunk, not the whole section.
+///
+/// A list starts in *flat* form: one buffer, exactly an `[Item]` (creating a
+/// list from an array does not copy it, and reading it costs what reading the
+/// array costs). `chunkify()`, or the first edit through the chunk-aware
+/// mutations (`insert(_:at:moved:)`, …) of a list longer than `maxChunk`,
+/// splits it into chunks of about `targetChunk` items. The chunks are slices
+/// of the original buffer, so splitting costs O(count / targetChunk), not
+/// O(count). Chunks then stay between `minChunk` and `maxChunk` items (one
+/// chunk may be smaller when it is the only one).
+///
+/// Copy-on-write is per level: copying a list is O(1); the first mutation of
+/// a shared list copies the chunk table (O(chunks)) and the touched chunk
+/// (O(chunk)), and the other chunks stay shared with the copy.
+///
+/// Every chunk has an id, unique within the list and stable while the chunk
+/// exists; `EditIndex` records the chunk of each item so an edit finds a row
+/// without scanning the section (`row(of:inChunk:)`).
+public struct ItemList: Sendable {
+    @usableFromInline static let targetChunk = 1024
+    @usableFromInline static let maxChunk = 2048
+    @usableFromInline static let minChunk = 256
+
+    /// The items in flat form (`chunks` empty), else empty.
+    @usableFromInline var flat: [Item]
+    /// The chunks in chunked form (never empty ones); empty in flat form.
+    @usableFromInline var chunks: [ArraySlice<Item>] = []
+    /// Id of each chunk (flat form: the buffer's id is `flatChunkID`).
+    @usableFromInline var chunkIDs: [Int] = []
+    /// `starts[k]`: row of the first item of chunk `k`; `starts.last == count`.
+    @usableFromInline var starts: [Int] = []
+    /// `blocks[b]`: the chunk holding row `b << blockShift`, so finding the
+    /// chunk of a row takes a lookup and at most
+    /// `1 << blockShift / minChunk` steps.
+    @usableFromInline var blocks: [Int32] = []
+    @usableFromInline static let blockShift = 10
+    @usableFromInline var nextChunkID = 1
+    static let flatChunkID = 0
+
+    /// An item moved to, or inserted into, a chunk (see `EditIndex`).
+    public typealias Placement = (id: String, chunk: Int)
+
+    public init() {
+        flat = []
+    }
+
+    /// Wraps `items` without copying them (flat form).
+    public init(_ items: [Item]) {
+        flat = items
+    }
+
+    public init<S: Sequence<Item>>(_ items: S) {
+        flat = Array(items)
+    }
+
+    /// Whether the list is in chunked form (`!chunks.isEmpty`), kept in the
+    /// struct so reads test a register, not the chunk table's header.
+    @usableFromInline var chunked = false
+    @inlinable var isChunked: Bool { chunked }
+
+    /// - Complexity: O(1)
+    @inlinable public var count: Int { isChunked ? starts[starts.count - 1] : flat.count }
+
+    /// Chunk holding `row` (`row` in `0..<count`, chunked form).
+    /// - Complexity: O(1)
+    @inlinable
+    func chunk(containing row: Int) -> Int {
+        var k = Int(blocks[row >> Self.blockShift])
+        while starts[k + 1] <= row { k += 1 }
+        return k
+    }
+
+    /// Calls `body` with each chunk's id and items, in order.
+    func forEachChunk(_ body: (Int, ArraySlice<Item>) throws -> Void) rethrows {
+        if isChunked {
+            for k in chunks.indices { try body(chunkIDs[k], chunks[k]) }
+        } else if !flat.isEmpty {
+            try body(Self.flatChunkID, flat[...])
+        }
+    }
+
+    /// The row of the item `id` if it is in chunk `chunkID`.
+    /// - Complexity: O(chunks + chunk size) (O(count) in flat form).
+    public func row(of id: String, inChunk chunkID: Int) -> Int? {
+        if !isChunked {
+            guard chunkID == Self.flatChunkID, let r = flat.firstIndex(where: { $0.id == id }) else { return nil }
+            return r
+        }
+        guard let k = chunkIDs.firstIndex(of: chunkID) else { return nil }
+        let chunk = chunks[k]
+        guard let r = chunk.firstIndex(where: { $0.id == id }) else { return nil }
+        return starts[k] + (r - chunk.startIndex)
+    }
+
+    /// The id of the chunk holding `row`.
+    /// - Complexity: O(1)
+    func chunkID(at row: Int) -> Int {
+        isChunked ? chunkIDs[chunk(containing: row)] : Self.flatChunkID
+    }
+
+    /// Splits a flat list longer than `maxChunk` into chunks; no-op
+    /// otherwise. Call it before indexing the list (`EditIndex`): chunk ids
+    /// change.
+    /// - Complexity: O(count / targetChunk)
+    public mutating func chunkify() {
+        guard !isChunked, flat.count > Self.maxChunk else { return }
+        var ignored: [Placement]? = nil
+        let items = flat
+        flat = []
+        chunks = [items[...]]
+        chunked = true
+        chunkIDs = [Self.flatChunkID]
+        starts = [0, items.count]
+        split(0, report: &ignored)
+        rebuildStarts()
+    }
+
+    // MARK: structure upkeep
+
+    mutating func rebuildStarts() {
+        starts.removeAll(keepingCapacity: true)
+        starts.reserveCapacity(chunks.count + 1)
+        var total = 0
+        for chunk in chunks {
+            starts.append(total)
+            total += chunk.count
+        }
+        starts.append(total)
+        blocks.removeAll(keepingCapacity: true)
+        blocks.reserveCapacity((total >> Self.blockShift) + 1)
+        var k = 0
+        for b in 0..<((total + (1 << Self.blockShift) - 1) >> Self.blockShift) {
+            let row = b << Self.blockShift
+            while starts[k + 1] <= row { k += 1 }
+            blocks.append(Int32(truncatingIfNeeded: k))
+        }
+    }
+
+    private mutating func newChunkID() -> Int {
+        defer { nextChunkID += 1 }
+        return nextChunkID
+    }
+
+    private static func report(_ items: ArraySlice<Item>, chunk: Int, into placements: inout [Placement]?) {
+        guard placements != nil else { return }
+        for item in items { placements?.append((item.id, chunk)) }
+    }
+
+    /// Splits chunk `k` into pieces of about `targetChunk` when it exceeds
+    /// `maxChunk`; the first piece keeps the id. Returns the pieces' count.
+    /// - Complexity: O(pieces), plus O(chunk) when reporting.
+    @discardableResult
+    private mutating func split(_ k: Int, report placements: inout [Placement]?) -> Int {
+        let chunk = chunks[k]
+        guard chunk.count > Self.maxChunk else { return 1 }
+        let pieces = (chunk.count + Self.targetChunk - 1) / Self.targetChunk
+        var newChunks: [ArraySlice<Item>] = []
+        var newIDs: [Int] = []
+        newChunks.reserveCapacity(pieces - 1)
+        newIDs.reserveCapacity(pieces - 1)
+        var cut = chunk.startIndex + chunk.count / pieces
+        let head = chunk[chunk.startIndex..<cut]
+        for p in 1..<pieces {
+            let end = chunk.startIndex + chunk.count * (p + 1) / pieces
+            let piece = chunk[cut..<end]
+            let id = newChunkID()
+            Self.report(piece, chunk: id, into: &placements)
+            newChunks.append(piece)
+            newIDs.append(id)
+            cut = end
+        }
+        chunks[k] = head
+        chunks.insert(contentsOf: newChunks, at: k + 1)
+        chunkIDs.insert(contentsOf: newIDs, at: k + 1)
+        return pieces
+    }
+
+    /// Restores the size bounds around chunks `k..<k + n` after they
+    /// changed, then `starts`.
+    /// - Complexity: O(chunks + touched chunks' items).
+    mutating func normalize(_ k: Int, _ n: Int = 1, report placements: inout [Placement]?) {
+        var k = k, end = k + n
+        while k < end && k < chunks.count {
+            if chunks[k].isEmpty {
+                chunks.remove(at: k)
+                chunkIDs.remove(at: k)
+                end -= 1
+                continue
+            }
+            let pieces = split(k, report: &placements)
+            if pieces > 1 {
+                end += pieces - 1
+                k += pieces
+                continue
+            }
+            if chunks[k].count < Self.minChunk && chunks.count > 1 {
+                // Merge with the smaller neighbour, into the larger of the two.
+                let left = k > 0 ? chunks[k - 1].count : Int.max
+                let right = k + 1 < chunks.count ? chunks[k + 1].count : Int.max
+                let a = left <= right ? k - 1 : k
+                let b = a + 1
+                if chunks[a].count >= chunks[b].count {
+                    Self.report(chunks[b], chunk: chunkIDs[a], into: &placements)
+                    chunks[a].append(contentsOf: chunks[b])
+                    chunks.remove(at: b)
+                    chunkIDs.remove(at: b)
+                } else {
+                    Self.report(chunks[a], chunk: chunkIDs[b], into: &placements)
+                    chunks[b].insert(contentsOf: chunks[a], at: chunks[b].startIndex)
+                    chunks.remove(at: a)
+                    chunkIDs.remove(at: a)
+                }
+                if b < end { end -= 1 }
+                k = a
+                let merged = split(k, report: &placements)
+                k += merged
+                continue
+            }
+            k += 1
+        }
+        if chunks.isEmpty {
+            chunked = false
+            // Back to the (empty) flat form.
+            flat = []
+            chunkIDs = []
+            starts = []
+            blocks = []
+        } else {
+            rebuildStarts()
+        }
+    }
+}
+
+extension ItemList {
+    /// The rows of those of `ids` that are in chunk `chunkID`, scanning the
+    /// chunk once.
+    /// - Complexity: O(chunks + chunk size) (O(count) in flat form).
+    func rows(of ids: Set<String>, inChunk chunkID: Int) -> [(id: String, row: Int)] {
+        let chunk: ArraySlice<Item>, start: Int
+        if isChunked {
+            guard let k = chunkIDs.firstIndex(of: chunkID) else { return [] }
+            chunk = chunks[k]
+            start = starts[k]
+        } else {
+            guard chunkID == Self.flatChunkID else { return [] }
+            chunk = flat[...]
+            start = 0
+        }
+        var found: [(id: String, row: Int)] = []
+        found.reserveCapacity(ids.count)
+        for (offset, item) in chunk.enumerated() where ids.contains(item.id) {
+            found.append((item.id, start + offset))
+            if found.count == ids.count { break }
+        }
+        return found
+    }
+}

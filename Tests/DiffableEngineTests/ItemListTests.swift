@@ -1,0 +1,197 @@
+import Testing
+@testable import DiffableEngine
+
+/// `ItemList` against an `[Item]` model: seeded random operations, chunk
+/// bounds, placement reports and copy-on-write independence.
+struct ItemListTests {
+    static func items(_ range: Range<Int>, prefix: String = "i") -> [Item] {
+        range.map { Item(id: "\(prefix)\($0)") }
+    }
+
+    /// Chunk invariants, and every reported placement is where the item is.
+    static func checkStructure(_ list: ItemList, _ model: [Item], _ note: @autoclosure () -> String) {
+        #expect(list.count == model.count, "\(note()): count")
+        #expect(Array(list) == model, "\(note()): items")
+        guard list.isChunked else { return }
+        #expect(list.chunks.allSatisfy { !$0.isEmpty && $0.count <= ItemList.maxChunk }, "\(note()): chunk sizes")
+        if list.chunks.count > 1 {
+            #expect(list.chunks.allSatisfy { $0.count >= ItemList.minChunk }, "\(note()): small chunk")
+        }
+        #expect(Set(list.chunkIDs).count == list.chunkIDs.count, "\(note()): chunk ids")
+        #expect(list.chunkIDs.count == list.chunks.count && list.starts.count == list.chunks.count + 1)
+        #expect(list.blocks.count == (list.count + 1023) / 1024, "\(note()): blocks")
+        for (b, k) in list.blocks.enumerated() {
+            let row = b * 1024, k = Int(k)
+            #expect(list.starts[k] <= row && row < list.starts[k + 1], "\(note()): block \(b)")
+        }
+        var total = 0
+        for (k, chunk) in list.chunks.enumerated() {
+            #expect(list.starts[k] == total, "\(note()): starts")
+            total += chunk.count
+        }
+    }
+
+    /// The chunk of every item, as an index would record it from placements.
+    static func locations(_ list: ItemList) -> [String: Int] {
+        var result: [String: Int] = [:]
+        list.forEachChunk { chunk, items in for item in items { result[item.id] = chunk } }
+        return result
+    }
+
+    @Test func flatListWrapsAndReadsLikeArray() {
+        let model = Self.items(0..<10)
+        var list = ItemList(model)
+        #expect(!list.isChunked && list.count == 10 && Array(list) == model)
+        #expect(list[3] == model[3] && list.firstIndex(of: model[7]) == 7)
+        list.insert(Item(id: "x"), at: 2)
+        list.remove(at: 0)
+        var expected = model
+        expected.insert(Item(id: "x"), at: 2)
+        expected.remove(at: 0)
+        #expect(Array(list) == expected && list == ItemList(expected))
+        let literal: ItemList = [Item(id: "a")]
+        #expect(literal.count == 1 && literal.first?.id == "a")
+        #expect(ItemList().isEmpty)
+    }
+
+    @Test func chunkifySplitsIntoBoundedChunks() {
+        for n in [0, 1, 2048, 2049, 5000, 100_000] {
+            let model = Self.items(0..<n)
+            var list = ItemList(model)
+            list.chunkify()
+            #expect(list.isChunked == (n > ItemList.maxChunk), "n \(n)")
+            Self.checkStructure(list, model, "chunkify \(n)")
+            #expect(list == ItemList(model))
+            for r in stride(from: 0, to: n, by: max(1, n / 37)) {
+                #expect(list[r] == model[r])
+                #expect(list.row(of: model[r].id, inChunk: list.chunkID(at: r)) == r)
+            }
+        }
+    }
+
+    @Test(arguments: 0..<12 as Range<UInt64>)
+    func randomOperationsMatchArray(seed: UInt64) {
+        var rng = EditRNG(seed: seed)
+        let start = Int.random(in: 0..<5000, using: &rng)
+        var model = Self.items(0..<start)
+        var list = ItemList(model)
+        if seed % 2 == 0 { list.chunkify() }
+        var next = start
+        var located = Self.locations(list)
+        for step in 0..<150 {
+            var placements: [ItemList.Placement]? = []
+            let report = Bool.random(using: &rng)
+            let kind = Int.random(in: 0..<8, using: &rng)
+            let n = model.count
+            switch kind {
+            case 0, 1:  // insert a run
+                let count = Int.random(in: 1..<(Bool.random(using: &rng) ? 4 : 3000), using: &rng)
+                let new = Self.items(next..<next + count, prefix: "n")
+                next += count
+                let at = Int.random(in: 0...n, using: &rng)
+                model.insert(contentsOf: new, at: at)
+                if report { list.insert(new, at: at, report: &placements) } else { list.insert(contentsOf: new, at: at) }
+            case 2, 3:  // remove one
+                guard n > 0 else { continue }
+                let at = Int.random(in: 0..<n, using: &rng)
+                let removed = model.remove(at: at)
+                let got = report ? list.remove(at: at, report: &placements) : list.remove(at: at)
+                #expect(got == removed)
+                located[removed.id] = nil
+            case 4:  // remove a range
+                guard n > 0 else { continue }
+                let lo = Int.random(in: 0..<n, using: &rng)
+                let hi = Int.random(in: lo...min(n, lo + 4000), using: &rng)
+                for item in model[lo..<hi] { located[item.id] = nil }
+                model.removeSubrange(lo..<hi)
+                if report {
+                    list.replace(lo..<hi, with: EmptyCollection(), report: &placements)
+                } else {
+                    list.removeSubrange(lo..<hi)
+                }
+            case 5:  // remove where
+                let modulus = Int.random(in: 2..<40, using: &rng)
+                let doomed = Set(model.indices.filter { $0 % modulus == 0 }.map { model[$0].id })
+                for id in doomed { located[id] = nil }
+                model.removeAll { doomed.contains($0.id) }
+                list.removeAll(where: { doomed.contains($0.id) }, report: &placements)
+            case 6:  // overwrite
+                guard n > 0 else { continue }
+                let at = Int.random(in: 0..<n, using: &rng)
+                let item = Item(id: model[at].id, text: "t\(step)")
+                model[at] = item
+                list[at] = item
+            default:  // append
+                let new = Self.items(next..<next + Int.random(in: 1..<300, using: &rng), prefix: "a")
+                next += new.count
+                model.append(contentsOf: new)
+                if report {
+                    list.replace(list.count..<list.count, with: new, report: &placements)
+                } else {
+                    list.append(contentsOf: new)
+                }
+            }
+            Self.checkStructure(list, model, "seed \(seed) step \(step) op \(kind)")
+            // Placements keep an index of chunk ids exact (when every
+            // mutation reports; otherwise re-index from scratch).
+            if report || kind == 5 || kind == 6 {
+                // Placements may name items the same call removed.
+                let present = Set(model.map(\.id))
+                for placement in placements ?? [] where present.contains(placement.id) {
+                    located[placement.id] = placement.chunk
+                }
+            } else {
+                located = Self.locations(list)
+            }
+            let actual = Self.locations(list)
+            let wrong = actual.filter { located[$0.key] != $0.value }
+            #expect(wrong.isEmpty && located.count == actual.count,
+                    "seed \(seed) step \(step) op \(kind) report \(report): \(located.count) vs \(actual.count) \(Set(located.keys).symmetricDifference(actual.keys).prefix(3)) \(wrong.count) misplaced, e.g. \(wrong.first.map { "\($0) indexed \(located[$0.key] ?? -1)" } ?? "")")
+            if !model.isEmpty {
+                let r = Int.random(in: 0..<model.count, using: &rng)
+                #expect(list[r] == model[r])
+                #expect(list.row(of: model[r].id, inChunk: located[model[r].id] ?? -1) == r)
+            }
+        }
+    }
+
+    @Test func copiesAreIndependent() {
+        let model = Self.items(0..<10_000)
+        var a = ItemList(model)
+        a.chunkify()
+        let b = a
+        var c = a
+        var ignored: [ItemList.Placement]? = nil
+        a.insert([Item(id: "x")], at: 5000, report: &ignored)
+        c[9999] = Item(id: "y")
+        c.removeSubrange(0..<3000)
+        #expect(Array(b) == model)
+        #expect(a.count == 10_001 && a[5000].id == "x" && a[9999] == model[9998])
+        #expect(c.count == 7000 && c[6999].id == "y" && c[0] == model[3000])
+        // Untouched chunks stay shared: only the touched one was copied.
+        let shared = zip(a.chunks, b.chunks).filter { lhs, rhs in
+            lhs.withUnsafeBufferPointer { l in rhs.withUnsafeBufferPointer { r in l.baseAddress == r.baseAddress } }
+        }
+        #expect(shared.count >= a.chunks.count - 2)
+    }
+
+    @Test func mergesAtTheLowerBoundAndSplitsAtTheUpper() {
+        var list = ItemList(Self.items(0..<4096))
+        list.chunkify()
+        #expect(list.chunks.count == 4)
+        var placements: [ItemList.Placement]? = []
+        // Shrink the first chunk below minChunk: it merges into its neighbour.
+        while list.chunks.count == 4 { _ = list.remove(at: 0, report: &placements) }
+        #expect(list.chunks.count == 3 && list.count == 4096 - (1024 - ItemList.minChunk + 1))
+        #expect(list.chunks.allSatisfy { $0.count <= ItemList.maxChunk })
+        // Grow a chunk past maxChunk: it splits.
+        let before = list.chunks.count
+        list.insert(Self.items(0..<ItemList.maxChunk, prefix: "g"), at: 10, report: &placements)
+        #expect(list.chunks.count > before && list.chunks.allSatisfy { $0.count <= ItemList.maxChunk })
+        // Emptying a chunked list goes back to the flat form.
+        list.removeSubrange(0..<list.count)
+        #expect(list.isEmpty && !list.isChunked)
+        list.append(Item(id: "z"))
+        #expect(Array(list) == [Item(id: "z")])
+    }
+}

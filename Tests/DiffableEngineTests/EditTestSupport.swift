@@ -37,7 +37,9 @@ enum NaiveEdit {
     static func distinct(_ ids: [String]) -> Bool { Set(ids).count == ids.count }
 
     static func newItemsOK(_ items: [Item], _ s: [Section]) -> Bool {
-        distinct(items.map(\.id)) && items.allSatisfy { itemPath($0.id, s) == nil }
+        guard distinct(items.map(\.id)) else { return false }
+        let present = Set(s.lazy.flatMap { $0.items.lazy.map(\.id) })
+        return items.allSatisfy { !present.contains($0.id) }
     }
 
     static func apply(_ ops: [EditOperation], to snapshot: Snapshot) -> (Snapshot, failedAt: Int?) {

@@ -106,7 +106,7 @@ private struct DifferenceBuilder {
     }
 
     /// Window of the walk's look-ahead after a mismatch.
-    static let lookAhead = 128
+    static let lookAhead = 32
 
     /// After a mismatch at `a[i]`/`b[j]`: the smallest `d` in 1…lookAhead
     /// with `b[j + d] == a[i]` (returns `(0, d)`) or `a[i + d] == b[j]`

@@ -199,45 +199,19 @@ private struct DifferenceBuilder {
         //    side is much smaller (a search that filters 1M rows down to 50).
         var unmatchedNew = 0
         for n in newToOld where n < 0 { unmatchedNew += 1 }
-        var hashed: [Int32] = []
+        var hashed: [Int32] = []  // new flat indices linked through the table
         if unmatchedNew * 4 < unmatchedOld {
-            var table = IDTable(capacity: unmatchedNew)
-            for s in newSections.indices {
-                let items = newSections[s].items
-                let base = newStart[s]
-                for r in items.indices where newToOld[base + r] < 0 {
-                    table.insert(hash: hashID(items[r].id), index: Int32(truncatingIfNeeded: base + r))
-                }
-            }
-            for s in oldSections.indices where hashed.count < unmatchedNew {
-                let items = oldSections[s].items
-                let base = oldStart[s]
-                for r in items.indices where oldToNew[base + r] < 0 {
-                    if let n = table.take(hash: hashID(items[r].id)) {
-                        link(old: base + r, new: Int(n))
-                        hashed.append(n)
-                    }
-                }
+            for (n, o) in hashMatch(table: newSections, newStart, newToOld, count: unmatchedNew,
+                                         probe: oldSections, oldStart, oldToNew) {
+                link(old: Int(o), new: Int(n))
+                hashed.append(n)
             }
             hashed.sort()
         } else {
-            var table = IDTable(capacity: unmatchedOld)
-            for s in oldSections.indices {
-                let items = oldSections[s].items
-                let base = oldStart[s]
-                for r in items.indices where oldToNew[base + r] < 0 {
-                    table.insert(hash: hashID(items[r].id), index: Int32(truncatingIfNeeded: base + r))
-                }
-            }
-            for s in newSections.indices {
-                let items = newSections[s].items
-                let base = newStart[s]
-                for r in items.indices where newToOld[base + r] < 0 {
-                    if let o = table.take(hash: hashID(items[r].id)) {
-                        link(old: Int(o), new: base + r)
-                        hashed.append(Int32(truncatingIfNeeded: base + r))
-                    }
-                }
+            for (o, n) in hashMatch(table: oldSections, oldStart, oldToNew, count: unmatchedOld,
+                                         probe: newSections, newStart, newToOld) {
+                link(old: Int(o), new: Int(n))
+                hashed.append(n)
             }
         }
         guard !confirm(hashed) else { return }
@@ -249,22 +223,47 @@ private struct DifferenceBuilder {
             newToOld[Int(n)] = -1
         }
         var exact = [String: Int32](minimumCapacity: unmatchedOld)
-        for s in oldSections.indices {
-            let items = oldSections[s].items
-            let base = oldStart[s]
-            for r in items.indices where oldToNew[base + r] < 0 {
-                exact[items[r].id] = Int32(truncatingIfNeeded: base + r)
+        Self.forEachUnmatched(oldSections, oldStart, oldToNew) { flat, id in exact[id] = flat }
+        var pairs: [(old: Int32, new: Int32)] = []
+        Self.forEachUnmatched(newSections, newStart, newToOld) { flat, id in
+            if let o = exact.removeValue(forKey: id) { pairs.append((o, flat)) }
+        }
+        for pair in pairs { link(old: Int(pair.old), new: Int(pair.new)) }
+    }
+
+    /// Calls `body` with the flat index and id of every item of `sections`
+    /// whose link is still -1, in order.
+    private static func forEachUnmatched(
+        _ sections: [Section], _ starts: [Int], _ links: [Int32], _ body: (Int32, String) -> Void
+    ) {
+        for s in sections.indices {
+            let items = sections[s].items
+            let base = starts[s]
+            for r in items.indices where links[base + r] < 0 {
+                body(Int32(truncatingIfNeeded: base + r), items[r].id)
             }
         }
-        for s in newSections.indices {
-            let items = newSections[s].items
-            let base = newStart[s]
-            for r in items.indices where newToOld[base + r] < 0 {
-                if let o = exact[items[r].id], oldToNew[Int(o)] < 0 {
-                    link(old: Int(o), new: base + r)
-                }
-            }
+    }
+
+    /// Symbol-table matching of the unmatched items of two sides: the
+    /// `table` side's ids go in a hash table (`count` entries), the `probe`
+    /// side's ids look it up. Returns (table flat index, probe flat index)
+    /// candidate pairs, equal by hash only: the caller confirms them.
+    /// - Complexity: O(unmatched items of both sides) expected.
+    private func hashMatch(
+        table tableSections: [Section], _ tableStart: [Int], _ tableLinks: [Int32], count: Int,
+        probe probeSections: [Section], _ probeStart: [Int], _ probeLinks: [Int32]
+    ) -> [(Int32, Int32)] {
+        var table = IDTable(capacity: count)
+        Self.forEachUnmatched(tableSections, tableStart, tableLinks) { flat, id in
+            table.insert(hash: hashID(id), index: flat)
         }
+        var pairs: [(Int32, Int32)] = []
+        Self.forEachUnmatched(probeSections, probeStart, probeLinks) { flat, id in
+            guard pairs.count < count, let hit = table.take(hash: hashID(id)) else { return }
+            pairs.append((hit, flat))
+        }
+        return pairs
     }
 
     /// Whether every link made through the hash table (new flat indices,

@@ -16,14 +16,8 @@ enum SearchBenchmarks {
                      "Elizabeth", "David", "Barbara", "Richard", "Susan", "Joseph", "Jessica", "Thomas", "Sarah"]
         let last = ["Smith", "Johnson", "Williams", "Brown", "Jones", "Garcia", "Miller", "Davis", "Rodriguez",
                     "Martinez", "Hernandez", "Lopez", "Gonzalez", "Wilson", "Anderson", "Taylor", "Moore", "Lee"]
-        var state: UInt64 = 0x5EED
-        func next() -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int(truncatingIfNeeded: (z ^ (z >> 31)) >> 1)
-        }
+        var rng = SplitMix64(seed: 0x5EED)
+        func next() -> Int { Int(truncatingIfNeeded: rng.next() >> 1) }
         return (0..<n).map { _ in "\(first[next() % first.count]) \(last[next() % last.count]) \(100_000 + next() % 900_000)" }
     }
 

@@ -11,11 +11,14 @@ extension Server {
     /// `search` — a newer `search` of the same source queued as the very next
     /// request (typing outran the daemon: only the latest keystroke matters).
     /// Returns nil when the request must be handled.
-    func cancellation(for message: JSON, pendingLater: ArraySlice<IncomingEvent>) -> JSON? {
+    /// - Complexity: O(1) unless a `$/cancelRequest` is queued (`hasCancels`),
+    ///   then O(queued messages).
+    func cancellation(for message: JSON, pendingLater: ArraySlice<IncomingEvent>, hasCancels: Bool) -> JSON? {
         guard case .object(let object) = message, let id = object["id"],
               case .string(let method)? = object["method"], phase == .running else { return nil }
         var mayBeSuperseded = supersedeSearches && method == "search"
         for event in pendingLater {
+            guard hasCancels || mayBeSuperseded else { return nil }
             guard case .message(.object(let later), _) = event, case .string(let laterMethod)? = later["method"] else { continue }
             if laterMethod == "$/cancelRequest", later["id"] == nil,
                case .object(let p)? = later["params"], p["id"] == id {

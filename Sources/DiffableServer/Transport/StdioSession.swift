@@ -46,7 +46,7 @@ public final class StdioSession: @unchecked Sendable {
                 send(server.parseErrorResponse(description))
             case .message(let message, let lazyParams):
                 let response: JSON?
-                if let cancelled = server.cancellation(for: message, pendingLater: queue.snapshotPending()) {
+                if let cancelled = queue.withPending({ server.cancellation(for: message, pendingLater: $0, hasCancels: $1) }) {
                     response = cancelled
                 } else {
                     response = server.handle(message: message, lazyParams: lazyParams)
@@ -154,12 +154,21 @@ final class MessageQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [IncomingEvent] = []
     private var head = 0
+    /// `$/cancelRequest` notifications queued and not yet popped: when there
+    /// are none, only the next queued request can make one moot.
+    private var queuedCancels = 0
 
     func push(_ event: IncomingEvent) {
         condition.lock()
         items.append(event)
+        if Self.isCancel(event) { queuedCancels += 1 }
         condition.signal()
         condition.unlock()
+    }
+
+    private static func isCancel(_ event: IncomingEvent) -> Bool {
+        guard case .message(.object(let object), _) = event else { return false }
+        return object["method"] == .string("$/cancelRequest")
     }
 
     func pop() -> IncomingEvent {
@@ -167,6 +176,7 @@ final class MessageQueue: @unchecked Sendable {
         defer { condition.unlock() }
         while head >= items.count { condition.wait() }
         let event = items[head]
+        if Self.isCancel(event) { queuedCancels -= 1 }
         // Drop the queue's reference now (a large request's body, or its
         // tree), not at the next compaction; the slot is never read again.
         items[head] = .endOfInput
@@ -178,11 +188,13 @@ final class MessageQueue: @unchecked Sendable {
         return event
     }
 
-    /// The messages already queued behind the one being handled.
-    func snapshotPending() -> ArraySlice<IncomingEvent> {
+    /// Runs `body` on the messages already queued behind the one being
+    /// handled, under the lock (so no copy of the queue is made), and tells
+    /// it whether any of them is a `$/cancelRequest`.
+    func withPending<R>(_ body: (ArraySlice<IncomingEvent>, _ hasCancels: Bool) -> R) -> R {
         condition.lock()
         defer { condition.unlock() }
-        return items[head...]
+        return body(items[head...], queuedCancels > 0)
     }
 }
 

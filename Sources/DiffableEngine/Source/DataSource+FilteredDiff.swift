@@ -29,7 +29,16 @@ extension DataSource {
             let oldKeys = oldRows[s], newKeys = newRows[s]
             guard (oldKeys?.count ?? count) == old.sections[s].items.count,
                   (newKeys?.count ?? count) == visible.sections[s].items.count else { return nil }
-            if oldKeys == newKeys { continue }
+            if oldKeys == newKeys {
+                // Equal keys are equal rows of the same full snapshot, except
+                // the placeholder's: its key says "the placeholder row", not
+                // which placeholder, so compare the rows themselves.
+                if oldKeys == [SearchCache.placeholderKey] {
+                    placeholderChange(old: old.sections[s].items[0], new: visible.sections[s].items[0],
+                                      section: s, into: &changeset)
+                }
+                continue
+            }
 
             var oldRowOf: [Int: Int32] = [:]
             if let oldKeys {
@@ -85,5 +94,19 @@ extension DataSource {
             }
         }
         return changeset
+    }
+
+    /// The diff of a section whose only row is a placeholder before and after:
+    /// nothing when it is the same item, a reload when only its content
+    /// changed, a delete and an insert when it is another item.
+    private func placeholderChange(old: Item, new: Item, section s: Int, into changeset: inout Changeset) {
+        let path = ItemPath(section: s, row: 0)
+        if old.id == new.id {
+            // Content is compared as the diff compares it (canonical bytes).
+            if old.content != new.content { changeset.itemReloads.append(.init(old: path, new: path)) }
+        } else {
+            changeset.itemDeletes.append(path)
+            changeset.itemInserts.append(path)
+        }
     }
 }

@@ -61,6 +61,10 @@ extension DataSource {
         // sections) instead of a general diff.
         let changeset = filteredChangeset(oldRows: oldRows, old: oldVisible)
             ?? oldVisible.difference(to: visible)
+        // Debug builds prove every search diff: replayed on the old visible
+        // snapshot it must give the new one (O(rows); not evaluated in -O).
+        assert((try? oldVisible.applyingBatch(changeset, contentFrom: visible)) == visible,
+               "search diff does not replay to the new visible snapshot")
         if !changeset.isEmpty { version += 1 }
         // Hidden items keep their selection: nothing is deselected by a search.
         return Update(changeset: changeset, oldVisible: oldVisible, newVisible: visible, selection: SelectionDelta())

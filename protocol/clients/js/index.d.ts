@@ -1,0 +1,164 @@
+import type {
+  ChangeResult, DiffForm, Highlight, ItemInput, Json, Path, SectionInput, SelectionChange, SelectionMode,
+  SnapshotResult,
+} from './frontend.js';
+
+export * from './frontend.js';
+
+export interface InitializeResult {
+  serverInfo: { name: string; version: string };
+  capabilities: { methods: string[]; diffForms: DiffForm[]; defaultForm: DiffForm; framings: string[] };
+}
+
+export interface InitializationOptions {
+  form?: DiffForm;
+  supersedeSearches?: boolean;
+  [key: string]: unknown;
+}
+
+export interface FindOptions {
+  /** A path, or an argv whose first element is a path or a command on PATH. Authoritative when given. */
+  daemon?: string | string[];
+  /** Where $DIFFABLE_BIN and $PATH are read; also the daemon's environment. Default process.env. */
+  env?: Record<string, string | undefined>;
+  /** Where the walk up to Package.swift starts (default: this package's folder). */
+  searchFrom?: string;
+}
+
+export interface StartOptions extends FindOptions {
+  /** Extra daemon arguments, e.g. ['--log-level', 'info']. */
+  args?: string[];
+  cwd?: string;
+  /** Passed through as `initialize {initializationOptions}`. */
+  initializationOptions?: InitializationOptions;
+  /** Default per-request timeout in ms (default: none). */
+  timeout?: number;
+  /** Timeout of `initialize` in ms (default 10000). */
+  startTimeout?: number;
+  /** Grace period of `close()` before SIGTERM, and again before SIGKILL (default 2000 ms). */
+  closeGrace?: number;
+  /** 'pipe' (default: kept as a tail for DaemonExitedError, and passed to onStderr) or 'inherit'. */
+  stderr?: 'pipe' | 'inherit';
+  onStderr?(text: string): void;
+}
+
+export interface RequestOptions {
+  /** ms; on expiry `$/cancelRequest` is sent and the promise rejects with RequestTimeoutError. */
+  timeout?: number;
+  /** On abort `$/cancelRequest` is sent and the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface ProgressValue { kind: 'begin' | 'report' | 'end'; title?: string; percentage?: number; message?: string; cancellable?: boolean }
+
+export interface ProgressOptions extends RequestOptions {
+  /** Generates a `workDoneToken` and receives the `$/progress` values sent for it. */
+  onProgress?(value: ProgressValue, token: string): void;
+}
+
+export interface ChangeOptions extends ProgressOptions { baseVersion?: number; form?: DiffForm }
+
+export type EditOp =
+  | { op: 'appendSections'; sections: SectionInput[] }
+  | ({ op: 'insertSections'; sections: SectionInput[] } & Position)
+  | { op: 'deleteSections'; ids: string[] }
+  | ({ op: 'moveSection'; id: string } & Position)
+  | { op: 'reloadSections'; ids: string[] }
+  | { op: 'setHeaders'; sections: { id: string; header?: Json }[] }
+  | { op: 'appendItems'; items: ItemInput[]; section?: string }
+  | ({ op: 'insertItems'; items: ItemInput[] } & Position)
+  | { op: 'deleteItems'; ids: string[] }
+  | { op: 'deleteAllItems' }
+  | ({ op: 'moveItem'; id: string } & Position)
+  | { op: 'reloadItems'; ids: string[] }
+  | { op: 'reconfigureItems'; ids: string[] }
+  | { op: 'setContent'; items: { id: string; content?: Json }[]; style?: 'reload' | 'reconfigure' };
+type Position = { before: string; after?: never } | { after: string; before?: never };
+
+export interface SelectOptions extends RequestOptions {
+  action?: 'select' | 'deselect' | 'toggle' | 'clear';
+  ids?: string[];
+  paths?: Path[];
+  sections?: string[];
+  baseVersion?: number;
+}
+
+export interface SearchOptions extends ChangeOptions {
+  sections?: string[];
+  mode?: 'substring' | 'fuzzy';
+  order?: 'source' | 'score';
+  limit?: number;
+  placeholder?: { id: string; content?: Json };
+  highlightLimit?: number;
+}
+
+export interface Policy { mode: SelectionMode; allowsEmpty?: boolean }
+
+export interface LateResponse { id: number; method: string | undefined; result?: unknown; error?: RpcError }
+
+export class Client implements AsyncDisposable {
+  /** Finds and spawns the daemon, sends `initialize` + `initialized`. */
+  static start(options?: StartOptions): Promise<Client>;
+  constructor(argv: string[], options?: StartOptions);
+  readonly argv: string[];
+  readonly initializeResult: InitializeResult | undefined;
+  readonly serverInfo: InitializeResult['serverInfo'] | undefined;
+  readonly capabilities: InitializeResult['capabilities'] | undefined;
+  readonly pid: number | undefined;
+  /** Resolves when the process has ended. */
+  readonly exited: Promise<{ code: number | null; signal: string | null }>;
+
+  request<T = unknown>(method: string, params?: object, options?: ProgressOptions): Promise<T>;
+  notify(method: string, params?: object): void;
+  /** `'*'` receives every notification. Returns an unsubscribe function. */
+  onNotification(method: string, callback: (params: any, method: string) => void): () => void;
+  /** Answers to timed-out or aborted requests the daemon ran anyway. */
+  onLateResponse(callback: (late: LateResponse) => void): () => void;
+  /** shutdown + exit; waits, then SIGTERM, then SIGKILL after `grace` ms each. */
+  close(options?: { grace?: number }): Promise<{ code: number | null; signal: string | null }>;
+  kill(signal?: NodeJS.Signals): void;
+  [Symbol.asyncDispose](): Promise<void>;
+
+  apply(source: string, sections: SectionInput[], options?: ChangeOptions): Promise<ChangeResult>;
+  edit(source: string, ops: EditOp[], options?: ChangeOptions): Promise<ChangeResult>;
+  select(source: string, options: SelectOptions): Promise<ChangeResult & { selection: import('./frontend.js').SelectionDelta }>;
+  setSelectionMode(source: string, sections: Record<string, Policy>, options?: RequestOptions): Promise<ChangeResult>;
+  selection(source: string, options?: RequestOptions): Promise<{ source: string; version: number; selected: SelectionChange[]; policies: Record<string, Policy> }>;
+  search(source: string, query: string, options?: SearchOptions): Promise<ChangeResult & { search: { query: string; matches: number; shown: number }; highlights: Highlight[] }>;
+  highlights(source: string, section: number, options?: RequestOptions & { start?: number; count?: number }): Promise<{ source: string; version: number; highlights: Highlight[] }>;
+  snapshot(source: string, options?: RequestOptions & { full?: boolean }): Promise<SnapshotResult>;
+  sources(options?: RequestOptions): Promise<{ sources: { source: string; version: number; sections: number; items: number }[] }>;
+  drop(source: string, options?: RequestOptions): Promise<{ source: string; dropped: true }>;
+}
+
+export function findDaemon(options?: FindOptions): string[];
+
+export function encodeMessage(message: unknown): Buffer;
+export class MessageReader {
+  constructor(onMessage: (message: unknown) => void);
+  /** Throws ProtocolError on an unreadable header block or body. */
+  push(chunk: Buffer): void;
+}
+
+export class RpcError extends Error {
+  readonly code: number;
+  /** The daemon's message (`message` also names the method and code). */
+  readonly rpcMessage: string;
+  readonly data?: any;
+  readonly method: string;
+}
+export class DaemonNotFoundError extends Error { readonly searched: string[] }
+export class DaemonExitedError extends Error {
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly stderrTail: string;
+}
+export class RequestTimeoutError extends Error { readonly method: string; readonly id: number; readonly timeout: number }
+export class ProtocolError extends Error {}
+export class ReplayError extends Error {}
+export const ErrorCodes: {
+  readonly ParseError: -32700; readonly InvalidRequest: -32600; readonly MethodNotFound: -32601;
+  readonly InvalidParams: -32602; readonly InternalError: -32603; readonly ServerNotInitialized: -32002;
+  readonly RequestCancelled: -32800; readonly UnknownSource: 1001; readonly VersionConflict: 1002;
+  readonly UnknownId: 1003; readonly InvalidEdit: 1004; readonly SelectionRejected: 1005;
+};

@@ -1,0 +1,86 @@
+"""Builders for `edit` ops (protocol/methods/edit.md), so op names and members are checked
+by the type checker: `client.edit("list", [ops.insert_items(["kiwi"], before="apple")])`.
+
+Ops that place something take exactly one of `before=` / `after=` (an id).
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, Literal, Mapping, Optional
+
+from .types import ItemIn, SectionIn
+
+Op = Dict[str, Any]
+
+
+def _position(before: Optional[str], after: Optional[str]) -> Dict[str, str]:
+    if before is not None and after is None:
+        return {"before": before}
+    if after is not None and before is None:
+        return {"after": after}
+    raise ValueError("give exactly one of before= or after=")
+
+
+def append_sections(sections: Iterable[SectionIn]) -> Op:
+    return {"op": "appendSections", "sections": list(sections)}
+
+
+def insert_sections(sections: Iterable[SectionIn], *, before: Optional[str] = None,
+                    after: Optional[str] = None) -> Op:
+    return {"op": "insertSections", "sections": list(sections), **_position(before, after)}
+
+
+def delete_sections(ids: Iterable[str]) -> Op:
+    return {"op": "deleteSections", "ids": list(ids)}
+
+
+def move_section(section_id: str, *, before: Optional[str] = None, after: Optional[str] = None) -> Op:
+    return {"op": "moveSection", "id": section_id, **_position(before, after)}
+
+
+def reload_sections(ids: Iterable[str]) -> Op:
+    return {"op": "reloadSections", "ids": list(ids)}
+
+
+def set_headers(headers: Mapping[str, Any]) -> Op:
+    """`{section id: header}`; a None header removes it."""
+    return {"op": "setHeaders", "sections": [{"id": sid, "header": header} for sid, header in headers.items()]}
+
+
+def append_items(items: Iterable[ItemIn], section: Optional[str] = None) -> Op:
+    """To `section`, or to the last section when None."""
+    op: Op = {"op": "appendItems", "items": list(items)}
+    if section is not None:
+        op["section"] = section
+    return op
+
+
+def insert_items(items: Iterable[ItemIn], *, before: Optional[str] = None, after: Optional[str] = None) -> Op:
+    return {"op": "insertItems", "items": list(items), **_position(before, after)}
+
+
+def delete_items(ids: Iterable[str]) -> Op:
+    return {"op": "deleteItems", "ids": list(ids)}
+
+
+def delete_all_items() -> Op:
+    return {"op": "deleteAllItems"}
+
+
+def move_item(item_id: str, *, before: Optional[str] = None, after: Optional[str] = None) -> Op:
+    return {"op": "moveItem", "id": item_id, **_position(before, after)}
+
+
+def reload_items(ids: Iterable[str]) -> Op:
+    return {"op": "reloadItems", "ids": list(ids)}
+
+
+def reconfigure_items(ids: Iterable[str]) -> Op:
+    return {"op": "reconfigureItems", "ids": list(ids)}
+
+
+def set_content(contents: Mapping[str, Any], style: Optional[Literal["reload", "reconfigure"]] = None) -> Op:
+    """`{item id: content}`; a None content removes it. Reported as reloads unless `style="reconfigure"`."""
+    op: Op = {"op": "setContent", "items": [{"id": iid, "content": content} for iid, content in contents.items()]}
+    if style is not None:
+        op["style"] = style
+    return op

@@ -1,0 +1,169 @@
+"""A seeded random session against a real daemon, checking the replayed model after every step.
+
+Every round sends one random `apply` (moves within and across sections,
+content, header, section and policy changes), `edit`, `select` or `search`
+(substring/fuzzy, scoped, ordered, limited, with placeholders of varying id
+and content, some of them invalid on purpose) in a random diff form, replays
+the answer with `Frontend`, and compares the model with the daemon's
+`snapshot` (sections, version, selection). Highlights must name rows of the
+model. A mismatch raises `ReplayError` with the request, the response, the
+model before and both snapshots.
+"""
+from __future__ import annotations
+
+import collections
+import json
+import random
+from typing import Any, Callable, Counter, Dict, List, Optional
+
+from .client import Client
+from .errors import RpcError
+from .frontend import Frontend, ReplayError, SectionList, normalized
+
+WORDS = "grace liam ava ruby stella jack emma olivia ethan amelia lucas noah isla mason chloe".split()
+SOURCES = ("people", "fruit")
+EXPECTED_REJECTIONS = (1004, 1005, -32602)  # rejected edits, selections, invalid placeholders: nothing changes
+
+
+def random_snapshot(rng: random.Random, full: SectionList) -> SectionList:
+    """A random successor of `full` (the daemon's whole snapshot)."""
+    items = [i for s in full for i in s["items"]]
+    rng.shuffle(items)
+    keep = [dict(i) for i in items if rng.random() < 0.8]
+    used = {i["id"] for i in items}
+    for _ in range(rng.randint(0, 4)):  # new items
+        item_id = f"i{rng.randrange(60)}"
+        if item_id not in used:
+            used.add(item_id)
+            keep.append({"id": item_id})
+    for item in keep:
+        if "content" not in item or rng.random() < 0.2:  # content change
+            r = rng.random()
+            content = {"text": " ".join(rng.sample(WORDS, 2))} if r < 0.8 else (rng.choice(WORDS) if r < 0.9 else None)
+            item.pop("content", None)
+            if content is not None:
+                item["content"] = content
+    ids = [s["id"] for s in full if rng.random() < 0.85] + [f"s{rng.randrange(8)}" for _ in range(rng.randint(0, 2))]
+    ids = list(dict.fromkeys(ids)) or ["s0"]
+    if rng.random() < 0.4:
+        rng.shuffle(ids)
+    sections: SectionList = []
+    for sid in ids:
+        old = next((s for s in full if s["id"] == sid), {})
+        section: Dict[str, Any] = {"id": sid, "items": []}
+        header = old.get("header") if rng.random() < 0.8 else rng.choice([None, sid.upper(), {"title": rng.choice(WORDS)}])
+        if header is not None:
+            section["header"] = header
+        if rng.random() < 0.2:
+            section["selection"] = rng.choice(["single", "multiple", "none"])
+        sections.append(section)
+    home = {i["id"]: s["id"] for s in full for i in s["items"]}  # mostly keep each item in its section
+    for item in sorted(keep, key=lambda _: rng.random() if rng.random() < 0.3 else 0):
+        target = next((s for s in sections if s["id"] == home.get(item["id"])), None)
+        if target is None or rng.random() < 0.25:
+            target = rng.choice(sections)
+        target["items"].append(item)
+    return sections
+
+
+def random_search(rng: random.Random, name: str, current: SectionList, form: str) -> Dict[str, Any]:
+    texts = [i["content"]["text"] for s in current for i in s["items"] if isinstance(i.get("content"), dict)]
+    text = rng.choice(texts) if texts else "x"
+    start = rng.randrange(len(text))
+    params: Dict[str, Any] = {"source": name, "form": form, "mode": rng.choice(["substring", "fuzzy"]),
+                              "query": rng.choice(["", text[start:start + rng.randint(1, 4)], "zz", "gr", "Gr"])}
+    if rng.random() < 0.5:
+        params["sections"] = rng.sample([s["id"] for s in current], rng.randint(1, len(current)))
+    if rng.random() < 0.3:
+        params["order"] = rng.choice(["source", "score"])
+    if rng.random() < 0.3:
+        params["limit"] = rng.randint(0, 5)
+    if rng.random() < 0.2:
+        params["highlightLimit"] = rng.randint(0, 3)
+    if rng.random() < 0.4:
+        existing = [i["id"] for s in current for i in s["items"]]
+        # mostly fresh ids (the daemon must swap one placeholder for another), sometimes an item's id (-32602)
+        placeholder_id = rng.choice(existing) if existing and rng.random() < 0.1 else f"none-{rng.randrange(3)}"
+        placeholder: Dict[str, Any] = {"id": placeholder_id}
+        if rng.random() < 0.7:
+            placeholder["content"] = {"text": rng.choice(["No results", "Nothing for that", "Empty"])}
+        params["placeholder"] = placeholder
+    return params
+
+
+def random_edit(rng: random.Random, name: str, current: SectionList, form: str, round_number: int) -> Dict[str, Any]:
+    items = [i["id"] for s in current for i in s["items"]]
+    ops: List[Dict[str, Any]] = [{"op": "appendItems", "items": [f"e{round_number}"]}]
+    if len(items) >= 2:
+        a, b = rng.sample(items, 2)
+        ops.append(rng.choice([
+            {"op": "moveItem", "id": a, "before": b}, {"op": "deleteItems", "ids": [a]},
+            {"op": "setContent", "items": [{"id": a, "content": {"text": rng.choice(WORDS)}}],
+             **({"style": "reconfigure"} if rng.random() < 0.5 else {})}]))
+    return {"source": name, "ops": ops, "form": form}
+
+
+def random_select(rng: random.Random, name: str, current: SectionList) -> Dict[str, Any]:
+    items = [i["id"] for s in current for i in s["items"]]
+    params: Dict[str, Any] = {"source": name, "action": rng.choice(["select", "deselect", "toggle", "clear"])}
+    if params["action"] != "clear" and items:
+        params["ids"] = [rng.choice(items)]
+    return params
+
+
+def _check_against_daemon(client: Client, frontend: Frontend, name: str, what: str, before: Any,
+                          result: Any) -> None:
+    truth = client.snapshot(name)
+    view = frontend.view(name)
+    if normalized(view.sections) != normalized(truth["sections"]) or view.version != truth["version"] \
+            or view.selected != set(truth["selected"]):
+        raise ReplayError(f"after {what}: model != daemon snapshot\n model:  v{view.version} "
+                          f"{json.dumps(normalized(view.sections))} selected={sorted(view.selected)}\n"
+                          f" daemon: v{truth['version']} {json.dumps(normalized(truth['sections']))} "
+                          f"selected={sorted(truth['selected'])}\n model before: {json.dumps(before)}\n"
+                          f" response: {json.dumps(result)}")
+    for highlight in (result or {}).get("highlights", []):
+        section, row = highlight["path"]
+        rows = view.sections[section]["items"] if 0 <= section < len(view.sections) else []
+        if not (0 <= row < len(rows) and rows[row]["id"] == highlight["id"]):
+            raise ReplayError(f"after {what}: highlight {highlight} names no such row of the model")
+
+
+def run_session(client: Client, seed: int, rounds: int,
+                log: Optional[Callable[[str], None]] = None) -> Counter[str]:
+    """Plays `rounds` random requests; returns how many of each kind ran (and how many were rejected).
+    The client should be initialized with `supersedeSearches: False` (it sends one request at a time
+    anyway, so nothing is superseded either way)."""
+    rng = random.Random(seed)
+    frontend = Frontend()
+    counts: Counter[str] = collections.Counter()
+    full: Dict[str, SectionList] = {}
+    for n in range(rounds):
+        name = rng.choice(SOURCES)
+        current = full.get(name, [])
+        kind = rng.choice(["apply"] * 5 + ["search"] * 3 + ["select", "edit"]) if current else "apply"
+        form = rng.choice(["batch", "steps"])
+        params: Dict[str, Any]
+        if kind == "apply":
+            params = {"source": name, "sections": random_snapshot(rng, current), "form": form}
+        elif kind == "search":
+            params = random_search(rng, name, current, form)
+        elif kind == "select":
+            params = random_select(rng, name, current)
+        else:
+            params = random_edit(rng, name, current, form, n)
+        before, result = json.loads(json.dumps(normalized(frontend.view(name).sections))), None
+        try:
+            result = client.request(kind, params)
+            frontend.update(result)
+            counts[kind] += 1
+        except RpcError as error:
+            if error.code not in EXPECTED_REJECTIONS:
+                raise ReplayError(f"round {n}: {kind} {json.dumps(params)} failed: {error}") from None
+            counts["rejected"] += 1
+        what = f"round {n}: {kind} {json.dumps(params)}"
+        if log is not None:
+            log(what)
+        _check_against_daemon(client, frontend, name, what, before, result)
+        full[name] = [dict(section) for section in client.snapshot(name, full=True)["sections"]]
+    return counts

@@ -1,0 +1,188 @@
+"""Typed shapes of params and results (protocol/README.md, protocol/schemas/).
+
+TypedDicts are plain dicts at run time: results are the daemon's JSON as
+decoded, described here for type checkers and readers. Diff payloads
+(`batch`, `steps`) are left as JSON dicts; `diffable.frontend` replays them.
+Optional members use the `total=False` subclass idiom so Python 3.9 works
+without typing_extensions.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
+
+DiffForm = Literal["batch", "steps"]
+SearchMode = Literal["substring", "fuzzy"]
+SearchOrder = Literal["source", "score"]
+SelectAction = Literal["select", "deselect", "toggle", "clear"]
+SelectionModeName = Literal["none", "single", "multiple"]
+Path = List[int]
+"""`[section, row]` in the visible snapshot."""
+ProgressToken = Union[str, int]
+
+
+class _ItemBase(TypedDict):
+    id: str
+
+
+class Item(_ItemBase, total=False):
+    content: Any
+
+
+ItemIn = Union[str, Item]
+"""An item as `apply`/`edit` accept it: `{"id", "content"?}` or its id alone."""
+
+
+class _SectionBase(TypedDict):
+    id: str
+
+
+class SectionIn(_SectionBase, total=False):
+    """A section as `apply` accepts it, with its optional selection policy."""
+    header: Any
+    items: List[ItemIn]
+    selection: SelectionModeName
+    allowsEmptySelection: bool
+
+
+class _SectionBaseOut(TypedDict):
+    id: str
+    items: List[Item]
+
+
+class Section(_SectionBaseOut, total=False):
+    """A section as results carry it (`snapshot` adds its policy members)."""
+    header: Any
+    selection: SelectionModeName
+    allowsEmptySelection: bool
+
+
+class InitializationOptions(TypedDict, total=False):
+    form: DiffForm
+    supersedeSearches: bool
+
+
+class SelectionPolicy(TypedDict, total=False):
+    mode: SelectionModeName
+    allowsEmpty: bool
+
+
+class SelectedRow(TypedDict):
+    id: str
+    path: Optional[Path]
+
+
+class SelectionDelta(TypedDict, total=False):
+    """What a request changed in the selection (protocol/methods/select.md)."""
+    selected: List[SelectedRow]
+    deselected: List[SelectedRow]
+    kept: List[SelectedRow]
+    rows: List[SelectedRow]
+
+
+class _ChangeBase(TypedDict):
+    source: str
+    version: int
+
+
+class DiffResult(_ChangeBase, total=False):
+    """`apply`/`edit` result: one of `batch` or `steps`, and `selection` when it changed."""
+    batch: Dict[str, Any]
+    steps: List[Dict[str, Any]]
+    selection: SelectionDelta
+
+
+class SearchInfo(TypedDict):
+    query: str
+    matches: int
+    shown: int
+
+
+class Highlight(TypedDict):
+    id: str
+    path: Path
+    ranges: List[List[int]]
+
+
+class SearchResult(DiffResult):
+    search: SearchInfo
+    highlights: List[Highlight]
+
+
+class SelectResult(_ChangeBase):
+    """`select` and `setSelectionMode` result."""
+    selection: SelectionDelta
+
+
+class SelectionResult(_ChangeBase):
+    selected: List[SelectedRow]
+    policies: Dict[str, SelectionPolicy]
+
+
+class HighlightsResult(_ChangeBase):
+    highlights: List[Highlight]
+
+
+class SnapshotResult(_ChangeBase):
+    sections: List[Section]
+    selected: List[str]
+
+
+class SourceInfo(_ChangeBase):
+    sections: int
+    items: int
+
+
+class SourcesResult(TypedDict):
+    sources: List[SourceInfo]
+
+
+class DropResult(TypedDict):
+    source: str
+    dropped: bool
+
+
+class ServerInfo(TypedDict):
+    name: str
+    version: str
+
+
+class InitializeResult(TypedDict):
+    serverInfo: ServerInfo
+    capabilities: Dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One `$/progress` notification (LSP work-done progress) for a token.
+
+    `kind` is "begin", "report" or "end"; `percentage` (0-100), `message`,
+    `title` and `cancellable` are None when the daemon did not send them.
+    `value` is the notification's whole `value` object.
+    """
+    token: ProgressToken
+    kind: str
+    title: Optional[str]
+    message: Optional[str]
+    percentage: Optional[float]
+    cancellable: Optional[bool]
+    value: Dict[str, Any]
+
+    @staticmethod
+    def from_params(params: Any) -> Optional["Progress"]:
+        """The progress in `$/progress` params, or None when they are not work-done progress."""
+        if not isinstance(params, dict) or not isinstance(params.get("value"), dict):
+            return None
+        token, value = params.get("token"), params["value"]
+        if not isinstance(token, (str, int)) or not isinstance(value.get("kind"), str):
+            return None
+
+        def member(key: str, *kinds: type) -> Any:
+            found = value.get(key)
+            if isinstance(found, bool) and bool not in kinds:  # JSON true is not a percentage
+                return None
+            return found if isinstance(found, kinds) else None
+
+        return Progress(token=token, kind=value["kind"], title=member("title", str),
+                        message=member("message", str), percentage=member("percentage", int, float),
+                        cancellable=member("cancellable", bool), value=value)

@@ -125,7 +125,7 @@ export function replayBatch(old, batch) {
       run.items.forEach((item, k) => {
         const r = run.at + k;
         oldRowInRange(run.section, r, kind);
-        check(!leaving.has(key(run.section, r)), `row [${run.section}, ${r}] is ${leaving.get(key(run.section, r))} and ${kind}ed`);
+        check(!leaving.has(key(run.section, r)), `row [${run.section}, ${r}] is ${leaving.get(key(run.section, r))} and ${kind === 'reload' ? 'reloaded' : 'reconfigured'}`);
         check(!changed.has(key(run.section, r)), `row [${run.section}, ${r}] reloaded/reconfigured twice`);
         check(item.id === old[run.section].items[r].id, `${kind} of [${run.section}, ${r}] names ${item.id}, the row is ${old[run.section].items[r].id}`);
         changed.set(key(run.section, r), item);

@@ -11,7 +11,10 @@ let shutDown = false;
 const send = (message) => process.stdout.write(encodeMessage({ jsonrpc: '2.0', ...message }));
 const answer = (id, result) => send({ id, result });
 const stuck = process.env.FAKE_STUCK === '1';
-if (stuck) process.on('SIGTERM', () => {});
+if (stuck) {
+  process.on('SIGTERM', () => {});
+  setInterval(() => {}, 1000); // stays alive after stdin closes
+}
 
 const waiting = new Map(); // id of a `never` request -> true, answered only when cancelled
 
@@ -42,6 +45,8 @@ function handle(message) {
       }
       return answer(id, { source: params.source, version: 1, batch: {} });
     }
+    case 'select':
+      return answer(id, { source: params.source, version: 1, selection: {} });
     case 'received':
       return answer(id, { received });
     case 'never':

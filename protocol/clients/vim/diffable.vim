@@ -1,10 +1,13 @@
 vim9script
-# diffable.vim: reference thin client for the diffable daemon (Vim 9, +channel).
+# diffable.vim: reference thin client for the diffable daemon (Vim 9, +channel, +textprop).
 #
 # Spawns the daemon with Vim's LSP channel mode and renders one source into a
-# buffer, one line per visible item (its text: a string content, the "text"
-# member of an object content, else the item id). Diffs are asked for in the
-# steps form, whose sequential ops map directly onto buffer edits.
+# buffer: per section a header line (when the section has a header, text
+# property DiffableHeader) then one line per visible item (its text: a string
+# content, the "text" member of an object content, else the item id). Diffs
+# are asked for in the steps form, whose sequential ops map directly onto
+# buffer edits; search matches are text properties (DiffableMatch). The
+# buffer is 'nomodifiable' and made modifiable only while a diff is applied.
 #
 #   import '/path/to/diffable.vim' as diffable
 #   var s = diffable.Start(['/path/to/diffable'])
@@ -12,14 +15,59 @@ vim9script
 #   diffable.Request(s, 'apply', {source: 'people', sections: [...]})
 #   diffable.Stop(s)
 #
-# Or, after `:source diffable.vim`:  :DiffableOpen /path/to/diffable people
-# then :DiffableApply {json params}  :DiffableSearch query  :DiffableStop
+# Or, after `:source diffable.vim`:  :DiffableOpen [/path/to/diffable] people
+# then :DiffableApply {json params}  :DiffableSearch [--sections a,b] query
+# :DiffableStop. One daemon per Vim: a second :DiffableOpen reuses it.
+
+const here = expand('<sfile>:p:h')
+
+# Text property types (global) for header lines and search matches.
+def DefineProps()
+  hlset([{name: 'DiffableHeader', linksto: 'Title', default: true},
+         {name: 'DiffableMatch', linksto: 'Search', default: true}])
+  for name in ['DiffableHeader', 'DiffableMatch']
+    if empty(prop_type_get(name))
+      prop_type_add(name, {highlight: name, priority: name == 'DiffableMatch' ? 20 : 10})
+    endif
+  endfor
+enddef
+DefineProps()
+
+# Daemon discovery: explicit path, $DIFFABLE_BIN, `diffable` on PATH, the
+# checkout's .build/release/diffable then .build/debug/diffable.
+export def FindBin(explicit: string = ''): string
+  if explicit != ''
+    if executable(explicit)
+      return explicit
+    endif
+    throw 'diffable: start: the daemon is not executable: ' .. explicit
+  endif
+  var looked: list<string> = []
+  if $DIFFABLE_BIN != '' && executable($DIFFABLE_BIN)
+    return $DIFFABLE_BIN
+  endif
+  add(looked, '$DIFFABLE_BIN ' .. ($DIFFABLE_BIN == '' ? '(not set)' : $DIFFABLE_BIN))
+  if exepath('diffable') != ''
+    return exepath('diffable')
+  endif
+  add(looked, '`diffable` on $PATH')
+  var root = fnamemodify(here, ':h:h:h')
+  for config in ['release', 'debug']
+    var path = root .. '/.build/' .. config .. '/diffable'
+    if executable(path)
+      return path
+    endif
+    add(looked, path)
+  endfor
+  throw 'diffable: start: no daemon found; looked at: ' .. join(looked, ', ')
+  return ''
+enddef
 
 # Starts the daemon and initializes the session (steps form, every search answered).
 export def Start(cmd: list<string>): dict<any>
   var job = job_start(cmd, {in_mode: 'lsp', out_mode: 'lsp', err_io: 'null', noblock: 1})
   if job_status(job) != 'run'
-    throw 'diffable: cannot start ' .. string(cmd)
+    throw 'diffable: start: cannot start ' .. string(cmd)
   endif
   var s: dict<any> = {job: job, ch: job_getchannel(job), views: {}}
   Request(s, 'initialize', {initializationOptions: {form: 'steps', supersedeSearches: false}})
@@ -27,44 +75,100 @@ export def Start(cmd: list<string>): dict<any>
   return s
 enddef
 
+export def Running(s: dict<any>): bool
+  return !empty(s) && has_key(s, 'job') && job_status(s.job) == 'run' && !get(s, 'stopped', false)
+enddef
+
 # Sends a request and waits for its answer; change results are rendered into
-# the attached buffer. Returns the result; throws 'diffable: CODE: message'.
+# the attached buffers. Returns the result; throws 'diffable: CODE: message'.
 export def Request(s: dict<any>, method: string, params: dict<any> = {}): any
+  if !Running(s)
+    throw 'diffable: stopped: the daemon is not running (:DiffableOpen [bin] source starts it)'
+  endif
   var response = ch_evalexpr(s.ch, {method: method, params: params}, {timeout: 10000})
   if type(response) != v:t_dict || empty(response)
-    throw 'diffable: no answer to ' .. method
+    throw 'diffable: timeout: no answer to ' .. method
   endif
   if has_key(response, 'error')
     throw printf('diffable: %d: %s', response.error.code, response.error.message)
   endif
   var result = response.result
-  if type(result) == v:t_dict && has_key(result, 'steps') && has_key(s.views, result.source)
-    Replay(s.views[result.source], result.steps)
+  if type(result) == v:t_dict && type(get(result, 'source', v:null)) == v:t_string
+      && has_key(s.views, result.source)
+    Render(s, method, params, result)
   endif
   return result
 enddef
 
+def Render(s: dict<any>, method: string, params: dict<any>, result: dict<any>)
+  var views = filter(s.views[result.source], (_, v) => bufexists(v.buf))
+  if method == 'snapshot' || method == 'sources'
+    return
+  endif
+  var changed = has_key(result, 'steps') && !empty(result.steps)
+  for view in views
+    if method == 'highlights'
+      if result.version == view.version
+        filter(view.highlights, (_, h) => h.path[0] != params.section)
+        extend(view.highlights, result.highlights)
+        DrawProps(view)
+      endif
+      continue
+    endif
+    if has_key(result, 'steps')
+      Replay(view, result.steps)
+    endif
+    view.version = get(result, 'version', view.version)
+    if method == 'search'
+      view.query = get(get(result, 'search', {}), 'query', '')
+      view.highlights = copy(get(result, 'highlights', []))
+    elseif changed
+      view.highlights = []
+    endif
+    DrawProps(view)
+  endfor
+  # A change while a query is active moved rows: ask again for the highlights.
+  if method != 'search' && method != 'highlights' && changed && !empty(views) && views[0].query != ''
+    for i in range(len(views[0].sections))
+      Request(s, 'highlights', {source: result.source, section: i})
+    endfor
+  endif
+enddef
+
 # Renders `source` into buffer `buf` (its current visible snapshot, then every diff).
 export def Attach(s: dict<any>, source: string, buf: number)
-  var view: dict<any> = {buf: buf, sizes: [], empty: true}
-  deletebufline(buf, 1, '$')
-  s.views[source] = view
+  var view: dict<any> = {buf: buf, sections: [], version: 0, query: '', highlights: []}
+  if has_key(s.views, source)
+    filter(s.views[source], (_, v) => v.buf != buf)
+  endif
+  Modifiable(buf, () => deletebufline(buf, 1, '$'))
+  var snap: any = {}
   try
-    var snap = Request(s, 'snapshot', {source: source})
-    Replay(view, [{op: 'insertSections', at: 0, sections: snap.sections}])
+    snap = Request(s, 'snapshot', {source: source})
   catch /^diffable: 1001:/
     # the source does not exist yet: the first apply inserts everything
   endtry
+  s.views[source] = get(s.views, source, []) + [view]
+  setbufvar(buf, 'diffable_source', source)
+  if !empty(snap)
+    view.version = snap.version
+    Replay(view, [{op: 'insertSections', at: 0, sections: snap.sections}])
+  endif
+  DrawProps(view)
 enddef
 
 export def Stop(s: dict<any>)
+  if empty(s) || !has_key(s, 'job')
+    return
+  endif
   try
     Request(s, 'shutdown')
     ch_sendexpr(s.ch, {method: 'exit'})
   catch
   endtry
+  s.stopped = true
   var waited = 0
-  while job_status(s.job) == 'run' && waited < 100
+  while job_status(s.job) == 'run' && waited < 200
     sleep 10m
     waited += 1
   endwhile
@@ -73,7 +177,10 @@ export def Stop(s: dict<any>)
   endif
 enddef
 
-export def ItemText(item: dict<any>): string
+export def ItemText(item: any): string
+  if type(item) == v:t_string
+    return item
+  endif
   var content = get(item, 'content', v:null)
   if type(content) == v:t_string
     return content
@@ -83,100 +190,325 @@ export def ItemText(item: dict<any>): string
   return item.id
 enddef
 
-# Buffer line number (1-based) of row `row` of section `section`.
-def Line(view: dict<any>, section: number, row: number): number
-  var line = row + 1
+# The header line of a section, or v:null when it has none.
+export def HeaderText(header: any): any
+  if header == v:null
+    return v:null
+  elseif type(header) == v:t_string
+    return header
+  elseif type(header) == v:t_dict
+    for key in ['title', 'text']
+      if type(get(header, key, v:null)) == v:t_string
+        return header[key]
+      endif
+    endfor
+  endif
+  return json_encode(header)
+enddef
+
+def Line1(text: string): string
+  return substitute(text, "[\n\r]", ' ', 'g')
+enddef
+
+def ItemOf(raw: any): dict<any>
+  if type(raw) == v:t_string
+    return {id: raw, content: v:null}
+  endif
+  return {id: raw.id, content: get(raw, 'content', v:null)}
+enddef
+
+def SectionOf(raw: dict<any>): dict<any>
+  return {id: raw.id, header: get(raw, 'header', v:null),
+          items: mapnew(get(raw, 'items', []), (_, i) => ItemOf(i))}
+enddef
+
+def HasHeader(section: dict<any>): number
+  return section.header == v:null ? 0 : 1
+enddef
+
+def SectionLines(section: dict<any>): list<string>
+  var lines = HasHeader(section) ? [Line1(HeaderText(section.header))] : []
+  return lines + mapnew(section.items, (_, item) => Line1(ItemText(item)))
+enddef
+
+# The lines a list of sections (as the daemon writes them) is drawn with.
+export def ExpectedLines(sections: list<any>): list<string>
+  var lines: list<string> = []
+  for raw in sections
+    lines += SectionLines(SectionOf(raw))
+  endfor
+  return lines
+enddef
+
+def Total(view: dict<any>): number
+  return reduce(view.sections, (acc, sec) => acc + HasHeader(sec) + len(sec.items), 0)
+enddef
+
+# Buffer line number (1-based) of the first line of section `section`.
+def SectionLine(view: dict<any>, section: number): number
+  var line = 1
   for i in range(section)
-    line += view.sizes[i]
+    line += HasHeader(view.sections[i]) + len(view.sections[i].items)
   endfor
   return line
 enddef
 
-def Insert(view: dict<any>, line: number, texts: list<string>)
+# Buffer line number (1-based) of row `row` of section `section`.
+def Line(view: dict<any>, section: number, row: number): number
+  return SectionLine(view, section) + HasHeader(view.sections[section]) + row
+enddef
+
+# An empty model is a buffer with one empty line.
+def Insert(view: dict<any>, total: number, line: number, texts: list<string>)
   if empty(texts)
     return
   endif
   appendbufline(view.buf, line - 1, texts)
-  if view.empty
+  if total == 0
     deletebufline(view.buf, len(texts) + 1)  # the empty line of an empty buffer
-    view.empty = false
   endif
 enddef
 
 def Delete(view: dict<any>, line: number, count: number)
   if count > 0
     deletebufline(view.buf, line, line + count - 1)
-    view.empty = reduce(view.sizes, (acc, n) => acc + n, 0) == 0
   endif
 enddef
 
-def Texts(items: list<any>): list<string>
-  return mapnew(items, (_, item) => ItemText(item))
+def Modifiable(buf: number, F: func)
+  setbufvar(buf, '&modifiable', 1)
+  try
+    F()
+  finally
+    setbufvar(buf, '&modifiable', 0)
+  endtry
 enddef
 
-# Applies steps in order (protocol/README.md, "Steps form").
+def Texts(items: list<any>): list<string>
+  return mapnew(items, (_, item) => Line1(ItemText(item)))
+enddef
+
+# Applies steps in order (protocol/README.md, "Steps form") to the model and the buffer.
 export def Replay(view: dict<any>, steps: list<any>)
+  if empty(steps)
+    return
+  endif
+  Modifiable(view.buf, () => ReplaySteps(view, steps))
+enddef
+
+def ReplaySteps(view: dict<any>, steps: list<any>)
+  var S = view.sections
   for step in steps
+    var total = Total(view)
     if step.op == 'deleteItems'
-      var line = Line(view, step.section, step.at)
-      view.sizes[step.section] -= step.count
-      Delete(view, line, step.count)
+      Delete(view, Line(view, step.section, step.at), step.count)
+      remove(S[step.section].items, step.at, step.at + step.count - 1)
     elseif step.op == 'deleteSections'
-      var line = Line(view, step.at, 0)
-      var count = reduce(view.sizes[step.at : step.at + step.count - 1], (acc, n) => acc + n, 0)
-      remove(view.sizes, step.at, step.at + step.count - 1)
-      Delete(view, line, count)
+      var line = SectionLine(view, step.at)
+      var removed = remove(S, step.at, step.at + step.count - 1)
+      Delete(view, line, reduce(removed, (acc, sec) => acc + HasHeader(sec) + len(sec.items), 0))
     elseif step.op == 'moveSection'
-      var line = Line(view, step.from, 0)
-      var size = view.sizes[step.from]
-      var texts = size > 0 ? getbufline(view.buf, line, line + size - 1) : []
-      remove(view.sizes, step.from)
-      Delete(view, line, size)
-      insert(view.sizes, size, step.to)
-      Insert(view, Line(view, step.to, 0), texts)
+      var line = SectionLine(view, step.from)
+      var section = remove(S, step.from)
+      var texts = SectionLines(section)
+      Delete(view, line, len(texts))
+      insert(S, section, step.to)
+      Insert(view, total - len(texts), SectionLine(view, step.to), texts)
     elseif step.op == 'insertSections'
       var texts: list<string> = []
       var k = 0
-      for section in step.sections
-        insert(view.sizes, len(section.items), step.at + k)
-        texts += Texts(section.items)
+      for raw in step.sections
+        var section = SectionOf(raw)
+        insert(S, section, step.at + k)
+        texts += SectionLines(section)
         k += 1
       endfor
-      Insert(view, Line(view, step.at, 0), texts)
+      Insert(view, total, SectionLine(view, step.at), texts)
     elseif step.op == 'reloadSection'
-      # headers are not rendered
+      var section = S[step.at]
+      var line = SectionLine(view, step.at)
+      var had = HasHeader(section)
+      section.header = get(step, 'header', v:null)
+      if had && HasHeader(section)
+        setbufline(view.buf, line, Line1(HeaderText(section.header)))
+      elseif had
+        Delete(view, line, 1)
+      elseif HasHeader(section)
+        Insert(view, total, line, [Line1(HeaderText(section.header))])
+      endif
     elseif step.op == 'moveItem'
       var line = Line(view, step.from[0], step.from[1])
-      var text = has_key(step, 'item') ? ItemText(step.item) : getbufline(view.buf, line)[0]
-      view.sizes[step.from[0]] -= 1
+      var item = remove(S[step.from[0]].items, step.from[1])
+      if has_key(step, 'item')
+        item = ItemOf(step.item)
+      endif
       Delete(view, line, 1)
-      view.sizes[step.to[0]] += 1
-      Insert(view, Line(view, step.to[0], step.to[1]), [text])
+      insert(S[step.to[0]].items, item, step.to[1])
+      Insert(view, total - 1, Line(view, step.to[0], step.to[1]), [Line1(ItemText(item))])
     elseif step.op == 'insertItems'
-      view.sizes[step.section] += len(step.items)
-      Insert(view, Line(view, step.section, step.at), Texts(step.items))
+      var items = mapnew(step.items, (_, i) => ItemOf(i))
+      Insert(view, total, Line(view, step.section, step.at), Texts(items))
+      extend(S[step.section].items, items, step.at)
     elseif step.op == 'reloadItems' || step.op == 'reconfigureItems'
-      setbufline(view.buf, Line(view, step.section, step.at), Texts(step.items))
+      var items = mapnew(step.items, (_, i) => ItemOf(i))
+      setbufline(view.buf, Line(view, step.section, step.at), Texts(items))
+      var k = 0
+      for item in items
+        S[step.section].items[step.at + k] = item
+        k += 1
+      endfor
     else
-      throw 'diffable: unknown step ' .. step.op
+      throw 'diffable: client: unknown step ' .. step.op
     endif
   endfor
 enddef
 
-# Commands for interactive use: one session, one source in the current buffer.
-var session: dict<any> = {}
-var current = ''
-
-def Open(bin: string, source: string)
-  session = Start([bin])
-  current = source
-  enew
-  setlocal buftype=nofile bufhidden=hide noswapfile
-  execute 'file diffable://' .. source
-  Attach(session, source, bufnr())
+# Header lines and search matches as text properties, redrawn from the model.
+def DrawProps(view: dict<any>)
+  var buf = view.buf
+  for name in ['DiffableHeader', 'DiffableMatch']
+    prop_remove({type: name, bufnr: buf, all: true})
+  endfor
+  var line = 1
+  for section in view.sections
+    if HasHeader(section)
+      var text = get(getbufline(buf, line), 0, '')
+      prop_add(line, 1, {type: 'DiffableHeader', bufnr: buf, length: max([len(text), 0])})
+      line += 1
+    endif
+    line += len(section.items)
+  endfor
+  for h in view.highlights
+    if h.path[0] >= len(view.sections) || h.path[1] >= len(view.sections[h.path[0]].items)
+      continue
+    endif
+    var item = view.sections[h.path[0]].items[h.path[1]]
+    if item.id != h.id
+      continue
+    endif
+    var text = ItemText(item)
+    var lnum = Line(view, h.path[0], h.path[1])
+    for range in h.ranges
+      var first = byteidxcomp(text, range[0])
+      var last = byteidxcomp(text, range[0] + range[1])
+      if first >= 0 && last > first
+        prop_add(lnum, first + 1, {type: 'DiffableMatch', bufnr: buf, length: last - first})
+      endif
+    endfor
+  endfor
 enddef
 
-command! -nargs=+ DiffableOpen Open(<f-args>)
-command! -nargs=1 DiffableApply Request(session, 'apply', extend({source: current}, json_decode(<q-args>)))
-command! -nargs=? DiffableSearch Request(session, 'search', {source: current, query: <q-args>})
-command! DiffableStop Stop(session)
+# Commands for interactive use: one daemon per Vim, a buffer per source.
+var session: dict<any> = {}
+var current = ''
+var last_error = ''
+
+# The last error a command reported (for tests), '' after a command that succeeded.
+export def LastError(): string
+  return last_error
+enddef
+
+# The session the commands use ({} when none is running).
+export def Session(): dict<any>
+  return Running(session) ? session : {}
+enddef
+
+def Report(message: string)
+  last_error = message
+  echohl ErrorMsg
+  echomsg message
+  echohl None
+enddef
+
+def Guard(F: func, args: list<any>)
+  last_error = ''
+  try
+    call(F, args)
+  catch /^diffable: /
+    Report(v:exception)
+  catch
+    Report('diffable: client: ' .. v:exception)
+  endtry
+enddef
+
+def Need(): dict<any>
+  if !Running(session)
+    throw 'diffable: stopped: the daemon is not running (:DiffableOpen [bin] source starts it)'
+  endif
+  return session
+enddef
+
+def SourceHere(): string
+  var src = get(b:, 'diffable_source', current)
+  if type(src) != v:t_string || src == ''
+    throw 'diffable: usage: no source: :DiffableOpen [bin] source first'
+  endif
+  return src
+enddef
+
+def Open(args: list<string>)
+  if len(args) < 1 || len(args) > 2
+    throw 'diffable: usage: :DiffableOpen [bin] source'
+  endif
+  var source = args[-1]
+  if !Running(session)
+    session = Start([FindBin(len(args) == 2 ? args[0] : '')])
+  endif
+  var name = 'diffable://' .. source
+  var buf = bufnr('^' .. escape(name, '\/.*$^~[]') .. '$')
+  if buf > 0
+    execute 'hide buffer' buf
+  else
+    hide enew
+    setlocal buftype=nofile bufhidden=hide noswapfile nomodifiable
+    execute 'file' fnameescape(name)
+    buf = bufnr()
+  endif
+  current = source
+  Attach(session, source, buf)
+enddef
+
+def ApplyCmd(text: string)
+  var s = Need()
+  var params: any
+  try
+    params = json_decode(text)
+  catch
+    throw 'diffable: usage: :DiffableApply needs JSON: {"sections": [...]} or [sections…]'
+  endtry
+  if type(params) == v:t_list
+    params = {sections: params}
+  elseif type(params) != v:t_dict
+    throw 'diffable: usage: :DiffableApply needs JSON: {"sections": [...]} or [sections…]'
+  endif
+  Request(s, 'apply', extend({source: SourceHere()}, params))
+enddef
+
+def SearchCmd(text: string)
+  var s = Need()
+  var params: dict<any> = {source: SourceHere()}
+  var rest = text
+  while rest =~ '^\s*--'
+    var m = matchlist(rest, '^\s*--\(\a\+\)\%(=\|\s\+\)\(\S*\)\s*\(.*\)$')
+    if empty(m) || m[1] != 'sections' || m[2] == ''
+      throw 'diffable: usage: :DiffableSearch [--sections a,b] query'
+    endif
+    params.sections = split(m[2], ',')
+    rest = m[3]
+  endwhile
+  params.query = rest
+  Request(s, 'search', params)
+enddef
+
+def StopCmd()
+  if !Running(session)
+    throw 'diffable: stopped: the daemon is not running'
+  endif
+  Stop(session)
+  session = {}
+enddef
+
+command! -nargs=+ -complete=file DiffableOpen Guard(Open, [[<f-args>]])
+command! -nargs=+ DiffableApply Guard(ApplyCmd, [<q-args>])
+command! -nargs=* DiffableSearch Guard(SearchCmd, [<q-args>])
+command! DiffableStop Guard(StopCmd, [])

@@ -1,0 +1,708 @@
+#!/usr/bin/env python3
+"""Self-test of the JSON Schemas in protocol/schemas (unittest).
+
+  ${DIFFABLE_TEST_VENV:-.build/test-venv}/bin/python protocol/tools/test_schemas.py \
+      [--daemon BINARY] [--seed N] [--steps N] [unittest options]
+
+(also `check-schemas.py --self-test ...`). The daemon is --daemon, else
+$DIFFABLE_BIN; tests that need it FAIL when neither names an executable.
+
+- WrongMessagesFail: every deliberately wrong message fails validation, and
+  the valid message it was derived from passes (so it fails for that reason).
+- ValidMessagesPass: hand-written valid messages (every method, notification,
+  batch, error code) and every line of examples/quickstart.jsonl pass.
+- RandomSession: a seeded random session (apply/edit/select/setSelectionMode/
+  search/highlights/snapshot/selection/sources/drop, both diff forms) run
+  against the daemon; every request and every response is validated against
+  message.schema.json and its method's schema.
+- DaemonRejectsInvalidRequests: every wrong *request* above is sent to the
+  daemon, which must answer it with an error (-32600/-32601/-32602), never a
+  result. KNOWN_DAEMON_GAPS lists the cases the daemon does not reject yet:
+  they are expected failures, and turn into a failure ("unexpected success")
+  once the daemon rejects them, so the list is kept honest.
+Prints `RESULT self-test passed=N failed=M` last.
+"""
+import copy
+import json
+import os
+import random
+import selectors
+import subprocess
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROTOCOL = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import importlib.util  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location("check_schemas", os.path.join(HERE, "check-schemas.py"))
+check_schemas = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(check_schemas)  # exits 2 when jsonschema is missing
+
+SCHEMAS = check_schemas.Schemas()
+OPTIONS = {"daemon": os.environ.get("DIFFABLE_BIN", ""), "seed": 20240601, "steps": 400}
+
+
+def req(method, params=None, id=1):
+    m = {"jsonrpc": "2.0", "id": id, "method": method}
+    if params is not None:
+        m["params"] = params
+    return m
+
+
+def note(method, params=None):
+    m = {"jsonrpc": "2.0", "method": method}
+    if params is not None:
+        m["params"] = params
+    return m
+
+
+def ok(result, id=1):
+    return {"jsonrpc": "2.0", "id": id, "result": result}
+
+
+def err(code, message="x", data=None, id=1):
+    e = {"code": code, "message": message}
+    if data is not None:
+        e["data"] = data
+    return {"jsonrpc": "2.0", "id": id, "error": e}
+
+
+APPLY = req("apply", {"source": "x", "sections": [{"id": "a", "header": "A", "items": ["p", {"id": "q", "content": {"text": "Q"}}]}]})
+EDIT = req("edit", {"source": "x", "ops": [{"op": "insertItems", "items": ["r"], "after": "p"}, {"op": "deleteAllItems"}]})
+SEARCH = req("search", {"source": "x", "query": "q", "limit": 3})
+SELECT = req("select", {"source": "x", "ids": ["p"]})
+DIFF = ok({"source": "x", "version": 2, "batch": {"items": {"insert": [{"section": 0, "at": 1, "items": [{"id": "r"}]}],
+                                                             "move": [{"from": [0, 0], "to": [0, 2]}]}}})
+STEPS = ok({"source": "x", "version": 2, "steps": [{"op": "moveItem", "from": [0, 0], "to": [0, 1], "item": {"id": "p", "content": 1}}]})
+SELECTED = ok({"source": "x", "version": 3, "selection": {"selected": [{"id": "p", "path": [0, 0]}], "rows": [{"id": "p", "path": [0, 0]}]}})
+SEARCHED = ok({"source": "x", "version": 3, "batch": {}, "search": {"query": "q", "matches": 1, "shown": 1},
+               "highlights": [{"id": "q", "path": [0, 1], "ranges": [[0, 1]]}]})
+PROGRESS = note("$/progress", {"token": "t", "value": {"kind": "begin", "title": "Applying", "percentage": 0, "cancellable": False}})
+
+
+def with_(message, path, value):
+    """A copy of `message` with the member at `path` (list of keys) set, or deleted when value is DELETE."""
+    m = copy.deepcopy(message)
+    target = m
+    for key in path[:-1]:
+        target = target[key]
+    if value is DELETE:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return m
+
+
+DELETE = object()
+
+# (name, method of the response or None for a client message, valid base, wrong message)
+WRONG = [
+    ("garbage", None, req("sources"), {"garbage": 1}),
+    ("apply with frm", None, APPLY, with_(APPLY, ["params", "frm"], "steps")),
+    ("apply missing source", None, APPLY, with_(APPLY, ["params", "source"], DELETE)),
+    ("apply missing params", None, APPLY, with_(APPLY, ["params"], DELETE)),
+    ("apply with an empty source name", None, APPLY, with_(APPLY, ["params", "source"], "")),
+    ("apply form diagonal", None, APPLY, with_(APPLY, ["params", "form"], "diagonal")),
+    ("apply item without id", None, APPLY, with_(APPLY, ["params", "sections", 0, "items", 1], {"content": 1})),
+    ("apply section none + allowsEmptySelection false", None, APPLY,
+     with_(APPLY, ["params", "sections", 0, "allowsEmptySelection"], False)),
+    ("apply baseVersion -1", None, APPLY, with_(APPLY, ["params", "baseVersion"], -1)),
+    ("jsonrpc 1.0", None, APPLY, with_(APPLY, ["jsonrpc"], "1.0")),
+    ("id is an array", None, APPLY, with_(APPLY, ["id"], [1])),
+    ("unknown envelope member", None, APPLY, with_(APPLY, ["extra"], 1)),
+    ("unknown method", None, req("sources"), req("frobnicate", {})),
+    ("sources with a member", None, req("sources", {}), req("sources", {"x": 1})),
+    ("shutdown with [1]", None, req("shutdown", []), req("shutdown", [1])),
+    ("snapshot full as string", None, req("snapshot", {"source": "x", "full": True}), req("snapshot", {"source": "x", "full": "yes"})),
+    ("drop with an extra member", None, req("drop", {"source": "x"}), req("drop", {"source": "x", "all": True})),
+    ("edit unknown op", None, EDIT, with_(EDIT, ["params", "ops", 1, "op"], "frob")),
+    ("edit before and after", None, EDIT, with_(EDIT, ["params", "ops", 0, "before"], "p")),
+    ("edit neither before nor after", None, EDIT, with_(EDIT, ["params", "ops", 0, "after"], DELETE)),
+    ("edit op with a member of another op", None, EDIT, with_(EDIT, ["params", "ops", 1, "ids"], ["p"])),
+    ("edit setContent style bold", None, EDIT, with_(EDIT, ["params", "ops", 1], {"op": "setContent", "items": [], "style": "bold"})),
+    ("edit without ops", None, EDIT, with_(EDIT, ["params", "ops"], DELETE)),
+    ("search limit -1", None, SEARCH, with_(SEARCH, ["params", "limit"], -1)),
+    ("search limit 1.5", None, SEARCH, with_(SEARCH, ["params", "limit"], 1.5)),
+    ("search mode regex", None, SEARCH, with_(SEARCH, ["params", "mode"], "regex")),
+    ("search without query", None, SEARCH, with_(SEARCH, ["params", "query"], DELETE)),
+    ("search placeholder is a number", None, with_(SEARCH, ["params", "placeholder"], "none"), with_(SEARCH, ["params", "placeholder"], 5)),
+    ("search with limt", None, SEARCH, with_(SEARCH, ["params", "limt"], 3)),
+    ("highlights without section", None, req("highlights", {"source": "x", "section": 0}), req("highlights", {"source": "x"})),
+    ("select sections without clear", None, SELECT, with_(SELECT, ["params", "sections"], ["a"])),
+    ("select ids with clear", None, SELECT, with_(SELECT, ["params", "action"], "clear")),
+    ("select action pick", None, SELECT, with_(SELECT, ["params", "action"], "pick")),
+    ("select path of 3", None, SELECT, with_(SELECT, ["params", "paths"], [[0, 0, 0]])),
+    ("select with workDoneToken", None, SELECT, with_(SELECT, ["params", "workDoneToken"], "t")),
+    ("setSelectionMode none + allowsEmpty false", None, req("setSelectionMode", {"source": "x", "sections": {"a": {"mode": "none"}}}),
+     req("setSelectionMode", {"source": "x", "sections": {"a": {"mode": "none", "allowsEmpty": False}}})),
+    ("selection with an extra member", None, req("selection", {"source": "x"}), req("selection", {"source": "x", "full": True})),
+    ("initialize with frm in initializationOptions", None, req("initialize", {"initializationOptions": {"form": "steps"}}),
+     req("initialize", {"initializationOptions": {"frm": "steps"}})),
+    ("initialize form diagonal", None, req("initialize", {"initializationOptions": {"form": "steps"}}),
+     req("initialize", {"initializationOptions": {"form": "diagonal"}})),
+    ("initialize params []", None, req("initialize", {}), req("initialize", [])),
+    ("initialized with an id", None, note("initialized"), req("initialized")),
+    ("exit with a member", None, note("exit", {}), note("exit", {"code": 0})),
+    ("$/cancelRequest without id", None, note("$/cancelRequest", {"id": 3}), note("$/cancelRequest", {})),
+    ("$/cancelRequest with an id (a request)", None, note("$/cancelRequest", {"id": 3}), req("$/cancelRequest", {"id": 3})),
+    ("$/progress begin without title", None, PROGRESS, with_(PROGRESS, ["params", "value", "title"], DELETE)),
+    ("$/progress percentage 101", None, PROGRESS, with_(PROGRESS, ["params", "value", "percentage"], 101)),
+    ("$/progress end with percentage", None, note("$/progress", {"token": 1, "value": {"kind": "end"}}),
+     note("$/progress", {"token": 1, "value": {"kind": "end", "percentage": 100}})),
+    ("$/progress kind middle", None, PROGRESS, with_(PROGRESS, ["params", "value", "kind"], "middle")),
+    ("empty batch", None, [req("sources")], []),
+    ("batch of a number", None, [req("sources")], [1]),
+    # responses
+    ("error without code", "sources", err(-32603), {"jsonrpc": "2.0", "id": 1, "error": {"message": "x"}}),
+    ("error without message", "sources", err(-32603), {"jsonrpc": "2.0", "id": 1, "error": {"code": -32603}}),
+    ("result and error", "sources", ok({"sources": []}), dict(ok({"sources": []}), error={"code": -32603, "message": "x"})),
+    ("neither result nor error", "sources", ok({"sources": []}), {"jsonrpc": "2.0", "id": 1}),
+    ("result with id null", "sources", ok({"sources": []}), ok({"sources": []}, id=None)),
+    ("unknown error code", "sources", err(-32603), err(42)),
+    ("-32601 without data", None, err(-32601, data={"method": "f"}), err(-32601)),
+    ("-32700 with data", None, err(-32700, id=None), err(-32700, data={"byte": 3}, id=None)),
+    ("-32602 data without path", "apply", err(-32602, data={"path": "params.source"}), err(-32602, data={"where": "params.source"})),
+    ("-32602 problem without message", "apply", err(-32602, data={"problems": [{"path": "params.sections", "message": "m"}]}),
+     err(-32602, data={"problems": [{"path": "params.sections"}]})),
+    ("1002 without currentVersion", "apply", err(1002, data={"source": "x", "baseVersion": 0, "currentVersion": 1}),
+     err(1002, data={"source": "x", "baseVersion": 0})),
+    ("1004 reason unknown", "edit", err(1004, data={"op": 0, "reason": "unknownItem", "ids": ["n"]}),
+     err(1004, data={"op": 0, "reason": "broken", "ids": ["n"]})),
+    ("1005 from apply (not one of its codes)", "apply", err(1002, data={"source": "x", "baseVersion": 0, "currentVersion": 1}),
+     err(1005, data={"section": "a", "ids": ["p"]})),
+    ("1001 from sources (not one of its codes)", "sources", err(-32603), err(1001, data={"source": "x"})),
+    ("-32800 without method", "search", err(-32800, data={"method": "search", "supersededBy": 4}), err(-32800, data={"supersededBy": 4})),
+    ("bad diff: unknown batch key", "apply", DIFF, with_(DIFF, ["result", "batch", "rows"], {})),
+    ("bad diff: empty insert run", "apply", DIFF, with_(DIFF, ["result", "batch", "items", "insert", 0, "items"], [])),
+    ("bad diff: range of count 0", "apply", DIFF, with_(DIFF, ["result", "batch", "items", "delete"], [{"section": 0, "ranges": [[1, 0]]}])),
+    ("bad diff: path of one index", "apply", DIFF, with_(DIFF, ["result", "batch", "items", "move", 0, "to"], [0])),
+    ("bad diff: empty items object", "apply", DIFF, with_(DIFF, ["result", "batch", "items"], {})),
+    ("bad diff: both batch and steps", "apply", DIFF, with_(DIFF, ["result", "steps"], [])),
+    ("bad diff: neither batch nor steps", "edit", DIFF, with_(DIFF, ["result", "batch"], DELETE)),
+    ("bad diff: item with null content", "apply", DIFF, with_(DIFF, ["result", "batch", "items", "insert", 0, "items", 0, "content"], None)),
+    ("bad diff: step moveItem without to", "edit", STEPS, with_(STEPS, ["result", "steps", 0, "to"], DELETE)),
+    ("bad diff: step with a foreign member", "edit", STEPS, with_(STEPS, ["result", "steps", 0, "section"], 0)),
+    ("bad diff: step op unknown", "edit", STEPS, with_(STEPS, ["result", "steps", 0, "op"], "teleport")),
+    ("diff result with an extra member", "apply", DIFF, with_(DIFF, ["result", "search"], {"query": "", "matches": 0, "shown": 0})),
+    ("empty selection delta", "select", SELECTED, with_(SELECTED, ["result", "selection"], {})),
+    ("empty selected list", "select", SELECTED, with_(SELECTED, ["result", "selection", "selected"], [])),
+    ("selection row with null path", "select", SELECTED, with_(SELECTED, ["result", "selection", "rows", 0, "path"], None)),
+    ("search result without highlights", "search", SEARCHED, with_(SEARCHED, ["result", "highlights"], DELETE)),
+    ("highlight with empty ranges", "search", SEARCHED, with_(SEARCHED, ["result", "highlights", 0, "ranges"], [])),
+    ("initialize result with a wrong name", "initialize",
+     ok({"serverInfo": {"name": "diffable", "version": "1"}, "capabilities": {"methods": [], "diffForms": ["batch"], "defaultForm": "batch", "framings": ["newline"]}}),
+     ok({"serverInfo": {"name": "other", "version": "1"}, "capabilities": {"methods": [], "diffForms": ["batch"], "defaultForm": "batch", "framings": ["newline"]}})),
+    ("shutdown result {}", "shutdown", ok(None), ok({})),
+    ("drop dropped false", "drop", ok({"source": "x", "dropped": True}), ok({"source": "x", "dropped": False})),
+    ("selection policy without allowsEmpty", "selection",
+     ok({"source": "x", "version": 1, "selected": [], "policies": {"a": {"mode": "single", "allowsEmpty": True}}}),
+     ok({"source": "x", "version": 1, "selected": [], "policies": {"a": {"mode": "single"}}})),
+]
+
+VALID = [
+    req("initialize"), req("initialize", {"processId": None, "rootUri": None, "capabilities": {}, "trace": "off",
+                                          "initializationOptions": {"form": "steps", "supersedeSearches": False}}),
+    req("initialize", {"initializationOptions": None}), note("initialized"), note("initialized", {}), note("initialized", None),
+    req("sources"), req("sources", None), req("sources", []), req("sources", {}), req("shutdown", None), note("exit"), note("exit", None),
+    req("apply", {"source": "x", "sections": [], "baseVersion": 0, "form": "steps", "workDoneToken": "t"}, id="a-1"),
+    req("apply", {"source": "x", "sections": [{"id": "a", "selection": "single", "allowsEmptySelection": False, "header": None}]}, id=None),
+    req("edit", {"source": "x", "ops": [{"op": "setContent", "items": [{"id": "p", "content": None}], "style": "reconfigure"},
+                                       {"op": "moveSection", "id": "a", "before": "b"}, {"op": "appendItems", "items": ["z"]}], "workDoneToken": 3}),
+    req("search", {"source": "x", "query": "", "sections": ["a"], "mode": "fuzzy", "order": "score", "limit": 0,
+                   "placeholder": {"id": "none"}, "highlightLimit": 0, "form": "batch", "baseVersion": 2, "workDoneToken": 1}),
+    req("highlights", {"source": "x", "section": 0, "start": 10, "count": 0}),
+    req("select", {"source": "x", "action": "clear", "sections": ["a"]}), req("select", {"source": "x", "action": "toggle", "paths": [[0, 1]]}),
+    req("setSelectionMode", {"source": "x", "sections": {"not-yet": {"mode": "multiple", "allowsEmpty": False}}}),
+    req("selection", {"source": "x"}), req("snapshot", {"source": "x", "full": True}), req("drop", {"source": "x"}),
+    note("$/cancelRequest", {"id": "a-1"}), note("$/setTrace", {"value": "off"}), PROGRESS,
+    note("$/progress", {"token": 2, "value": {"kind": "report", "message": "half", "percentage": 50}}),
+    note("$/progress", {"token": 2, "value": {"kind": "end", "message": "done"}}),
+    [req("sources"), note("initialized"), req("frobnicate", id=2)[:0] if False else req("snapshot", {"source": "x"}, id=2)],
+    DIFF, STEPS, SELECTED, SEARCHED, ok(None), ok({"source": "x", "version": 3}),
+    [ok({"sources": []}), err(-32601, data={"method": "f"}, id=2)],
+    err(-32700, id=None), err(-32600, id=None), err(-32601, data={"method": "f"}), err(-32602, data={"path": "params.x"}),
+    err(-32602, data={"path": [5, 0]}), err(-32602, data={"section": "a"}), err(-32602, data={"path": "params.placeholder.id", "ids": ["p"]}),
+    err(-32602, data={"problems": [{"path": "params.sections[1].id", "message": "m", "id": "a", "paths": ["params.sections[0].id"]}]}),
+    err(-32602, data={"path": "params", "unknown": ["frm"], "accepted": ["source", "form"], "suggestions": {"frm": "form"}}),
+    err(-32603), err(-32002), err(-32800, data={"method": "sources"}), err(-32800, data={"method": "search", "supersededBy": "k"}),
+    err(1001, data={"source": "x"}), err(1002, data={"source": "x", "baseVersion": 3, "currentVersion": 4}),
+    err(1003, data={"ids": ["p"]}), err(1003, data={"sections": ["a"]}), err(1004, data={"op": 2, "reason": "noSection", "ids": []}),
+    err(1005, data={"section": "a", "ids": ["p", "q"]}),
+]
+
+
+class WrongMessagesFail(unittest.TestCase):
+    pass
+
+
+def _wrong_test(name, method, base, wrong):
+    def test(self):
+        def errors(m):
+            if method:
+                return SCHEMAS.check_response(m, method)
+            if isinstance(m, dict) and "method" in m:
+                return SCHEMAS.check_call(m)
+            return SCHEMAS.message_errors(m)
+        self.assertEqual(errors(base), [], f"the valid base of {name!r} fails: {json.dumps(base)}")
+        self.assertNotEqual(errors(wrong), [], f"{name!r} passes validation: {json.dumps(wrong)}")
+    return test
+
+
+for _i, (_name, _method, _base, _wrong) in enumerate(WRONG):
+    setattr(WrongMessagesFail, f"test_{_i:02d}_" + "".join(c if c.isalnum() else "_" for c in _name),
+            _wrong_test(_name, _method, _base, _wrong))
+
+
+class ValidMessagesPass(unittest.TestCase):
+    def test_hand_written(self):
+        for m in VALID:
+            with self.subTest(message=json.dumps(m)[:120]):
+                self.assertEqual(SCHEMAS.message_errors(m), [])
+                if isinstance(m, dict) and "method" in m:
+                    self.assertEqual(SCHEMAS.check_call(m), [])
+
+    def test_quickstart_example(self):
+        path = os.path.join(PROTOCOL, "examples", "quickstart.jsonl")
+        with open(path, encoding="utf-8") as f:
+            lines = [line for line in f.read().split("\n") if line.strip()]
+        self.assertTrue(lines)
+        for number, line in enumerate(lines, 1):
+            with self.subTest(line=number):
+                self.assertEqual(SCHEMAS.check_call(json.loads(line)), [])
+
+    def test_every_method_has_a_schema_file(self):
+        capabilities = json.loads('["apply","drop","edit","highlights","initialize","search","select","selection",'
+                                  '"setSelectionMode","shutdown","snapshot","sources"]')
+        self.assertEqual(sorted(SCHEMAS.methods), sorted(capabilities))
+        for method in SCHEMAS.methods:
+            root = SCHEMAS.registry.contents(f"{method}.schema.json")
+            self.assertEqual(set(root["$defs"]) >= {"params", "request", "result", "response"}, True, method)
+            self.assertNotEqual(SCHEMAS.errors(f"{method}.schema.json", {"garbage": 1}), [], method)
+
+
+# ---------------------------------------------------------------- the daemon
+
+def daemon_path():
+    path = OPTIONS["daemon"]
+    if not path or not os.access(path, os.X_OK):
+        raise AssertionError(f"no daemon to run: --daemon / $DIFFABLE_BIN is {path!r} (not an executable file)")
+    return path
+
+
+class Daemon:
+    """The daemon over newline-delimited JSON, one message at a time."""
+
+    def __init__(self):
+        self.process = subprocess.Popen([daemon_path()], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL)
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(self.process.stdout, selectors.EVENT_READ)
+        self.buffer = b""
+
+    def send(self, message):
+        self.process.stdin.write(json.dumps(message, ensure_ascii=False).encode() + b"\n")
+        self.process.stdin.flush()
+
+    def receive(self, timeout=20):
+        while b"\n" not in self.buffer:
+            if not self.selector.select(timeout):
+                raise AssertionError(f"the daemon sent nothing for {timeout} s")
+            chunk = os.read(self.process.stdout.fileno(), 1 << 16)
+            if not chunk:
+                raise AssertionError(f"the daemon closed its output (exit status {self.process.wait()})")
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return json.loads(line)
+
+    def close(self):
+        try:
+            self.process.stdin.close()
+        except OSError:
+            pass
+        try:
+            return self.process.wait(timeout=20)
+        finally:
+            self.selector.close()
+            self.process.stdout.close()
+
+
+class Session:
+    """Drives a daemon and validates every message both ways."""
+
+    def __init__(self, test):
+        self.test = test
+        self.daemon = Daemon()
+        self.next_id = 0
+        self.log = []        # (message sent, [messages received])
+        self.problems = []
+
+    def validate_call(self, m, direction):
+        for e in SCHEMAS.check_call(m):
+            self.problems.append(f"{direction} {json.dumps(m)[:300]}: {e}")
+
+    def call(self, method, params=None, expect_valid=True):
+        self.next_id += 1
+        m = req(method, params, id=self.next_id)
+        if expect_valid:
+            self.validate_call(m, "request")
+        self.daemon.send(m)
+        while True:
+            r = self.daemon.receive()
+            if "method" in r:  # $/progress and the like
+                self.validate_call(r, "daemon's notification")
+                continue
+            break
+        self.log.append((m, r))
+        for e in SCHEMAS.check_response(r, method):
+            self.problems.append(f"response {json.dumps(r)[:300]} to {json.dumps(m)[:300]}: {e}")
+        if r.get("id") != m["id"]:
+            self.problems.append(f"response id {r.get('id')!r} to request id {m['id']!r}")
+        return r
+
+    def notify(self, method, params=None):
+        m = note(method, params)
+        self.validate_call(m, "notification")
+        self.daemon.send(m)
+
+
+# Violations of the random session the daemon is known to still produce (pending daemon work),
+# as (test name, substring of the violation). Each is an expected failure of its own test; the
+# session test proper fails on any other violation.
+KNOWN_SESSION_GAPS = [
+    ("test_gap_empty_selection_delta", "result/selection: {} should be non-empty"),  # select/setSelectionMode answer "selection": {}
+]
+
+
+class RandomSession(unittest.TestCase):
+    WORDS = ["apple", "Banana", "cherry", "date", "\u00c9lan", "fig", "grape", "kiwi", "lemon", "mango", "nectar", "olive",
+             "peach", "quince", "raspberry", "straw", "tomato", "ugli", "vanilla", "water", "xigua", "yuzu", "zest"]
+    session = None
+
+    @classmethod
+    def run_once(cls):
+        if cls.session is None:
+            rng = random.Random(OPTIONS["seed"])
+            s = Session(None)
+            cls.session = s
+            try:
+                cls("test_random_session").run_session(rng, s)
+            finally:
+                s.status = s.daemon.close()
+        return cls.session
+
+    def test_random_session(self):
+        s = self.run_once()
+        known = [text for _, text in KNOWN_SESSION_GAPS]
+        problems = [p for p in s.problems if not any(k in p for k in known)]
+        self.assertEqual(problems, [], f"{len(problems)} schema violations (seed {OPTIONS['seed']}); first ones:\n"
+                         + "\n".join(problems[:15]))
+        self.assertEqual(s.status, 0, "the daemon's exit status after shutdown + exit")
+        results = {}
+        for m, r in s.log:
+            key = (m["method"], "result" if "result" in r else r["error"]["code"])
+            results[key] = results.get(key, 0) + 1
+        for method in ["apply", "edit", "select", "setSelectionMode", "search", "highlights", "snapshot", "selection", "sources", "drop"]:
+            self.assertGreater(results.get((method, "result"), 0), 0, f"no successful {method} in the session: {results}")
+        forms = {("batch" if "batch" in r["result"] else "steps") for m, r in s.log
+                 if "result" in r and isinstance(r["result"], dict) and m["method"] in ("apply", "edit", "search")}
+        self.assertEqual(forms, {"batch", "steps"}, "the session must see both diff forms")
+        errors = sorted((k, v) for k, v in results.items() if k[1] != "result")
+        sys.stderr.write(f"random session: seed {OPTIONS['seed']}, {len(s.log)} requests validated with their responses; "
+                         f"errors (method, code): {errors}\n")
+
+    # -- generators
+    def content(self, rng):
+        kind = rng.random()
+        text = " ".join(rng.sample(self.WORDS, rng.randint(1, 3)))
+        if kind < 0.2:
+            return DELETE
+        if kind < 0.45:
+            return text
+        if kind < 0.85:
+            return {"text": text, "n": rng.randint(0, 9)}
+        return rng.choice([None, 7, 2.5, [1, "x"], True])
+
+    def item(self, rng, id):
+        c = self.content(rng)
+        if c is DELETE:
+            return id if rng.random() < 0.5 else {"id": id}
+        return {"id": id, "content": c}
+
+    def sections(self, rng, source):
+        pool = [f"{source}-i{n}" for n in range(40)]
+        rng.shuffle(pool)
+        out = []
+        for n in rng.sample(range(6), rng.randint(0, 4)):
+            sec = {"id": f"s{n}"}
+            if rng.random() < 0.5:
+                sec["header"] = rng.choice([f"Section {n}", {"title": n}, None])
+            if rng.random() < 0.3:
+                mode = rng.choice(["none", "single", "multiple"])
+                sec["selection"] = mode
+                if mode != "none" and rng.random() < 0.4:
+                    sec["allowsEmptySelection"] = rng.random() < 0.5
+            if rng.random() < 0.9:
+                sec["items"] = [self.item(rng, pool.pop()) for _ in range(rng.randint(0, 7))]
+            out.append(sec)
+        return out
+
+    def form(self, rng, params):
+        f = rng.choice([None, "batch", "steps", "steps"])
+        if f:
+            params["form"] = f
+        return params
+
+    def run_session(self, rng, s):
+        init = {"initializationOptions": {"supersedeSearches": rng.random() < 0.5, "form": rng.choice(["batch", "steps"])}}
+        r = s.call("initialize", init)
+        assert "result" in r, r
+        s.notify("initialized", {})
+        model = {}  # source -> {"sections": [ids], "items": {id: section}, "version": int}
+
+        def refresh(source):
+            r = s.call("snapshot", {"source": source, "full": True})
+            if "result" in r:
+                res = r["result"]
+                model[source] = {"sections": [x["id"] for x in res["sections"]],
+                                 "items": {i["id"]: x["id"] for x in res["sections"] for i in x["items"]},
+                                 "version": res["version"]}
+            else:
+                model.pop(source, None)
+
+        def existing(source, n, known=0.9):
+            items = list(model[source]["items"]) if source in model else []
+            return [rng.choice(items) if items and rng.random() < known else f"ghost{rng.randint(0, 9)}" for _ in range(n)]
+
+        def section_ids(source, n, known=0.9):
+            secs = model.get(source, {}).get("sections", [])
+            return [rng.choice(secs) if secs and rng.random() < known else f"nosec{rng.randint(0, 3)}" for _ in range(n)]
+
+        for step in range(OPTIONS["steps"]):
+            source = rng.choice(["alpha", "beta"])
+            if source not in model or rng.random() < 0.12:
+                params = self.form(rng, {"source": source, "sections": self.sections(rng, source)})
+                if rng.random() < 0.2:
+                    params["baseVersion"] = model.get(source, {}).get("version", 0) + rng.choice([0, 0, 1])
+                if rng.random() < 0.1:
+                    params["workDoneToken"] = rng.choice(["tok", 5])
+                s.call("apply", params)
+                refresh(source)
+                continue
+            pick = rng.random()
+            if pick < 0.30:
+                ops = [self.op(rng, source, existing, section_ids) for _ in range(rng.randint(1, 4))]
+                params = self.form(rng, {"source": source, "ops": ops})
+                if rng.random() < 0.1:
+                    params["baseVersion"] = model[source]["version"]
+                s.call("edit", params)
+                refresh(source)
+            elif pick < 0.45:
+                action = rng.choice(["select", "select", "deselect", "toggle", "clear"])
+                params = {"source": source}
+                if action != "select" or rng.random() < 0.3:
+                    params["action"] = action
+                if action == "clear":
+                    if rng.random() < 0.5:
+                        params["sections"] = section_ids(source, rng.randint(1, 2))
+                elif rng.random() < 0.7:
+                    params["ids"] = existing(source, rng.randint(1, 3), 0.95)
+                else:
+                    params["paths"] = [[rng.randint(0, 2), rng.randint(0, 3)]]
+                s.call("select", params)
+            elif pick < 0.52:
+                secs = section_ids(source, rng.randint(1, 2), 0.8)
+                policies = {}
+                for sec in secs:
+                    mode = rng.choice(["none", "single", "multiple", "multiple"])
+                    policies[sec] = {"mode": mode}
+                    if mode != "none" and rng.random() < 0.5:
+                        policies[sec]["allowsEmpty"] = rng.random() < 0.5
+                s.call("setSelectionMode", {"source": source, "sections": policies})
+            elif pick < 0.72:
+                word = rng.choice(self.WORDS)
+                start = rng.randint(0, len(word) - 1)
+                query = rng.choice(["", word[start:start + rng.randint(1, 3)], word[:2].upper(), "zzz"])
+                params = self.form(rng, {"source": source, "query": query})
+                if rng.random() < 0.4:
+                    params["sections"] = section_ids(source, 1, 0.95)
+                if rng.random() < 0.4:
+                    params["mode"] = rng.choice(["substring", "fuzzy"])
+                if rng.random() < 0.3:
+                    params["order"] = rng.choice(["source", "score"])
+                if rng.random() < 0.3:
+                    params["limit"] = rng.randint(0, 5)
+                if rng.random() < 0.3:
+                    params["placeholder"] = rng.choice(["no-results", {"id": "no-results", "content": {"text": "No results"}}])
+                if rng.random() < 0.2:
+                    params["highlightLimit"] = rng.randint(0, 3)
+                if rng.random() < 0.1:
+                    params["workDoneToken"] = "search-tok"
+                s.call("search", params)
+                refresh(source)
+            elif pick < 0.80:
+                s.call("highlights", {"source": source, "section": rng.randint(0, 3), **({"start": rng.randint(0, 2)} if rng.random() < 0.5 else {}),
+                                      **({"count": rng.randint(0, 5)} if rng.random() < 0.5 else {})})
+            elif pick < 0.87:
+                s.call("selection", {"source": source})
+            elif pick < 0.92:
+                s.call("snapshot", {"source": source})
+            elif pick < 0.96:
+                s.call("sources", rng.choice([None, {}, []]))
+            elif pick < 0.98:
+                s.call("drop", {"source": source})
+                model.pop(source, None)
+            else:
+                s.notify("$/cancelRequest", {"id": s.next_id})  # already answered: ignored
+        r = s.call("shutdown")
+        if r.get("result", "missing") is not None:
+            s.problems.append(f"shutdown answered {r}")
+        s.notify("exit")
+
+    def op(self, rng, source, existing, section_ids):
+        kind = rng.choice(["appendSections", "insertSections", "deleteSections", "moveSection", "reloadSections", "setHeaders",
+                           "appendItems", "insertItems", "deleteItems", "deleteAllItems", "moveItem", "reloadItems",
+                           "reconfigureItems", "setContent"])
+        fresh = lambda: f"{source}-n{rng.randint(0, 10**6)}"  # noqa: E731
+        position = lambda ids: {rng.choice(["before", "after"]): ids[0]}  # noqa: E731
+        if kind in ("appendSections", "insertSections"):
+            op = {"op": kind, "sections": [{"id": f"e{rng.randint(0, 10**6)}", "items": [self.item(rng, fresh())]}]}
+            if kind == "insertSections":
+                op.update(position(section_ids(source, 1)))
+            return op
+        if kind in ("deleteSections", "reloadSections"):
+            return {"op": kind, "ids": sorted(set(section_ids(source, 1)))}
+        if kind == "moveSection":
+            return dict({"op": kind, "id": section_ids(source, 1)[0]}, **position(section_ids(source, 1)))
+        if kind == "setHeaders":
+            return {"op": kind, "sections": [{"id": section_ids(source, 1)[0], "header": rng.choice(["H", None, {"h": 1}])}]}
+        if kind == "appendItems":
+            op = {"op": kind, "items": [self.item(rng, fresh()) for _ in range(rng.randint(1, 3))]}
+            if rng.random() < 0.5:
+                op["section"] = section_ids(source, 1)[0]
+            return op
+        if kind == "insertItems":
+            return dict({"op": kind, "items": [self.item(rng, fresh())]}, **position(existing(source, 1)))
+        if kind in ("deleteItems", "reloadItems", "reconfigureItems"):
+            return {"op": kind, "ids": sorted(set(existing(source, rng.randint(1, 2))))}
+        if kind == "deleteAllItems":
+            return {"op": kind}
+        if kind == "moveItem":
+            return dict({"op": kind, "id": existing(source, 1)[0]}, **position(existing(source, 1)))
+        op = {"op": "setContent", "items": []}
+        for id in sorted(set(existing(source, rng.randint(1, 2)))):
+            c = self.content(rng)
+            op["items"].append({"id": id} if c is DELETE else {"id": id, "content": c})
+        if rng.random() < 0.5:
+            op["style"] = rng.choice(["reload", "reconfigure"])
+        return op
+
+
+def _session_gap_test(text):
+    @unittest.expectedFailure
+    def test(self):
+        s = RandomSession.run_once()
+        hits = [p for p in s.problems if text in p]
+        self.assertEqual(hits, [], f"{len(hits)} violations: {hits[:3]}")
+    return test
+
+
+for _name, _text in KNOWN_SESSION_GAPS:
+    setattr(RandomSession, _name, _session_gap_test(_text))
+
+
+# Wrong requests the daemon does not reject yet (expected failures; see the module docstring).
+KNOWN_DAEMON_GAPS = {
+    # unknown members of params: the strict-params policy is being implemented in the daemon
+    "apply with frm", "sources with a member", "drop with an extra member", "edit op with a member of another op",
+    "search with limt", "selection with an extra member",
+    # the daemon accepts workDoneToken on every method; the spec (and these schemas) only on apply, edit, search
+    "select with workDoneToken",
+    # a negative baseVersion is answered 1002 (version conflict), not -32602
+    "apply baseVersion -1",
+    # members of the request object besides jsonrpc/id/method/params are ignored
+    "unknown envelope member",
+    # a non-empty params array is accepted where no params are taken
+    "shutdown with [1]",
+}
+
+
+class DaemonRejectsInvalidRequests(unittest.TestCase):
+    pass
+
+
+SETUP = [req("initialize", {}, id="init"),
+         req("apply", {"source": "x", "sections": [{"id": "a", "selection": "multiple",
+                                                    "items": ["p", {"id": "q", "content": {"text": "Q"}}]}]}, id="setup")]
+
+
+def _daemon_test(name, wrong):
+    def test(self):
+        d = Daemon()
+        try:
+            for m in SETUP:
+                d.send(m)
+                self.assertIn("result", d.receive(), f"setup request {m} failed")
+            d.send(wrong)
+            # A second request marks the end: the wrong message's answer (if any) comes first.
+            d.send(req("sources", id="end"))
+            answers = []
+            while True:
+                r = d.receive()
+                if isinstance(r, dict) and r.get("id") == "end":
+                    break
+                answers.append(r)
+        finally:
+            d.close()
+        expect_answer = not (isinstance(wrong, dict) and "method" in wrong and "id" not in wrong)
+        if not expect_answer:
+            self.assertEqual(answers, [], f"a notification was answered: {answers}")
+            return
+        answers = [a for r in answers for a in (r if isinstance(r, list) else [r])]
+        self.assertTrue(answers, "no answer")
+        for a in answers:
+            code = a.get("error", {}).get("code")
+            self.assertIn(code, (-32600, -32601, -32602),
+                          f"the daemon answered {json.dumps(a)[:300]} to {json.dumps(wrong)[:300]}, which the schema rejects")
+    if name in KNOWN_DAEMON_GAPS:
+        test = unittest.expectedFailure(test)
+    return test
+
+
+for _i, (_name, _method, _base, _wrong) in enumerate(WRONG):
+    if _method is not None:
+        continue  # a response: nothing to send
+    if isinstance(_wrong, dict) and _wrong.get("method") in ("initialize", "exit", "$/progress"):
+        continue  # initialize is already done (a second one is -32600 anyway); exit ends the session; $/progress is daemon → client
+    setattr(DaemonRejectsInvalidRequests, f"test_{_i:02d}_" + "".join(c if c.isalnum() else "_" for c in _name),
+            _daemon_test(_name, _wrong))
+
+
+def main(argv):
+    args = list(argv)
+    rest = []
+    while args:
+        a = args.pop(0)
+        if a in ("--daemon", "--seed", "--steps") and args:
+            v = args.pop(0)
+            OPTIONS[a[2:]] = v if a == "--daemon" else int(v)
+        else:
+            rest.append(a)
+    program = unittest.main(module=__name__, argv=[sys.argv[0]] + rest, exit=False)
+    result = program.result
+    failed = len(result.failures) + len(result.errors) + len(result.unexpectedSuccesses)
+    passed = result.testsRun - failed - len(result.skipped)
+    if result.skipped:
+        failed += len(result.skipped)  # a test that cannot run fails
+    for test, _ in result.expectedFailures:
+        sys.stderr.write(f"known daemon gap (expected failure): {test.id().rsplit('.', 1)[-1]}\n")
+    for test in result.unexpectedSuccesses:
+        sys.stderr.write(f"UNEXPECTED SUCCESS: {test.id()}: the daemon now rejects it; "
+                         "remove the case from KNOWN_DAEMON_GAPS in protocol/tools/test_schemas.py\n")
+    print(f"RESULT self-test passed={passed} failed={failed}")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -70,11 +70,9 @@ function M.open(args)
     if not s then return fail(err) end
   end
   local buf = buffer_for(src)
-  local ok, problem = pcall(api.nvim_win_set_buf, 0, buf)
-  if not ok then
-    vim.cmd('split')
+  if not pcall(api.nvim_win_set_buf, 0, buf) then
+    vim.cmd('split') -- the current window cannot show another buffer
     api.nvim_win_set_buf(0, buf)
-    if problem then end
   end
   local view, err = s:attach(src, buf)
   if not view then return fail(err) end

@@ -1,7 +1,7 @@
 import DiffableServer
 import Foundation
 
-// Thin entry point: parse the command line, then serve stdio.
+// Thin entry point: parse the command line, then serve stdio (or replay a trace).
 switch CommandLineAction.parse(Array(CommandLine.arguments.dropFirst())) {
 case .printHelp:
     print(CommandLineAction.usage)
@@ -12,7 +12,16 @@ case .printVersion:
 case .usageError(let message):
     FileHandle.standardError.write(Data("diffable: \(message)\n\(CommandLineAction.usage)\n".utf8))
     exit(2)
-case .serve(let level):
-    let server = Server(logger: Logger(level: level))
-    exit(StdioSession(server: server).run())
+case .replay(let path):
+    exit(TraceReplay.run(path: path))
+case .serve(let options):
+    let tracer: Tracer?
+    do {
+        tracer = try options.tracePath.map(Tracer.init(path:))
+    } catch {
+        FileHandle.standardError.write(Data("diffable: \(error)\n".utf8))
+        exit(2)
+    }
+    let server = Server(logger: Logger(level: options.logLevel))
+    exit(StdioSession(server: server, tracer: tracer, parentProcessID: options.clientProcessID).run())
 }

@@ -6,7 +6,7 @@ extension Server {
     /// previous visible snapshot to the new one. Creates the source if needed.
     /// All-or-nothing: any invalid input leaves the source untouched.
     func apply(_ raw: JSON?) throws(RPCError) -> JSON {
-        let params = try Params(raw)
+        let params = try Params(raw, accepting: Self.applyMembers)
         let name = try params.sourceName()
         let form = try form(params)
         let baseVersion = try params.optionalInt("baseVersion")
@@ -20,8 +20,14 @@ extension Server {
     /// `ApplyScanner` understands them, else through the tree path. Both give
     /// the same results and the same errors in the same order.
     func apply(lazy: LazyParams) throws(RPCError) -> JSON {
-        guard let decoded = ApplyScanner.decode(lazy) else { return try apply(lazy.tree()) }
+        // Reading the items is most of a large apply: report and stop there.
+        let decodedOrStopped = ApplyScanner.decode(lazy) { fraction in
+            (try? work.step(Int(fraction * Self.readingShare), "reading items")) != nil
+        }
+        try work.checkCancelled()
+        guard let decoded = decodedOrStopped else { return try apply(lazy.tree()) }
         let params = decoded.params
+        try params.checkMembers(Self.applyMembers)
         let name = try params.sourceName()
         let form = try form(params)
         let baseVersion = try params.optionalInt("baseVersion")
@@ -37,13 +43,23 @@ extension Server {
     ) throws(RPCError) -> JSON {
         var source = sources[name] ?? DataSource(name: name)
         try checkBaseVersion(baseVersion, of: source)
+        try work.step(Int(Self.readingShare), "diffing")
         let update: DataSource.Update
         do throws(SelectionError) {
             update = try source.apply(snapshot, policies: policies)
         } catch {
             throw SelectionCodec.error(error)
         }
+        // `source` is a copy until stored: a cancel up to here changes nothing.
+        try work.step(85, "encoding the diff")
+        let result = diffResult(source, update, form: form)
+        try work.checkCancelled()
         sources[name] = source
-        return diffResult(source, update, form: form)
+        return result
     }
+
+    static let applyMembers = ["source", "sections", "baseVersion", "form"]
+
+    /// The part of an apply's progress spent reading its items.
+    static let readingShare = 70.0
 }

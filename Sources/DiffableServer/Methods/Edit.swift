@@ -9,7 +9,7 @@ extension Server {
     /// - Complexity: decoding is O(size of the request); the edit itself,
     ///   see `DataSource.edit`; the batch payload is O(changes).
     func edit(_ raw: JSON?) throws(RPCError) -> JSON {
-        let params = try Params(raw)
+        let params = try Params(raw, accepting: ["source", "ops", "baseVersion", "form"])
         let name = try params.sourceName()
         let form = try form(params)
         let baseVersion = try params.optionalInt("baseVersion")
@@ -21,6 +21,8 @@ extension Server {
         }
         // Taken out of the table while it changes, so its storage is not shared
         // (no copy-on-write copy of a large snapshot or index); always put back.
+        // The last safe point: the edit below changes the source in place.
+        try work.checkCancelled()
         guard var source = sources.removeValue(forKey: name) else { throw .unknownSource(name) }
         defer { sources[name] = source }
         try checkBaseVersion(baseVersion, of: source)
@@ -48,10 +50,8 @@ enum EditCodec {
             throw .invalidParams("\(path) must be an object {\"op\", …}", data: Params.pathData(path))
         }
         let op = Params(object: object, path: path)
-        let kinds = ["appendSections", "insertSections", "deleteSections", "moveSection", "reloadSections",
-                     "setHeaders", "appendItems", "insertItems", "deleteItems", "deleteAllItems", "moveItem",
-                     "reloadItems", "reconfigureItems", "setContent"]
-        guard let kind = try op.optionalEnum("op", kinds) else { throw op.missing("op", "an op name") }
+        guard let kind = try op.optionalEnum("op", opMembers.map(\.op)) else { throw op.missing("op", "an op name") }
+        try op.checkMembers(["op"] + (opMembers.first { $0.op == kind }?.members ?? []), alsoAccepting: [])
         switch kind {
         case "appendSections":
             return .appendSections(try sections(op))
@@ -90,6 +90,16 @@ enum EditCodec {
             }, style: style)
         }
     }
+
+    /// Every op and the members it takes besides `op`, in the spec's order.
+    static let opMembers: [(op: String, members: [String])] = [
+        ("appendSections", ["sections"]), ("insertSections", ["sections", "before", "after"]),
+        ("deleteSections", ["ids"]), ("moveSection", ["id", "before", "after"]), ("reloadSections", ["ids"]),
+        ("setHeaders", ["sections"]), ("appendItems", ["items", "section"]),
+        ("insertItems", ["items", "before", "after"]), ("deleteItems", ["ids"]), ("deleteAllItems", []),
+        ("moveItem", ["id", "before", "after"]), ("reloadItems", ["ids"]), ("reconfigureItems", ["ids"]),
+        ("setContent", ["items", "style"]),
+    ]
 
     /// Exactly one of `before` / `after`, a string.
     static func position(_ op: Params) throws(RPCError) -> EditPosition {

@@ -5,7 +5,7 @@ extension Server {
     /// highlights}` for the visible rows `start..<start+count` of section
     /// index `section` (rows the frontend scrolled to).
     func highlights(_ raw: JSON?) throws(RPCError) -> JSON {
-        let params = try Params(raw)
+        let params = try Params(raw, accepting: ["source", "section", "start", "count"])
         let source = try existingSource(try params.sourceName())
         guard let section = try params.optionalInt("section") else { throw params.missing("section", "a section index") }
         guard source.visible.sections.indices.contains(section) else {

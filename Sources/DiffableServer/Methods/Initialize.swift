@@ -1,16 +1,26 @@
 extension Server {
-    /// `initialize {initializationOptions?: {form?: "batch"|"steps",
-    /// supersedeSearches?: Bool}}` →
+    /// `initialize {processId?, initializationOptions?: {form?: "batch"|"steps",
+    /// supersedeSearches?: Bool}, …}` (other LSP members are ignored) →
     /// `{serverInfo, capabilities}`.
     func initialize(_ raw: JSON?) throws(RPCError) -> JSON {
         guard phase == .awaitingInitialize else {
             throw RPCError(code: ErrorCode.invalidRequest, message: "Invalid Request: `initialize` was already received")
         }
         if let raw, !raw.isNull {
-            let params = try Params(raw)
+            // Lenient at the top (LSP clients send processId, rootUri,
+            // capabilities, trace, …); strict inside our own options.
+            let params = try Params(raw, accepting: nil)
             if let options = try params.optionalObject("initializationOptions") {
+                try options.checkMembers(["form", "supersedeSearches"], alsoAccepting: [])
                 defaultForm = try form(options)
                 supersedeSearches = try options.optionalBool("supersedeSearches") ?? true
+            }
+            if let pid = try params.optionalInt("processId") {
+                guard pid > 0, pid <= Int(Int32.max) else {
+                    throw .invalidParams("params.processId must be a positive process id or null",
+                                         data: Params.pathData("params.processId"))
+                }
+                parentProcessID = Int32(pid)
             }
         }
         phase = .running

@@ -4,9 +4,39 @@ extension Server {
     /// `search {source, query, sections?, mode?, order?, limit?, placeholder?,
     /// highlightLimit?, form?, baseVersion?}` → the diff of the visible
     /// snapshot, plus `search {query, matches, shown}` and `highlights`.
+    /// Cancellable until the result is stored.
     func search(_ raw: JSON?) throws(RPCError) -> JSON {
-        let params = try Params(raw)
-        var source = try existingSource(try params.sourceName())
+        let request = try searchRequest(raw)
+        var source = request.source
+        try work.checkCancelled()
+        let update = source.setSearch(request.settings)
+        // `source` is a copy until stored: a cancel up to here changes nothing.
+        try work.checkCancelled()
+        sources[source.name] = source
+        return diffResult(source, update, form: request.form, extra: [
+            ("search", .object(JSONObject([
+                ("query", .string(request.settings.query.text)),
+                ("matches", .int(source.searchMatchCount ?? source.visible.itemCount)),
+                ("shown", .int(source.searchShownCount ?? source.visible.itemCount)),
+            ]))),
+            ("highlights", highlightRows(source, limitPerSection: max(0, request.highlightLimit))),
+        ])
+    }
+
+    /// A `search` request, validated against the current state.
+    struct SearchRequest {
+        var source: DataSource
+        var settings: SearchSettings
+        var form: DiffForm
+        var highlightLimit: Int
+    }
+
+    /// Decodes and validates a `search` without running it: every error a
+    /// `search` can answer is thrown here, so a queued search that passes
+    /// will be applied (see `cancellation(for:…)`).
+    func searchRequest(_ raw: JSON?) throws(RPCError) -> SearchRequest {
+        let params = try Params(raw, accepting: ["source", "query", "sections", "mode", "order", "limit", "placeholder", "highlightLimit", "form", "baseVersion"])
+        let source = try existingSource(try params.sourceName())
         try checkBaseVersion(try params.optionalInt("baseVersion"), of: source)
         let form = try form(params)
         let text = try params.string("query")
@@ -47,16 +77,8 @@ extension Server {
         }
 
         let query = SearchQuery(text: text, mode: mode, order: order, limit: limit)
-        let update = source.setSearch(SearchSettings(query: query, scope: scope, placeholder: placeholder))
-        sources[source.name] = source
-        return diffResult(source, update, form: form, extra: [
-            ("search", .object(JSONObject([
-                ("query", .string(text)),
-                ("matches", .int(source.searchMatchCount ?? source.visible.itemCount)),
-                ("shown", .int(source.searchShownCount ?? source.visible.itemCount)),
-            ]))),
-            ("highlights", highlightRows(source, limitPerSection: max(0, highlightLimit))),
-        ])
+        return SearchRequest(source: source, settings: SearchSettings(query: query, scope: scope, placeholder: placeholder),
+                             form: form, highlightLimit: highlightLimit)
     }
 
     /// `[{id, path, ranges: [[start, count]…]}]` for the first

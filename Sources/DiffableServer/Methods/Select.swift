@@ -4,7 +4,7 @@ extension Server {
     /// `select {source, action, ids?, paths?, sections?, baseVersion?}` →
     /// `{source, version, selection}`. All-or-nothing.
     func select(_ raw: JSON?) throws(RPCError) -> JSON {
-        let params = try Params(raw)
+        let params = try Params(raw, accepting: ["source", "action", "ids", "paths", "sections", "baseVersion"])
         var source = try existingSource(try params.sourceName())
         try checkBaseVersion(try params.optionalInt("baseVersion"), of: source)
         let actionName = try params.optionalEnum("action", SelectionAction.allCases.map(\.rawValue)) ?? "select"

@@ -4,7 +4,7 @@ extension Server {
     /// `selection {source}` → `{source, version, selected: [{id, path|null}], policies}`:
     /// every selected id in snapshot order (path null when hidden by search).
     func selectionQuery(_ raw: JSON?) throws(RPCError) -> JSON {
-        let params = try Params(raw)
+        let params = try Params(raw, accepting: ["source"])
         let source = try existingSource(try params.sourceName())
         let rows = source.selection.selectedPaths(in: source.visible)
         var visiblePaths: [String: ItemPath] = [:]

@@ -4,7 +4,7 @@ extension Server {
     /// `setSelectionMode {source, sections: {id: {mode, allowsEmpty?}}}` →
     /// `{source, version, selection}`: items that break the new rules are deselected.
     func setSelectionMode(_ raw: JSON?) throws(RPCError) -> JSON {
-        let params = try Params(raw)
+        let params = try Params(raw, accepting: ["source", "sections"])
         var source = try existingSource(try params.sourceName())
         guard let sections = try params.optionalObject("sections") else { throw params.missing("sections", "an object") }
         let policies = try SelectionCodec.policies(sections)

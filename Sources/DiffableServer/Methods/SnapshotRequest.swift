@@ -5,7 +5,7 @@ extension Server {
     /// `apply`'s shape (with selection policies), and every selected id. The
     /// visible snapshot, or with `full: true` the whole one (search ignored).
     func snapshot(_ raw: JSON?) throws(RPCError) -> JSON {
-        let params = try Params(raw)
+        let params = try Params(raw, accepting: ["source", "full"])
         let source = try existingSource(try params.sourceName())
         let full = try params.optionalBool("full") ?? false
         return .object(JSONObject([

@@ -27,9 +27,16 @@ enum ApplyScanner {
 
     static let sectionsPath = "params.sections"
 
-    static func decode(_ lazy: LazyParams) -> Decoded? {
+    /// Called every `checkpointItems` items with the fraction of the params
+    /// read so far; returning false stops decoding (the answer is then nil).
+    typealias Checkpoint = (_ fractionRead: Double) -> Bool
+    static let checkpointItems = 4096
+
+    static func decode(_ lazy: LazyParams, checkpoint: Checkpoint = { _ in true }) -> Decoded? {
         lazy.body.withUnsafeBufferPointer { buffer -> Decoded? in
             var s = ByteScanner(buffer, range: lazy.range)
+            let start = lazy.range.lowerBound, length = Double(max(1, lazy.range.count))
+            let checkpoint = { (s: ByteScanner) in checkpoint(Double(s.pos - start) / length) }
             guard s.consume(UInt8(ascii: "{")) else { return nil }
             var members: [(String, JSON)] = []
             // The last `sections` member counts; each one is decoded where it
@@ -47,7 +54,7 @@ enum ApplyScanner {
                         members.append(("sections", .array([])))
                         guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
                         s.pos += 1
-                        decoded = decodeSections(&s)
+                        decoded = decodeSections(&s, checkpoint: checkpoint)
                         if decoded == nil { return nil }
                     } else {
                         guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
@@ -62,7 +69,9 @@ enum ApplyScanner {
     }
 
     /// The sections of an array whose `[` was consumed.
-    static func decodeSections(_ s: inout ByteScanner) -> (sections: [Section], objects: [JSON], ids: IDHashes)? {
+    static func decodeSections(
+        _ s: inout ByteScanner, checkpoint: (ByteScanner) -> Bool
+    ) -> (sections: [Section], objects: [JSON], ids: IDHashes)? {
         var sections: [Section] = []
         var objects: [JSON] = []
         var ids = IDHashes()
@@ -71,13 +80,16 @@ enum ApplyScanner {
             guard let more = s.nextElement(isFirst: isFirst) else { return nil }
             if !more { return (sections, objects, ids) }
             isFirst = false
-            guard let (section, object) = decodeSection(&s, ids: &ids, path: "\(sectionsPath)[\(sections.count)]") else { return nil }
+            guard let (section, object) = decodeSection(
+                &s, ids: &ids, path: "\(sectionsPath)[\(sections.count)]", checkpoint: checkpoint) else { return nil }
             sections.append(section)
             objects.append(object)
         }
     }
 
-    static func decodeSection(_ s: inout ByteScanner, ids: inout IDHashes, path: String) -> (Section, JSON)? {
+    static func decodeSection(
+        _ s: inout ByteScanner, ids: inout IDHashes, path: String, checkpoint: (ByteScanner) -> Bool
+    ) -> (Section, JSON)? {
         guard s.consume(UInt8(ascii: "{")) else { return nil }
         var members: [(String, JSON)] = []
         // As for `sections`: the last `items` counts, each decoded in place.
@@ -99,7 +111,7 @@ enum ApplyScanner {
                     } else {
                         guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
                         s.pos += 1
-                        guard let decoded = decodeItems(&s, ids: &ids) else { return nil }
+                        guard let decoded = decodeItems(&s, ids: &ids, checkpoint: checkpoint) else { return nil }
                         items = decoded
                     }
                 } else {
@@ -115,13 +127,14 @@ enum ApplyScanner {
     }
 
     /// The items of an array whose `[` was consumed.
-    static func decodeItems(_ s: inout ByteScanner, ids: inout IDHashes) -> [Item]? {
+    static func decodeItems(_ s: inout ByteScanner, ids: inout IDHashes, checkpoint: (ByteScanner) -> Bool) -> [Item]? {
         var items: [Item] = []
         var isFirst = true
         while true {
             guard let more = s.nextElement(isFirst: isFirst) else { return nil }
             if !more { break }
             isFirst = false
+            if items.count % checkpointItems == checkpointItems - 1, !checkpoint(s) { return nil }
             guard let item = decodeItem(&s, ids: &ids) else { return nil }
             items.append(item)
         }

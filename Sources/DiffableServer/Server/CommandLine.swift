@@ -1,24 +1,64 @@
 /// The daemon's command line, parsed without side effects so it can be tested.
 public enum CommandLineAction: Equatable, Sendable {
-    case serve(Logger.Level)
+    case serve(ServeOptions)
+    /// `diffable replay FILE`: re-run a trace and compare the responses.
+    case replay(path: String)
     case printHelp
     case printVersion
     /// Unknown or malformed arguments: print the message and usage to stderr, exit 2.
     case usageError(String)
 
+    public struct ServeOptions: Equatable, Sendable {
+        public var logLevel = Logger.Level.warning
+        /// `--clientProcessId N`: end the session when that process is gone
+        /// (as `initialize`'s `processId` does).
+        public var clientProcessID: Int32?
+        /// `--trace FILE`: append every message in both directions to FILE.
+        public var tracePath: String?
+
+        public init(logLevel: Logger.Level = .warning, clientProcessID: Int32? = nil, tracePath: String? = nil) {
+            self.logLevel = logLevel
+            self.clientProcessID = clientProcessID
+            self.tracePath = tracePath
+        }
+    }
+
     public static let usage = """
-        usage: diffable [--log-level error|warning|info|debug]
+        usage: diffable [--stdio] [--log-level error|warning|info|debug]
+                        [--clientProcessId PID] [--trace FILE]
+               diffable replay FILE
                diffable --help | --version
 
         Serves diffable data sources over JSON-RPC 2.0 on stdin/stdout.
         Framing is detected from the first byte: LSP `Content-Length` headers,
         or one JSON message per line when the input starts with `{` or `[`.
         Logs go to stderr (default level: warning). See protocol/README.md.
+
+          --stdio                 accepted for editors' launchers (stdio is the only transport)
+          --clientProcessId PID   exit when process PID is gone (like initialize's processId)
+          --trace FILE            append every message, both directions, to FILE (NDJSON)
+          replay FILE             re-send a trace's requests to a fresh server; exit 0 when
+                                  every response matches the recorded one, 1 at the first that differs
         """
 
     public static func parse(_ arguments: [String]) -> CommandLineAction {
-        var level = Logger.Level.warning
+        if arguments.first == "replay" {
+            guard arguments.count == 2 else { return .usageError("replay needs exactly one FILE") }
+            return .replay(path: arguments[1])
+        }
+        var options = ServeOptions()
         var index = 0
+        // `--name value` or `--name=value`.
+        func value(of name: String) -> String?? {
+            let argument = arguments[index]
+            if argument == name {
+                guard index + 1 < arguments.count else { return .some(nil) }
+                index += 1
+                return arguments[index]
+            }
+            if argument.hasPrefix(name + "=") { return String(argument.dropFirst(name.count + 1)) }
+            return nil
+        }
         while index < arguments.count {
             let argument = arguments[index]
             switch argument {
@@ -26,26 +66,29 @@ public enum CommandLineAction: Equatable, Sendable {
                 return .printHelp
             case "--version":
                 return .printVersion
-            case "--log-level":
-                guard index + 1 < arguments.count else { return .usageError("--log-level needs a value") }
-                index += 1
-                guard let parsed = Logger.Level.allCases.first(where: { $0.name == arguments[index] }) else {
-                    return .usageError("unknown log level \"\(arguments[index])\"")
-                }
-                level = parsed
+            case "--stdio":
+                break
             default:
-                if argument.hasPrefix("--log-level=") {
-                    let value = String(argument.dropFirst("--log-level=".count))
-                    guard let parsed = Logger.Level.allCases.first(where: { $0.name == value }) else {
-                        return .usageError("unknown log level \"\(value)\"")
+                if let level = value(of: "--log-level") {
+                    guard let level else { return .usageError("--log-level needs a value") }
+                    guard let parsed = Logger.Level.allCases.first(where: { $0.name == level }) else {
+                        return .usageError("unknown log level \"\(level)\"")
                     }
-                    level = parsed
+                    options.logLevel = parsed
+                } else if let pid = value(of: "--clientProcessId") {
+                    guard let pid, let parsed = Int32(pid), parsed > 0 else {
+                        return .usageError("--clientProcessId needs a positive process id")
+                    }
+                    options.clientProcessID = parsed
+                } else if let path = value(of: "--trace") {
+                    guard let path, !path.isEmpty else { return .usageError("--trace needs a FILE") }
+                    options.tracePath = path
                 } else {
                     return .usageError("unknown argument \"\(argument)\"")
                 }
             }
             index += 1
         }
-        return .serve(level)
+        return .serve(options)
     }
 }

@@ -29,7 +29,10 @@ struct Envelope {
         guard case .string(let method)? = object["method"] else {
             return .failure(Failure(id: replyID, error: invalid("\"method\" must be a string")))
         }
-        let params = object["params"]
+        // `"params": null` is what pygls and Emacs's jsonrpc.el send for
+        // methods without params: the same as no params at all.
+        var params = object["params"]
+        if case .null? = params { params = nil }
         switch params {
         case nil, .array?, .object?: break
         default:

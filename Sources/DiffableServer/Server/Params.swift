@@ -4,12 +4,16 @@ struct Params {
     let object: JSONObject
     let path: String
 
-    init(_ value: JSON?, path: String = "params") throws(RPCError) {
+    /// The params of a request, which may name only the `accepted` members
+    /// (and `universalMembers`; see `checkMembers`), or any member when
+    /// `accepted` is nil.
+    init(_ value: JSON?, accepting accepted: [String]?, path: String = "params") throws(RPCError) {
         guard case .object(let object)? = value else {
             throw .invalidParams("params must be an object", data: Params.pathData(path))
         }
         self.object = object
         self.path = path
+        if let accepted { try checkMembers(accepted) }
     }
 
     init(object: JSONObject, path: String) {

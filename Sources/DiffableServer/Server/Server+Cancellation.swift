@@ -27,12 +27,17 @@ extension Server {
                     message: "Request cancelled by $/cancelRequest before it ran; nothing was changed.",
                     data: .object(JSONObject([("method", .string(method))]))))
             }
-            if mayBeSuperseded, later["id"] != nil {
+            if mayBeSuperseded, let laterID = later["id"] {
                 // Only the very next request can supersede a search: anything
-                // in between must observe the search's effect.
+                // in between must observe the search's effect. And only if it
+                // will itself be applied: valid now (nothing runs between the
+                // two) and not cancelled, else the frontend would keep a
+                // stale list.
                 mayBeSuperseded = false
                 if laterMethod == "search", case .object(let params)? = object["params"], let name = params["source"],
-                   case .object(let laterParams)? = later["params"], laterParams["source"] == name {
+                   case .object(let laterParams)? = later["params"], laterParams["source"] == name,
+                   (try? searchRequest(.object(laterParams))) != nil,
+                   !(hasCancels && Self.isCancelQueued(for: laterID, in: pendingLater)) {
                     return Self.errorResponse(id: id, RPCError(
                         code: ErrorCode.requestCancelled,
                         message: "Superseded by a newer search of the same source; nothing was changed.",
@@ -41,5 +46,13 @@ extension Server {
             }
         }
         return nil
+    }
+
+    private static func isCancelQueued(for id: JSON, in pending: ArraySlice<IncomingEvent>) -> Bool {
+        pending.contains { event in
+            guard case .message(.object(let message), _) = event, message["method"] == .string("$/cancelRequest"),
+                  message["id"] == nil, case .object(let params)? = message["params"] else { return false }
+            return params["id"] == id
+        }
     }
 }

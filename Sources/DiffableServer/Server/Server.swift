@@ -23,6 +23,19 @@ public final class Server {
     var retired: [Snapshot] = []
     let logger: Logger
 
+    /// The editor's process (`initialize`'s `processId`): when it is gone the
+    /// session ends (see `StdioSession`), so a crashed editor leaves no orphan.
+    public internal(set) var parentProcessID: Int32?
+
+    /// Where notifications to the client go (`$/progress`); set by the
+    /// session. Without one, nothing is sent.
+    public var notificationSink: ((JSON) -> Void)?
+    /// Set by the session for the request about to be handled; a
+    /// `$/cancelRequest` that arrives while it runs sets it.
+    public var cancellation: CancellationFlag?
+    /// Progress and safe points of the request being handled.
+    var work = WorkProgress()
+
     /// Set when `exit` arrives: 0 after `shutdown`, 1 otherwise.
     public private(set) var exitCode: Int32?
 
@@ -109,7 +122,14 @@ public final class Server {
         let envelope: Envelope
         switch Envelope.parse(message) {
         case .success(let parsed): envelope = parsed
-        case .failure(let failure): return Self.errorResponse(id: failure.id, failure.error)
+        case .failure(let failure):
+            // A message without an `id` is a notification and is never
+            // answered, whatever is wrong with it: say so on stderr instead.
+            if case .object(let object) = message, object["id"] == nil {
+                logger.log(.warning, "ignored a malformed notification: \(failure.error.message)")
+                return nil
+            }
+            return Self.errorResponse(id: failure.id, failure.error)
         }
         guard let id = envelope.id else {
             handleNotification(envelope.method, envelope.params)
@@ -137,6 +157,13 @@ public final class Server {
         guard let handler = Self.requestHandlers[method] else {
             throw RPCError(code: ErrorCode.methodNotFound, message: "Method not found: \(method)",
                            data: .object(JSONObject([("method", .string(method))])))
+        }
+        let token = lazyParams?.workDoneToken ?? params?["workDoneToken"]
+        work = WorkProgress(token: token, sink: notificationSink, cancellation: cancellation)
+        work.begin(method)
+        defer {
+            work.end()
+            cancellation = nil
         }
         guard let lazyParams else { return try handler(self, params) }
         if method == "apply" { return try apply(lazy: lazyParams) }
@@ -195,9 +222,11 @@ public final class Server {
         var members: [(String, JSON)] = [("source", .string(source.name)), ("version", .int(source.version)), (diff.key, diff.value)]
         // Selected rows follow their items; report where they are now when
         // anything moved, and what the change deselected.
+        // Only members that say something: no empty `selection`.
         if !update.selection.isEmpty || (source.selection.selectedCount > 0 && !update.changeset.isEmpty) {
             let rows = source.selection.selectedPaths(in: source.visible)
-            members.append(("selection", SelectionCodec.encode(update.selection, rows: rows)))
+            let selection = SelectionCodec.encode(update.selection, rows: rows)
+            if case .object(let object) = selection, !object.isEmpty { members.append(("selection", selection)) }
         }
         return .object(JSONObject(members + extra))
     }

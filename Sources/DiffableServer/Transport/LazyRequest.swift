@@ -4,6 +4,9 @@
 struct LazyParams: Sendable {
     let body: [UInt8]
     let range: Range<Int>
+    /// The params' `workDoneToken`, found while validating, so progress can
+    /// begin before the params are decoded (clients often send it last).
+    var workDoneToken: JSON? = nil
 
     /// The params as a JSON tree (the general path).
     func tree() throws(RPCError) -> JSON {
@@ -40,6 +43,7 @@ enum LazyRequest {
             v.pos += 1
             var members: [(String, JSON)] = []
             var paramsRange: Range<Int>?
+            var token: JSON?
             while true {
                 v.skipWhitespace()
                 let keyStart = v.pos
@@ -50,10 +54,18 @@ enum LazyRequest {
                 v.pos += 1
                 v.skipWhitespace()
                 let valueStart = v.pos
-                guard v.skipValue(depth: 1) else { return nil }
+                var tokenRange: Range<Int>?
+                if key == "params", v.byte(valueStart) == UInt8(ascii: "{") {
+                    guard skipParams(&v, buffer, tokenRange: &tokenRange) else { return nil }
+                } else {
+                    guard v.skipValue(depth: 1) else { return nil }
+                }
                 let range = valueStart..<v.pos
                 if key == "params" {
                     paramsRange = range
+                    token = tokenRange.flatMap { range in
+                        try? JSONParser.parse(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[range])))
+                    }
                     members.append((key, .object(JSONObject())))
                 } else {
                     let slice = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[range]))
@@ -70,7 +82,40 @@ enum LazyRequest {
             guard v.pos == v.end, let paramsRange, buffer[paramsRange.lowerBound] == UInt8(ascii: "{") else { return nil }
             let envelope = JSONObject(members)
             guard case .string(let method)? = envelope["method"], methods.contains(method) else { return nil }
-            return (.object(envelope), LazyParams(body: body, range: paramsRange))
+            return (.object(envelope), LazyParams(body: body, range: paramsRange, workDoneToken: token))
+        }
+    }
+
+    /// Validates the params object at `v.pos` member by member (as strictly
+    /// as `skipValue`, at the same cost) and notes where its
+    /// `workDoneToken` value lies.
+    private static func skipParams(
+        _ v: inout JSONValidator, _ buffer: UnsafeBufferPointer<UInt8>, tokenRange: inout Range<Int>?
+    ) -> Bool {
+        v.pos += 1  // {
+        v.skipWhitespace()
+        if v.byte(v.pos) == UInt8(ascii: "}") {
+            v.pos += 1
+            return true
+        }
+        let tokenName = Array("workDoneToken".utf8)
+        while true {
+            v.skipWhitespace()
+            let keyStart = v.pos
+            guard v.byte(keyStart) == UInt8(ascii: "\""), let escaped = v.skipString() else { return false }
+            let isToken = !escaped && buffer[keyStart + 1 ..< v.pos - 1].elementsEqual(tokenName)
+            v.skipWhitespace()
+            guard v.byte(v.pos) == UInt8(ascii: ":") else { return false }
+            v.pos += 1
+            v.skipWhitespace()
+            let valueStart = v.pos
+            guard v.skipValue(depth: 2) else { return false }
+            if isToken { tokenRange = valueStart..<v.pos }
+            v.skipWhitespace()
+            guard let separator = v.byte(v.pos) else { return false }
+            v.pos += 1
+            if separator == UInt8(ascii: "}") { return true }
+            guard separator == UInt8(ascii: ",") else { return false }
         }
     }
 }

@@ -18,7 +18,12 @@ public enum FramedMessage: Equatable, Sendable {
 ///   - Header names are case-insensitive, in any order; unknown headers are ignored.
 ///   - Any `Content-Type` is accepted; its `charset` must be `utf-8`/`utf8` (any case)
 ///     or absent. Another charset → `.malformed`, and the body is skipped.
-///   - A missing or invalid `Content-Length` → `.malformed`; resync after the header block.
+///   - A missing or invalid `Content-Length` → `.malformed`; the bytes up to the
+///     next `Content-Length` header name (any case) are dropped: they are the
+///     body of the unreadable message, whose length is unknown.
+///   - A body the caller could not parse → `resynchronize(after:)` rescans it
+///     and what follows for the next `Content-Length` header name, so a
+///     wrong length (too short or too long) costs only its own message.
 ///   - A header line without `:` → `.malformed` (body skipped when the length is known).
 ///   - A header block over 64 KiB without its blank line → `.malformed`; the bytes
 ///     are discarded up to the next blank line.
@@ -46,6 +51,10 @@ public struct MessageFramer: Sendable {
         case body(Int)
         /// Dropping this many more bytes of a rejected message's body.
         case skippingBody(Int)
+        /// After a header block without a usable `Content-Length`, or a body
+        /// that was not JSON: dropping bytes up to the next `Content-Length`
+        /// header name (any case), where the next message most likely starts.
+        case resynchronizing
     }
 
     private var state: State = .headers
@@ -130,7 +139,7 @@ public struct MessageFramer: Sendable {
                 return .malformed("truncated header block at end of input")
             case .body(let length):
                 return .malformed("truncated message at end of input: expected \(length) body bytes, got \(rest.count)")
-            case .discardingHeaders, .skippingBody:
+            case .discardingHeaders, .skippingBody, .resynchronizing:
                 return nil  // already reported
             }
         }
@@ -193,6 +202,11 @@ public struct MessageFramer: Sendable {
                     return nil
                 }
                 state = .headers
+            case .resynchronizing:
+                guard let start = findHeaderName() else { return nil }
+                readOffset = start
+                scanOffset = start
+                state = .headers
             case .discardingHeaders:
                 guard let newline = findNewline() else {
                     // Drop the partial line, remembering that it was not blank.
@@ -251,7 +265,7 @@ public struct MessageFramer: Sendable {
         let block = headers
         headers = HeaderBlock()
         guard let length = block.contentLength else {
-            state = .headers
+            state = .resynchronizing
             return .malformed(block.lengthError ?? "missing Content-Length header")
         }
         if let error = block.error {
@@ -269,6 +283,46 @@ public struct MessageFramer: Sendable {
             }
             buffer.reserveCapacity(min(length, 1 << 26))
         }
+        return nil
+    }
+
+    /// Goes back over `body` (a message the caller could not parse) and the
+    /// bytes after it, looking for the next `Content-Length` header name: when
+    /// the length was wrong, the next message's header lies inside the body
+    /// (length too long) or right after it (too short).
+    /// - Complexity: O(body.count + buffered bytes), once per failed body.
+    public mutating func resynchronize(after body: [UInt8]) {
+        guard mode == .contentLength else { return }
+        // Skip the body's first byte so the same position is never framed twice.
+        var rest = Array(body.dropFirst())
+        rest.append(contentsOf: buffer[readOffset...])
+        buffer = rest
+        readOffset = 0
+        scanOffset = 0
+        headers = HeaderBlock()
+        state = .resynchronizing
+    }
+
+    /// The index of the next case-insensitive `content-length` at or after
+    /// `readOffset`; otherwise drops the bytes that cannot start one and
+    /// returns nil.
+    private mutating func findHeaderName() -> Int? {
+        let name = Array("content-length".utf8)
+        var i = readOffset
+        while i + name.count <= buffer.count {
+            var matched = 0
+            while matched < name.count {
+                let b = buffer[i + matched]
+                let lower = b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b | 0x20 : b
+                if lower != name[matched] { break }
+                matched += 1
+            }
+            if matched == name.count { return i }
+            i += 1
+        }
+        // Keep a tail that may be the start of a name split across reads.
+        readOffset = max(readOffset, buffer.count - (name.count - 1))
+        scanOffset = readOffset
         return nil
     }
 

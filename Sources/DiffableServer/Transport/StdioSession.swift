@@ -11,21 +11,35 @@ import Foundation
 /// of the same source) is answered with RequestCancelled (-32800) without
 /// doing the work.
 ///
-/// `@unchecked Sendable`: the reader thread touches only `queue` (locked) and
-/// `mode` (guarded by `modeLock`); everything else stays on the calling thread.
+/// A `$/cancelRequest` that arrives while its request is running sets that
+/// request's `CancellationFlag`; the handler stops at its next safe point.
+///
+/// `@unchecked Sendable`: the reader thread touches only `queue` (locked),
+/// `mode` (guarded by `modeLock`), `running` (guarded by `runningLock`) and
+/// the tracer (locked); everything else stays on the calling thread.
 public final class StdioSession: @unchecked Sendable {
     let server: Server
     let input: Int32
     let output: Int32
     let queue = MessageQueue()
     let reaper = Reaper()
+    let tracer: Tracer?
     private var mode = MessageFramer.Mode.undetermined
     private let modeLock = NSLock()
+    /// The request being handled: its id and its cancellation flag.
+    private var running: (id: JSON, flag: CancellationFlag)?
+    private let runningLock = NSLock()
+    private var watchedProcess: Int32?
 
-    public init(server: Server, input: Int32 = 0, output: Int32 = 1) {
+    /// `parentProcessID`: end the session when that process is gone (also
+    /// set later by `initialize`'s `processId`).
+    public init(server: Server, input: Int32 = 0, output: Int32 = 1, tracer: Tracer? = nil,
+                parentProcessID: Int32? = nil) {
         self.server = server
         self.input = input
         self.output = output
+        self.tracer = tracer
+        self.watchedProcess = parentProcessID
     }
 
     /// Serves until `exit` or end of input; returns the process exit code.
@@ -35,6 +49,8 @@ public final class StdioSession: @unchecked Sendable {
         reader.stackSize = 8 << 20
         reader.start()
         reaper.start()
+        if let pid = watchedProcess { ParentWatch.start(pid, logger: server.logger) }
+        server.notificationSink = { [self] in send(JSONWriter.bytes($0)) }
         while true {
             let next = queue.pop()
             switch next {
@@ -49,7 +65,11 @@ public final class StdioSession: @unchecked Sendable {
                 if let cancelled = queue.withPending({ server.cancellation(for: message, pendingLater: $0, hasCancels: $1) }) {
                     response = cancelled
                 } else {
+                    let flag = CancellationFlag()
+                    setRunning(message, flag)
+                    server.cancellation = flag
                     response = server.handle(message: message, lazyParams: lazyParams)
+                    setRunning(nil, nil)
                 }
                 var sentBytes = 0
                 if let response {
@@ -59,11 +79,40 @@ public final class StdioSession: @unchecked Sendable {
                 }
                 reaper.free(&server.retired, trim: sentBytes >= Reaper.trimAfterResponseSize)
                 if let code = server.exitCode { return code }
+                if watchedProcess == nil, let pid = server.parentProcessID {
+                    watchedProcess = pid
+                    ParentWatch.start(pid, logger: server.logger)
+                }
             }
         }
     }
 
+    /// Remembers the request being handled (nil when none), for cancels
+    /// that arrive while it runs.
+    private func setRunning(_ message: JSON?, _ flag: CancellationFlag?) {
+        runningLock.lock()
+        defer { runningLock.unlock() }
+        if case .object(let object)? = message, let id = object["id"], let flag {
+            running = (id, flag)
+        } else {
+            running = nil
+        }
+    }
+
+    /// Reader thread: a `$/cancelRequest` naming the running request stops it.
+    private func cancelIfRunning(_ message: JSON) {
+        guard case .object(let object) = message, object["method"] == .string("$/cancelRequest"),
+              case .object(let params)? = object["params"], let id = params["id"] else { return }
+        runningLock.lock()
+        defer { runningLock.unlock() }
+        if let running, running.id == id { running.flag.cancel() }
+    }
+
+    /// Writes one framed message. A write that fails ends the process with
+    /// exit code 3 and one line on stderr: a daemon whose answers cannot be
+    /// delivered must not go on as if they were.
     private func send(_ body: [UInt8]) {
+        tracer?.record(body, .outgoing)
         modeLock.lock()
         let currentMode = mode
         modeLock.unlock()
@@ -74,7 +123,9 @@ public final class StdioSession: @unchecked Sendable {
                 let written = write(output, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return // peer gone; the read side will see EOF
+                    let reason = String(cString: strerror(errno))
+                    FileHandle.standardError.write(Data("diffable: cannot write to stdout: \(reason); exiting\n".utf8))
+                    exit(3)
                 }
                 offset += written
             }
@@ -103,7 +154,10 @@ public final class StdioSession: @unchecked Sendable {
                 // The framing is known by the time the first message is; it is
                 // published before that message can be answered.
                 publishMode(framer.mode)
-                enqueue(framed)
+                if !enqueue(framed), case .body(let body) = framed {
+                    // Most likely a wrong Content-Length: find the next message.
+                    framer.resynchronize(after: body)
+                }
             }
         }
     }
@@ -122,128 +176,30 @@ public final class StdioSession: @unchecked Sendable {
         modeLock.unlock()
     }
 
-    private func enqueue(_ framed: FramedMessage) {
+    /// Queues a framed message (parsed); false when its body is not JSON.
+    private func enqueue(_ framed: FramedMessage) -> Bool {
         switch framed {
         case .malformed(let description):
+            tracer?.record(Array(description.utf8), .incoming, isJSON: false)
             queue.push(.malformed(description))
+            return true
         case .body(let body):
             if body.count >= LazyRequest.minimumBodySize, let (envelope, params) = LazyRequest.split(body) {
+                tracer?.record(body, .incoming)
                 queue.push(.message(envelope, lazyParams: params))
-                return
+                return true
             }
             do {
-                queue.push(.message(try JSONParser.parse(body)))
+                let message = try JSONParser.parse(body)
+                tracer?.record(body, .incoming)
+                cancelIfRunning(message)
+                queue.push(.message(message))
+                return true
             } catch {
+                tracer?.record(body, .incoming, isJSON: false)
                 queue.push(.unparsable("\(error)"))
+                return false
             }
         }
     }
 }
-
-/// Incoming events, in arrival order.
-enum IncomingEvent: Sendable {
-    /// `lazyParams`: see `LazyRequest`.
-    case message(JSON, lazyParams: LazyParams? = nil)
-    case unparsable(String)
-    case malformed(String)
-    case endOfInput
-}
-
-/// A blocking FIFO shared by the reader thread and the handling thread.
-final class MessageQueue: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var items: [IncomingEvent] = []
-    private var head = 0
-    /// `$/cancelRequest` notifications queued and not yet popped: when there
-    /// are none, only the next queued request can make one moot.
-    private var queuedCancels = 0
-
-    func push(_ event: IncomingEvent) {
-        condition.lock()
-        items.append(event)
-        if Self.isCancel(event) { queuedCancels += 1 }
-        condition.signal()
-        condition.unlock()
-    }
-
-    private static func isCancel(_ event: IncomingEvent) -> Bool {
-        guard case .message(.object(let object), _) = event else { return false }
-        return object["method"] == .string("$/cancelRequest")
-    }
-
-    func pop() -> IncomingEvent {
-        condition.lock()
-        defer { condition.unlock() }
-        while head >= items.count { condition.wait() }
-        let event = items[head]
-        if Self.isCancel(event) { queuedCancels -= 1 }
-        // Drop the queue's reference now (a large request's body, or its
-        // tree), not at the next compaction; the slot is never read again.
-        items[head] = .endOfInput
-        head += 1
-        if head > 1024 && head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
-        }
-        return event
-    }
-
-    /// Runs `body` on the messages already queued behind the one being
-    /// handled, under the lock (so no copy of the queue is made), and tells
-    /// it whether any of them is a `$/cancelRequest`.
-    func withPending<R>(_ body: (ArraySlice<IncomingEvent>, _ hasCancels: Bool) -> R) -> R {
-        condition.lock()
-        defer { condition.unlock() }
-        return body(items[head...], queuedCancels > 0)
-    }
-}
-
-/// Frees replaced snapshots on a background thread, after their response
-/// is sent, so that no request waits for a million items to be released.
-final class Reaper: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var pending: [Snapshot] = []
-    private var trimRequested = false
-    /// A response this large was built from a tree at least as large: give
-    /// its memory back to the system afterwards.
-    static let trimAfterResponseSize = 1 << 20
-
-    func start() {
-        let thread = Thread { [self] in
-            while true {
-                condition.lock()
-                while pending.isEmpty && !trimRequested { condition.wait() }
-                var batch: [Snapshot] = []
-                swap(&batch, &pending)
-                let trim = trimRequested || !batch.isEmpty
-                trimRequested = false
-                condition.unlock()
-                batch.removeAll()  // the last references: frees here
-                // Freed memory scattered through the heap stays resident
-                // until trimmed; holding a large source should cost only it.
-                #if os(Linux)
-                if trim { _ = glibcMallocTrim(0) }
-                #endif
-            }
-        }
-        thread.start()
-    }
-
-    /// Takes the snapshots out of `retired`; `trim` also asks to return
-    /// freed memory to the system.
-    func free(_ retired: inout [Snapshot], trim: Bool = false) {
-        guard !retired.isEmpty || trim else { return }
-        condition.lock()
-        trimRequested = trimRequested || trim
-        pending.append(contentsOf: retired)
-        condition.signal()
-        condition.unlock()
-        retired.removeAll()
-    }
-}
-
-#if os(Linux)
-/// glibc's `malloc_trim` (malloc.h is not part of the Glibc module).
-@_silgen_name("malloc_trim")
-private func glibcMallocTrim(_ pad: Int) -> Int32
-#endif

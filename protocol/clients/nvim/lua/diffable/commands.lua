@@ -10,6 +10,17 @@ local M = {}
 
 local last_source -- the source of the last :DiffableOpen
 
+-- A JSON array (vim.json.decode gives objects the empty-dict metatable only when empty).
+local function is_list(t)
+  if getmetatable(t) ~= nil then return false end
+  local n = 0
+  for _ in pairs(t) do n = n + 1 end
+  for i = 1, n do
+    if t[i] == nil then return false end
+  end
+  return true
+end
+
 local function fail(err)
   diffable.notify_error(err)
 end
@@ -89,7 +100,7 @@ function M.apply(text)
   if not ok or type(params) ~= 'table' then
     return fail({ code = 'usage', message = ':DiffableApply needs JSON: {"sections": [...]} or [sections…]' })
   end
-  if vim.tbl_islist(params) and next(params) ~= nil or getmetatable(params) == nil and next(params) == nil then
+  if is_list(params) then
     params = { sections = params }
   end
   if params.source == nil then
@@ -107,7 +118,7 @@ function M.edit(text)
   if not ok or type(params) ~= 'table' then
     return fail({ code = 'usage', message = ':DiffableEdit needs JSON: {"ops": [...]} or [ops…]' })
   end
-  if vim.tbl_islist(params) then params = { ops = params } end
+  if is_list(params) then params = { ops = params } end
   if params.source == nil then
     params.source = source()
     if not params.source then return end

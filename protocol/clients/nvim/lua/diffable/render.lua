@@ -419,8 +419,15 @@ function M.selection_lines(buf)
   return rows
 end
 
+local new_byteindex = vim.fn.has('nvim-0.11') == 1 -- str_byteindex(s, encoding, index, strict)
+
 local function byte_col(text, scalar)
-  local ok, col = pcall(vim.str_byteindex, text, scalar)
+  local ok, col
+  if new_byteindex then
+    ok, col = pcall(vim.str_byteindex, text, 'utf-32', scalar, false)
+  else
+    ok, col = pcall(vim.str_byteindex, text, scalar)
+  end
   if ok then return col end
   return #text
 end

@@ -93,3 +93,25 @@ test('close() shuts down cleanly with exit code 0', async () => {
   assert.deepEqual(await client.close(), { code: 0, signal: null });
   assert.deepEqual(await client.close(), { code: 0, signal: null }, 'idempotent');
 });
+
+test('onProgress receives the daemon\'s $/progress for apply, edit and search, begin first and end last', async (t) => {
+  const client = await startDaemon();
+  t.after(() => client.close());
+  const calls = [
+    (onProgress) => client.apply('p', people, { onProgress }),
+    (onProgress) => client.edit('p', [{ op: 'appendItems', items: ['zoe'] }], { onProgress }),
+    (onProgress) => client.search('p', 'a', { onProgress }),
+  ];
+  for (const call of calls) {
+    const values = [];
+    const tokens = new Set();
+    const result = await call((value, token) => { values.push(value); tokens.add(token); });
+    assert.equal(result.source, 'p');
+    assert.equal(tokens.size, 1, 'one token per request');
+    assert.ok(values.length >= 2, JSON.stringify(values));
+    assert.equal(values[0].kind, 'begin');
+    assert.equal(typeof values[0].title, 'string');
+    assert.equal(values.at(-1).kind, 'end');
+    assert.ok(values.slice(1, -1).every((value) => value.kind === 'report'), JSON.stringify(values));
+  }
+});

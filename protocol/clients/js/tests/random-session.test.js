@@ -11,8 +11,8 @@ import { describe, expectedView, FakeDocument, renderOptions } from './support/f
 import { startDaemon } from './support/daemon.js';
 import { randomEditOps, randomPolicies, randomSearch, randomSelect, randomSnapshot, seededRandom } from './support/random.js';
 
-const seeds = process.env.DIFFABLE_JS_SEED ? [Number(process.env.DIFFABLE_JS_SEED)] : [1, 2, 3, 4];
-const rounds = Number(process.env.DIFFABLE_JS_ROUNDS ?? 250);
+const seeds = process.env.DIFFABLE_JS_SEED ? [Number(process.env.DIFFABLE_JS_SEED)] : [1, 2, 3, 4, 5, 6];
+const rounds = Number(process.env.DIFFABLE_JS_ROUNDS ?? 600);
 // Rejections the generators provoke on purpose; anything else is a failure.
 const EXPECTED_REJECTIONS = new Set([1004, 1005, -32602]);
 
@@ -89,6 +89,10 @@ async function session(seed) {
       } else if (kind === 'select') call = [source, randomSelect(r, current, frontend.sections(source))];
       else call = [source, randomPolicies(r, current)];
 
+      // sometimes with a workDoneToken: the strict daemon must accept it with every option mix
+      const progress = [];
+      if (kind !== 'select' && kind !== 'setSelectionMode' && r.chance(0.3)) call[2].onProgress = (value) => progress.push(value.kind);
+
       if (!views.has(source)) views.set(source, { container: new FakeDocument().createElement('div'), options: renderOptions() });
       const before = structuredClone(normalized(frontend.sections(source)));
       const what = () => `seed ${seed} round ${round}: ${kind} ${JSON.stringify(call.slice(1))}`;
@@ -104,6 +108,7 @@ async function session(seed) {
       const truth = await client.snapshot(source);
       try {
         if (result) {
+          if (call[2]?.onProgress) assert.deepEqual([progress[0], progress.at(-1)], ['begin', 'end'], 'progress');
           frontend.update(result);
           updateDom(views.get(source), result, frontend.sections(source));
           counts[kind] = (counts[kind] ?? 0) + 1;

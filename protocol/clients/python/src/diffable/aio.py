@@ -216,6 +216,9 @@ class AsyncClient(ClientCore):
         request_id = self._next_id()
         sent, token = self._attach_progress(request_id, dict(params) if params is not None else None,
                                             progress, work_done_token)
+        if self._closed:
+            self._forget_progress(token)
+            raise ClientClosed("the client is closed")
         if self._output_closed:
             self._forget_progress(token)
             raise await self._exited(f"before {method} was sent")

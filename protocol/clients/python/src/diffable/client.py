@@ -221,6 +221,9 @@ class Client(ClientCore):
                                             progress, work_done_token)
         pending = PendingRequest(self, request_id, method, token)
         with self._lock:
+            if self._closed:
+                self._forget_progress(token)
+                raise ClientClosed("the client is closed")
             if self._output_closed:
                 self._forget_progress(token)
                 raise self._exited(f"before {method} was sent")

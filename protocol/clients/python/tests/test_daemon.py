@@ -1,0 +1,192 @@
+"""The sync client against the real daemon: every typed method, typed errors, framings, cancelling."""
+from __future__ import annotations
+
+import unittest
+from typing import Any, ClassVar, Dict, List
+
+from support import daemon_argv, diffable
+from diffable import Client, Frontend, ops
+from diffable import params as build
+
+PEOPLE: List[Any] = [
+    {"id": "search", "items": [{"id": "bar", "content": "search bar"}]},
+    {"id": "people", "header": "People", "selection": "single", "items": [
+        {"id": "ava", "content": {"text": "Ava Grace"}}, {"id": "liam", "content": {"text": "Liam"}},
+        {"id": "ruby", "content": {"text": "Ruby Green"}}]},
+]
+
+
+class DaemonTestCase(unittest.TestCase):
+    client: ClassVar[Client]
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.client = Client(daemon_argv(), daemon_args=["--log-level", "error"],
+                            initialization_options={"supersedeSearches": False})
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.assert_clean_exit(cls.client.close())
+
+    @staticmethod
+    def assert_clean_exit(status: Any) -> None:
+        if status != 0:
+            raise AssertionError(f"daemon exit status {status}")
+
+    def fresh(self, name: str) -> Frontend:
+        """Creates source `name` from PEOPLE; a Frontend holding it."""
+        frontend = Frontend()
+        frontend.update(self.client.apply(name, PEOPLE))
+        return frontend
+
+
+class MethodTests(DaemonTestCase):
+    def test_initialize_result_is_kept(self) -> None:
+        info = self.client.server_info
+        self.assertEqual(info["serverInfo"]["name"], "diffable")
+        self.assertIn("steps", info["capabilities"]["diffForms"])
+
+    def test_apply_edit_search_select_replayed_match_snapshot(self) -> None:
+        frontend = self.fresh("m1")
+        frontend.update(self.client.edit("m1", [ops.insert_items([{"id": "noah", "content": "Noah"}], after="liam"),
+                                                ops.move_item("ruby", before="ava"),
+                                                ops.set_content({"liam": {"text": "Liam Gray"}}, style="reconfigure")],
+                                         form="steps"))
+        frontend.update(self.client.select("m1", ids=["liam"]))
+        result = self.client.search("m1", "gr", sections=["people"], mode="fuzzy", order="score", limit=2,
+                                    placeholder={"id": "none", "content": "No results"}, highlight_limit=1)
+        frontend.update(result)
+        self.assertEqual(result["search"]["shown"], 2)
+        self.assertEqual(len(result["highlights"]), 1)
+        truth = self.client.snapshot("m1")
+        self.assertEqual([s["items"] for s in frontend.sections("m1")], [s["items"] for s in truth["sections"]])
+        self.assertEqual(frontend.selected("m1"), set(truth["selected"]))
+        self.assertEqual(self.client.highlights("m1", 1, start=0, count=5)["highlights"][0]["path"][0], 1)
+        full = self.client.snapshot("m1", full=True)
+        self.assertEqual(len(full["sections"][1]["items"]), 4)
+        self.assertEqual(full["sections"][1]["selection"], "single")
+
+    def test_selection_policies_sources_and_drop(self) -> None:
+        frontend = self.fresh("m2")
+        frontend.update(self.client.set_selection_mode("m2", {"search": {"mode": "multiple"}}))
+        frontend.update(self.client.select("m2", ids=["bar"]))
+        frontend.update(self.client.select("m2", paths=[[1, 0]]))
+        state = self.client.selection("m2")
+        self.assertEqual([s["id"] for s in state["selected"]], ["bar", "ava"])
+        self.assertEqual(state["policies"]["search"], {"mode": "multiple", "allowsEmpty": True})
+        frontend.update(self.client.select("m2", action="clear", sections=["search"]))
+        self.assertEqual(frontend.selected("m2"), {"ava"})
+        self.assertEqual(frontend.lines("m2")[3], '  * ava: {"text": "Ava Grace"}')
+        listed = {s["source"]: s for s in self.client.sources()["sources"]}
+        self.assertEqual((listed["m2"]["sections"], listed["m2"]["items"]), (2, 4))
+        self.assertEqual(self.client.drop("m2"), {"source": "m2", "dropped": True})
+        self.assertNotIn("m2", {s["source"] for s in self.client.sources()["sources"]})
+
+    def test_only_given_members_are_sent(self) -> None:
+        self.assertEqual(build.search("s", "q", None, None, None, None, None, None, None, None),
+                         {"source": "s", "query": "q"})
+        self.assertEqual(build.search("s", "", ["a"], "fuzzy", "score", 0, "ph", 3, "steps", 7),
+                         {"source": "s", "query": "", "sections": ["a"], "mode": "fuzzy", "order": "score",
+                          "limit": 0, "placeholder": {"id": "ph"}, "highlightLimit": 3, "form": "steps",
+                          "baseVersion": 7})
+        self.assertEqual(build.select("s", None, None, None, None, None), {"source": "s"})
+        self.assertEqual(build.apply("s", [], None, 0), {"source": "s", "sections": [], "baseVersion": 0})
+        with self.assertRaises(ValueError):
+            ops.move_item("a", before="b", after="c")
+
+
+class TypedErrorTests(DaemonTestCase):
+    def assert_error(self, error: diffable.RpcError, cls: type, code: int) -> None:
+        self.assertIsInstance(error, cls)
+        self.assertEqual(error.code, code)
+        self.assertTrue(error.message)
+
+    def test_invalid_params_has_the_path(self) -> None:
+        self.fresh("e0")
+        with self.assertRaises(diffable.InvalidParams) as caught:
+            self.client.search("e0", "q", limit=-1)
+        self.assert_error(caught.exception, diffable.InvalidParams, -32602)
+        self.assertEqual(caught.exception.path, "params.limit")
+        self.assertEqual(caught.exception.method, "search")
+
+    def test_invalid_snapshot_lists_problems(self) -> None:
+        with self.assertRaises(diffable.InvalidParams) as caught:
+            self.client.apply("e1", [{"id": "a", "items": ["x", "x"]}])
+        self.assertTrue(caught.exception.problems)
+        self.assertIn("x", str(caught.exception.problems))
+
+    def test_unknown_source(self) -> None:
+        with self.assertRaises(diffable.UnknownSource) as caught:
+            self.client.snapshot("no-such-source")
+        self.assertEqual(caught.exception.source, "no-such-source")
+        self.assertEqual(caught.exception.code, 1001)
+
+    def test_version_conflict(self) -> None:
+        self.fresh("e2")
+        with self.assertRaises(diffable.VersionConflict) as caught:
+            self.client.apply("e2", [], base_version=7)
+        self.assertEqual(caught.exception.current_version, 1)
+
+    def test_unknown_id_and_invalid_edit_and_selection_rejected(self) -> None:
+        self.fresh("e3")
+        with self.assertRaises(diffable.UnknownId) as unknown:
+            self.client.select("e3", ids=["nobody"])
+        self.assertEqual(unknown.exception.code, 1003)
+        with self.assertRaises(diffable.InvalidEdit) as edit:
+            self.client.edit("e3", [ops.append_items(["new"]), ops.move_item("nope", after="ava")])
+        self.assertEqual((edit.exception.op_index, edit.exception.reason), (1, "unknownItem"))
+        with self.assertRaises(diffable.SelectionRejected) as rejected:
+            self.client.select("e3", ids=["bar"])  # the search section's policy is none
+        self.assertEqual(rejected.exception.code, 1005)
+        self.assertEqual(self.client.snapshot("e3")["version"], 1, "errors change nothing")
+
+    def test_method_not_found_and_generic_request(self) -> None:
+        with self.assertRaises(diffable.MethodNotFound) as caught:
+            self.client.request("frobnicate", {})
+        self.assertEqual(caught.exception.data, {"method": "frobnicate"})
+        self.assertIn("sources", self.client.request("sources"))
+
+    def test_superseded_search_is_request_cancelled(self) -> None:
+        big = [{"id": "all", "items": [{"id": f"i{n}", "content": f"item {n}"} for n in range(100_000)]}]
+        with Client(daemon_argv()) as client:  # supersedeSearches on (the default)
+            busy = client.send_request("apply", {"source": "big", "sections": big})
+            first = client.send_request("search", {"source": "big", "query": "item 1"})
+            second = client.send_request("search", {"source": "big", "query": "item 12"})
+            busy.result()
+            with self.assertRaises(diffable.RequestCancelled) as caught:
+                first.result()
+            self.assertEqual(caught.exception.superseded_by, second.id)
+            self.assertEqual(second.result()["search"]["query"], "item 12")
+
+    def test_cancel_before_it_runs(self) -> None:
+        big = [{"id": "all", "items": [f"i{n}" for n in range(200_000)]}]
+        with Client(daemon_argv()) as client:
+            busy = client.send_request("apply", {"source": "big", "sections": big})
+            doomed = client.send_request("sources")
+            client.cancel(doomed.id)
+            busy.result()
+            with self.assertRaises(diffable.RequestCancelled):
+                doomed.result()
+            self.assertEqual(client.sources()["sources"][0]["items"], 200_000)
+
+    def test_after_shutdown_requests_are_invalid(self) -> None:
+        with Client(daemon_argv()) as client:
+            self.assertIsNone(client.request("shutdown"))
+            with self.assertRaises(diffable.InvalidRequest):
+                client.sources()
+            self.assertEqual(client.close(), 0)
+
+
+class FramingTests(unittest.TestCase):
+    def test_newline_framing_session(self) -> None:
+        with Client(daemon_argv(), framing="newline", initialization_options={"form": "steps"}) as client:
+            result: Dict[str, Any] = dict(client.apply("n", PEOPLE))
+            self.assertIn("steps", result)
+            frontend = Frontend()
+            frontend.update(result)
+            self.assertEqual(len(frontend.rows("n")), 6)
+            self.assertEqual(client.close(), 0)
+
+
+if __name__ == "__main__":
+    unittest.main()

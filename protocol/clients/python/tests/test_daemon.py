@@ -82,6 +82,32 @@ class MethodTests(DaemonTestCase):
         self.assertEqual(self.client.drop("m2"), {"source": "m2", "dropped": True})
         self.assertNotIn("m2", {s["source"] for s in self.client.sources()["sources"]})
 
+    def test_every_optional_member_is_accepted_and_progress_arrives(self) -> None:
+        events: List[diffable.Progress] = []
+        self.client.apply("m3", PEOPLE, form="steps", base_version=0, progress=events.append)
+        self.client.edit("m3", [ops.append_items(["zed"], section="people")], form="batch", base_version=1,
+                         work_done_token=77, progress=events.append)
+        self.client.search("m3", "a", sections=["people"], mode="substring", order="source", limit=3,
+                           placeholder={"id": "nothing", "content": "-"}, highlight_limit=2, form="steps",
+                           base_version=2, progress=events.append)
+        self.client.select("m3", action="toggle", paths=[[1, 0]], base_version=3)
+        self.client.select("m3", action="clear", sections=["people"])
+        self.client.set_selection_mode("m3", {"people": {"mode": "multiple", "allowsEmpty": False}})
+        self.client.highlights("m3", 1, start=0, count=2)
+        self.client.snapshot("m3", full=True)
+        # the daemon reports progress for every request that carried a workDoneToken: begin ... end
+        tokens = list(dict.fromkeys(e.token for e in events))
+        self.assertEqual(len(tokens), 3, events)
+        self.assertEqual(tokens[1], 77)
+        for token in tokens:
+            kinds = [e.kind for e in events if e.token == token]
+            self.assertEqual((kinds[0], kinds[-1]), ("begin", "end"), f"token {token}: {kinds}")
+
+    def test_unknown_members_are_rejected_by_the_daemon(self) -> None:
+        with self.assertRaises(diffable.InvalidParams) as caught:
+            self.client.request("sources", {"verbose": True})
+        self.assertEqual(caught.exception.unknown, ["verbose"])
+
     def test_only_given_members_are_sent(self) -> None:
         self.assertEqual(build.search("s", "q", None, None, None, None, None, None, None, None),
                          {"source": "s", "query": "q"})

@@ -103,15 +103,20 @@ class MethodNotFound(RpcError):
 
 
 class InvalidParams(RpcError):
-    """-32602. `.path` names the offending member (`params.ops[3].items[0].id`);
-    `.problems` lists the snapshot problems of an invalid `apply`."""
+    """-32602. `.path` names the offending member (`"params.ops[3].items[0].id"`, or for `select` a
+    `[section, row]`); `.problems` lists the snapshot problems of an invalid `apply`; `.unknown` the
+    params members the daemon does not accept."""
 
     error_code = -32602
 
     @property
-    def path(self) -> Optional[str]:
-        value = _data_member(self.data, "path")
-        return value if isinstance(value, str) else None
+    def path(self) -> Any:
+        return _data_member(self.data, "path")
+
+    @property
+    def unknown(self) -> list[str]:
+        value = _data_member(self.data, "unknown")
+        return [str(member) for member in value] if isinstance(value, list) else []
 
     @property
     def problems(self) -> list[dict[str, Any]]:

@@ -109,8 +109,8 @@ class SearchResult(DiffResult):
     highlights: List[Highlight]
 
 
-class SelectResult(_ChangeBase):
-    """`select` and `setSelectionMode` result."""
+class SelectResult(_ChangeBase, total=False):
+    """`select` and `setSelectionMode` result; `selection` is omitted when nothing changed."""
     selection: SelectionDelta
 
 

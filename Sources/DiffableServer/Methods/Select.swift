@@ -34,11 +34,12 @@ extension Server {
         return selectionResult(source, delta)
     }
 
+    /// `{source, version, selection?}`: `selection` only when it says
+    /// something (a change, or selected rows to report).
     func selectionResult(_ source: DataSource, _ delta: SelectionDelta) -> JSON {
-        .object(JSONObject([
-            ("source", .string(source.name)),
-            ("version", .int(source.version)),
-            ("selection", SelectionCodec.encode(delta, rows: source.selection.selectedPaths(in: source.visible))),
-        ]))
+        var members: [(String, JSON)] = [("source", .string(source.name)), ("version", .int(source.version))]
+        let selection = SelectionCodec.encode(delta, rows: source.selection.selectedPaths(in: source.visible))
+        if case .object(let object) = selection, !object.isEmpty { members.append(("selection", selection)) }
+        return .object(JSONObject(members))
     }
 }

@@ -78,7 +78,8 @@ enum SelectionCodec {
         case .targetNotAllowed(let action, _):
             return .invalidParams(action == .clear
                 ? "`clear` takes section ids (params.sections), not items."
-                : "`\(action.rawValue)` takes item ids or paths; `sections` is only for `clear`.")
+                : "`\(action.rawValue)` takes item ids or paths; `sections` is only for `clear`.",
+                data: data([("path", .string(action == .clear ? "params.ids" : "params.sections"))]))
         case .selectionDisabled(let section, let items):
             return RPCError(code: ErrorCode.selectionRejected,
                             message: "Section \"\(section)\" does not allow selection (mode none); set its mode with `setSelectionMode` or `apply`. Nothing was changed.",

@@ -67,6 +67,9 @@ public struct MessageFramer: Sendable {
     private var headers = HeaderBlock()
     /// While discarding: a partial (non-blank) line was dropped without its newline.
     private var discardMidLine = false
+    /// Where the header block being read starts: an unusable block is
+    /// rescanned from just after it (its garbage may hide the next header).
+    private var blockStart: Int?
 
     public init() {}
 
@@ -81,16 +84,18 @@ public struct MessageFramer: Sendable {
 
     /// Drops consumed bytes once they are at least half the buffer (amortized O(1) per byte).
     private mutating func compactIfWorthwhile() {
-        guard readOffset > 0 else { return }
-        if readOffset == buffer.count {
+        let keepFrom = min(readOffset, blockStart ?? readOffset)
+        guard keepFrom > 0 else { return }
+        if keepFrom == buffer.count {
             buffer.removeAll(keepingCapacity: true)
-        } else if readOffset >= 4096 && readOffset >= buffer.count / 2 {
-            buffer.removeSubrange(0..<readOffset)
+        } else if keepFrom >= 4096 && keepFrom >= buffer.count / 2 {
+            buffer.removeSubrange(0..<keepFrom)
         } else {
             return
         }
-        scanOffset -= readOffset
-        readOffset = 0
+        scanOffset -= keepFrom
+        readOffset -= keepFrom
+        blockStart = blockStart.map { $0 - keepFrom }
     }
 
     /// The next complete message or framing error, or `nil` when more bytes are needed.
@@ -123,6 +128,7 @@ public struct MessageFramer: Sendable {
             state = .headers
             headers = HeaderBlock()
             discardMidLine = false
+            blockStart = nil
         }
         let rest = buffer[readOffset...]
         switch mode {
@@ -239,6 +245,7 @@ public struct MessageFramer: Sendable {
                     headers.byteCount = 0  // stray blank line between messages
                     continue
                 }
+                if blockStart == nil { blockStart = lineStart }
                 if isBlankLine(lineStart, newline) {
                     if let message = endOfHeaderBlock() { return message }
                     continue
@@ -255,6 +262,7 @@ public struct MessageFramer: Sendable {
 
     private mutating func startDiscarding() -> FramedMessage {
         headers = HeaderBlock()
+        blockStart = nil
         state = .discardingHeaders
         discardMidLine = false
         return .malformed("header block exceeds \(Self.maxHeaderBlockSize) bytes without a terminating blank line")
@@ -264,7 +272,13 @@ public struct MessageFramer: Sendable {
     private mutating func endOfHeaderBlock() -> FramedMessage? {
         let block = headers
         headers = HeaderBlock()
+        let start = blockStart
+        blockStart = nil
         guard let length = block.contentLength else {
+            if let start {
+                readOffset = start + 1
+                scanOffset = readOffset
+            }
             state = .resynchronizing
             return .malformed(block.lengthError ?? "missing Content-Length header")
         }
@@ -293,13 +307,15 @@ public struct MessageFramer: Sendable {
     /// - Complexity: O(body.count + buffered bytes), once per failed body.
     public mutating func resynchronize(after body: [UInt8]) {
         guard mode == .contentLength else { return }
-        // Skip the body's first byte so the same position is never framed twice.
-        var rest = Array(body.dropFirst())
+        // The body starts after its header block, so framing never returns
+        // to a position it has framed from: rescanning always progresses.
+        var rest = body
         rest.append(contentsOf: buffer[readOffset...])
         buffer = rest
         readOffset = 0
         scanOffset = 0
         headers = HeaderBlock()
+        blockStart = nil
         state = .resynchronizing
     }
 

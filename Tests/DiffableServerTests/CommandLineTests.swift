@@ -1,0 +1,24 @@
+import Testing
+@testable import DiffableServer
+
+@Suite struct CommandLineTests {
+    typealias Options = CommandLineAction.ServeOptions
+
+    @Test func launcherHabitsAreAccepted() {
+        #expect(CommandLineAction.parse([]) == .serve(Options()))
+        #expect(CommandLineAction.parse(["--stdio"]) == .serve(Options()))
+        #expect(CommandLineAction.parse(["--stdio", "--clientProcessId", "42"]) == .serve(Options(clientProcessID: 42)))
+        #expect(CommandLineAction.parse(["--clientProcessId=42", "--stdio"]) == .serve(Options(clientProcessID: 42)))
+        #expect(CommandLineAction.parse(["--log-level=debug", "--trace", "/tmp/t"]) == .serve(Options(logLevel: .debug, tracePath: "/tmp/t")))
+        #expect(CommandLineAction.parse(["replay", "f.trace"]) == .replay(path: "f.trace"))
+    }
+
+    @Test(arguments: [["--clientProcessId"], ["--clientProcessId=x"], ["--clientProcessId", "-1"], ["--trace"],
+                      ["--tcp"], ["replay"], ["replay", "a", "b"], ["--log-level", "loud"]])
+    func mistakesAreUsageErrors(_ arguments: [String]) {
+        guard case .usageError = CommandLineAction.parse(arguments) else {
+            Issue.record("\(arguments) should be a usage error")
+            return
+        }
+    }
+}

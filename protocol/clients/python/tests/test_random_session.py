@@ -23,7 +23,7 @@ class RandomSessionTests(unittest.TestCase):
             counts = run_session(client, seed, ROUNDS)
             self.assertEqual(client.close(), 0)
         # the session must have exercised every kind of request, not only applies
-        for kind in ("apply", "search", "select", "edit"):
+        for kind in ("apply", "search", "select", "edit", "with progress"):
             self.assertGreater(counts[kind], 0, f"seed {seed}: no {kind} ran: {dict(counts)}")
 
     def test_random_sessions(self) -> None:

@@ -3,7 +3,8 @@
 Every round sends one random `apply` (moves within and across sections,
 content, header, section and policy changes), `edit`, `select` or `search`
 (substring/fuzzy, scoped, ordered, limited, with placeholders of varying id
-and content, some of them invalid on purpose) in a random diff form, replays
+and content, some of them invalid on purpose) in a random diff form, some with
+`$/progress` asked for (it must go begin, report..., end), replays
 the answer with `Frontend`, and compares the model with the daemon's
 `snapshot` (sections, version, selection). Highlights must name rows of the
 model. A mismatch raises `ReplayError` with the request, the response, the
@@ -19,6 +20,7 @@ from typing import Any, Callable, Counter, Dict, List, Optional
 from .client import Client
 from .errors import RpcError
 from .frontend import Frontend, ReplayError, SectionList, normalized
+from .types import Progress
 
 WORDS = "grace liam ava ruby stella jack emma olivia ethan amelia lucas noah isla mason chloe".split()
 SOURCES = ("people", "fruit")
@@ -129,6 +131,16 @@ def _check_against_daemon(client: Client, frontend: Frontend, name: str, what: s
             raise ReplayError(f"after {what}: highlight {highlight} names no such row of the model")
 
 
+def _check_progress(events: List[Progress], what: str) -> None:
+    """LSP work-done progress of one answered request: begin, reports, end; percentages 0-100, rising."""
+    kinds = [event.kind for event in events]
+    if len(kinds) < 2 or kinds[0] != "begin" or kinds[-1] != "end" or "begin" in kinds[1:] or "end" in kinds[:-1]:
+        raise ReplayError(f"{what}: progress {kinds} is not begin, report..., end")
+    percentages = [event.percentage for event in events if event.percentage is not None]
+    if percentages != sorted(percentages) or not all(0 <= p <= 100 for p in percentages):
+        raise ReplayError(f"{what}: progress percentages {percentages} do not rise within 0-100")
+
+
 def run_session(client: Client, seed: int, rounds: int,
                 log: Optional[Callable[[str], None]] = None) -> Counter[str]:
     """Plays `rounds` random requests; returns how many of each kind ran (and how many were rejected).
@@ -153,10 +165,15 @@ def run_session(client: Client, seed: int, rounds: int,
         else:
             params = random_edit(rng, name, current, form, n)
         before, result = json.loads(json.dumps(normalized(frontend.view(name).sections))), None
+        events: List[Progress] = []
+        wants_progress = kind in ("apply", "edit", "search") and rng.random() < 0.3
         try:
-            result = client.request(kind, params)
+            result = client.request(kind, params, progress=events.append if wants_progress else None)
             frontend.update(result)
             counts[kind] += 1
+            if wants_progress:
+                _check_progress(events, f"round {n}: {kind}")
+                counts["with progress"] += 1
         except RpcError as error:
             if error.code not in EXPECTED_REJECTIONS:
                 raise ReplayError(f"round {n}: {kind} {json.dumps(params)} failed: {error}") from None

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// Runs the reference clients and the schema checker in protocol/ against the
-/// built binary: the Python client's randomized replay self-test, the schema
-/// check of every transcript, and the Vim client's headless self-test (when
-/// `vim` is installed; python3 is assumed present and is required).
+/// Runs the clients' and tools' own test suites in protocol/ against the
+/// built binary: Python, JavaScript, Neovim and Vim clients (each with a
+/// random session checked against `snapshot`), the whole-message schema
+/// checks, and the interop checks with real JSON-RPC libraries.
 struct ClientTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -18,11 +18,6 @@ struct ClientTests {
     }
 
     static let python3 = tool("python3")
-    static let vim = tool("vim")
-    static let hasJSONSchema: Bool = {
-        guard let python3, let result = try? run(python3, ["-c", "import jsonschema, referencing"]) else { return false }
-        return result.status == 0
-    }()
 
     struct Result {
         var status: Int32
@@ -66,10 +61,26 @@ struct ClientTests {
         try #require(python3, "python3 is not on PATH; the Python client and the schema check need it")
     }
 
-    @Test func pythonClientSelfTest() throws {
-        let binary = try Self.requireBinary(), python3 = try Self.requirePython()
-        let result = try Self.run(python3, ["protocol/clients/python/diffable_client.py", "--selftest", binary.path])
-        #expect(result.status == 0, "diffable_client.py --selftest failed:\n\(result.output)")
+    /// Each client's and tool's own test runner (see protocol/clients/README.md),
+    /// against the binary these tests built. A runner whose tool is missing
+    /// fails (protocol/tools/install-test-tools installs them); none skips.
+    static let suites: [String] = [
+        "protocol/clients/python/run-tests",
+        "protocol/clients/js/run-tests",
+        "protocol/clients/nvim/run-tests",
+        "protocol/clients/vim/run-tests",
+        "protocol/tools/run-schema-tests",
+        "protocol/tools/run-interop-tests",
+    ]
+
+    @Test(arguments: suites)
+    func suitePasses(_ runner: String) throws {
+        let binary = try Self.requireBinary()
+        let bash = try #require(Self.tool("bash"), "bash is not on PATH")
+        let result = try Self.run(bash, [runner], environment: ["DIFFABLE_BIN": binary.path], timeout: 300)
+        let summary = result.output.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(result.status == 0, "\(runner) failed (status \(result.status)):\n\(result.output.suffix(6000))")
+        #expect(summary.contains("passed") && summary.contains(" 0 failed"), "\(runner) ended with: \(summary)")
     }
 
     @Test func pythonClientRunsTheExample() throws {
@@ -77,26 +88,6 @@ struct ClientTests {
         let result = try Self.run(python3, ["protocol/clients/python/diffable_client.py", binary.path])
         #expect(result.status == 0, "diffable_client.py (example) failed:\n\(result.output)")
         #expect(result.output.contains("closed: {\"text\": \"We're sorry!"), "the example's last change was not rendered:\n\(result.output)")
-    }
-
-    @Test(.enabled(if: hasJSONSchema, "the Python package jsonschema is not installed (pip install jsonschema)"))
-    func transcriptsMatchTheSchemas() throws {
-        let python3 = try Self.requirePython()
-        let result = try Self.run(python3, ["protocol/tools/check-schemas.py"])
-        #expect(result.status == 0, "check-schemas.py reported violations:\n\(result.output)")
-    }
-
-    @Test(.enabled(if: vim != nil, "vim is not on PATH"))
-    func vimClientSelfTest() throws {
-        let binary = try Self.requireBinary(), vim = try #require(Self.vim)
-        let log = FileManager.default.temporaryDirectory
-            .appendingPathComponent("diffable-vim-selftest-\(ProcessInfo.processInfo.processIdentifier).log")
-        defer { try? FileManager.default.removeItem(at: log) }
-        let result = try Self.run(vim, ["-Nu", "NONE", "-es", "-S", "protocol/clients/vim/selftest.vim"],
-                                  environment: ["DIFFABLE_BIN": binary.path, "DIFFABLE_VIM_LOG": log.path])
-        let report = (try? String(contentsOf: log, encoding: .utf8)) ?? "(no report written)"
-        #expect(result.status == 0, "vim self-test failed (status \(result.status)):\n\(report)\n\(result.output)")
-        #expect(report.hasPrefix("PASS"), "vim self-test report:\n\(report)")
     }
 }
 

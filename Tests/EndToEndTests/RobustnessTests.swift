@@ -109,16 +109,18 @@ import Testing
         #expect(reply.hasPrefix(#"{"jsonrpc":"2.0","id":2,"result":"#))
     }
 
-    /// A `$/cancelRequest` sent while the apply runs stops it: -32800 and
-    /// the source as it was.
-    @Test func cancellingARunningApplyChangesNothing() throws {
+    /// A `$/cancelRequest` sent while the apply runs, or the editor's cancel
+    /// button for its progress, stops it: -32800 and the source as it was.
+    @Test(arguments: [#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":2}}"#,
+                      #"{"jsonrpc":"2.0","method":"window/workDoneProgress/cancel","params":{"token":"t2"}}"#])
+    func cancellingARunningApplyChangesNothing(_ cancel: String) throws {
         let daemon = try Interactive()
         daemon.send(Self.initialize)
         _ = try daemon.readLine()
         daemon.send(Self.bigApply(id: 2, count: 400_000, token: true))
         // Cancel once the apply has begun (its progress `begin` is out).
         while try !daemon.readLine().contains(#""kind":"begin""#) {}
-        daemon.send(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":2}}"#)
+        daemon.send(cancel)
         var answer = ""
         while !answer.contains(#""id":2"#) { answer = try daemon.readLine() }
         #expect(answer.contains(#""code":-32800"#), "\(answer.prefix(300))")

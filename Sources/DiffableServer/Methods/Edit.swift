@@ -12,7 +12,7 @@ extension Server {
         let params = try Params(raw, accepting: ["source", "ops", "baseVersion", "form"])
         let name = try params.sourceName()
         let form = try form(params)
-        let baseVersion = try params.optionalInt("baseVersion")
+        let baseVersion = try params.optionalCount("baseVersion")
         let opsJSON = try params.array("ops")
         var ops: [EditOperation] = []
         ops.reserveCapacity(opsJSON.count)

@@ -11,9 +11,9 @@ extension Server {
         guard source.visible.sections.indices.contains(section) else {
             throw .invalidParams("No visible section \(section)", data: Params.pathData(params.fieldPath("section")))
         }
-        let start = max(0, try params.optionalInt("start") ?? 0)
-        let count = max(0, try params.optionalInt("count") ?? 100)
-        let rows = start..<(start + min(count, 10_000))
+        let start = try params.optionalCount("start") ?? 0
+        let count = try params.optionalCount("count") ?? 100
+        let rows = start..<(start > Int.max - 10_000 ? Int.max : start + min(count, 10_000))
         return .object(JSONObject([
             ("source", .string(source.name)),
             ("version", .int(source.version)),

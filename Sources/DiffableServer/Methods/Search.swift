@@ -37,15 +37,14 @@ extension Server {
     func searchRequest(_ raw: JSON?) throws(RPCError) -> SearchRequest {
         let params = try Params(raw, accepting: ["source", "query", "sections", "mode", "order", "limit", "placeholder", "highlightLimit", "form", "baseVersion"])
         let source = try existingSource(try params.sourceName())
-        try checkBaseVersion(try params.optionalInt("baseVersion"), of: source)
+        try checkBaseVersion(try params.optionalCount("baseVersion"), of: source)
         let form = try form(params)
         let text = try params.string("query")
         let mode = SearchMode(rawValue: try params.optionalEnum("mode", ["substring", "fuzzy"]) ?? "substring") ?? .substring
         let defaultOrder = mode == .fuzzy ? SearchOrder.score : .source
         let order = try params.optionalEnum("order", ["source", "score"]).flatMap(SearchOrder.init(rawValue:)) ?? defaultOrder
-        let limit = try params.optionalInt("limit")
-        if let limit, limit < 0 { throw params.wrongType("limit", "a non-negative integer") }
-        let highlightLimit = try params.optionalInt("highlightLimit") ?? 100
+        let limit = try params.optionalCount("limit")
+        let highlightLimit = try params.optionalCount("highlightLimit") ?? 100
         var scope: [String]?
         if let sections = try params.optionalArray("sections") {
             var ids: [String] = []

@@ -6,7 +6,7 @@ extension Server {
     func select(_ raw: JSON?) throws(RPCError) -> JSON {
         let params = try Params(raw, accepting: ["source", "action", "ids", "paths", "sections", "baseVersion"])
         var source = try existingSource(try params.sourceName())
-        try checkBaseVersion(try params.optionalInt("baseVersion"), of: source)
+        try checkBaseVersion(try params.optionalCount("baseVersion"), of: source)
         let actionName = try params.optionalEnum("action", SelectionAction.allCases.map(\.rawValue)) ?? "select"
         let action = SelectionAction(rawValue: actionName) ?? .select
         var targets: [SelectionTarget] = []

@@ -24,8 +24,9 @@ extension Params {
             }
         }
         let noun = unknown.count == 1 ? "member" : "members"
+        let accepts = allowed.isEmpty ? "this method takes no params" : "accepted: \(allowed.joined(separator: ", "))"
         throw .invalidParams(
-            "Unknown \(noun) \(phrases.joined(separator: ", ")) in \(path); accepted: \(allowed.joined(separator: ", ")). Nothing was changed.",
+            "Unknown \(noun) \(phrases.joined(separator: ", ")) in \(path); \(accepts). Nothing was changed.",
             data: .object(JSONObject([
                 ("path", .string(path)),
                 ("unknown", .array(unknown.map { .string($0) })),
@@ -42,7 +43,7 @@ extension Params {
         case nil, .null?: return
         case .array(let items)? where items.isEmpty: return
         case .object(let object)?:
-            try Params(object: object, path: "params").checkMembers([])
+            try Params(object: object, path: "params").checkMembers([], alsoAccepting: [])
         default:
             throw .invalidParams("`\(method)` takes no params; send none, null or {}", data: pathData("params"))
         }

@@ -62,6 +62,13 @@ struct Params {
         return i
     }
 
+    /// A non-negative integer (a version, a count, a row).
+    func optionalCount(_ key: String) throws(RPCError) -> Int? {
+        guard let value = try optionalInt(key) else { return nil }
+        guard value >= 0 else { throw wrongType(key, "a non-negative integer") }
+        return value
+    }
+
     func optionalBool(_ key: String) throws(RPCError) -> Bool? {
         guard let value = object[key], !value.isNull else { return nil }
         guard case .bool(let b) = value else { throw wrongType(key, "true or false") }

@@ -26,6 +26,8 @@ enum SelectionCodec {
                                      data: Params.pathData(params.fieldPath(member.key)))
             }
             let policyParams = Params(object: object, path: params.fieldPath(member.key))
+            try policyParams.checkMembers(["mode", "allowsEmpty"], alsoAccepting: [])
+            guard object["mode"] != nil else { throw policyParams.missing("mode", "\"none\", \"single\" or \"multiple\"") }
             result[member.key] = try policy(policyParams, modeKey: "mode", allowsEmptyKey: "allowsEmpty")
         }
         return result

@@ -26,8 +26,9 @@ public final class StdioSession: @unchecked Sendable {
     let tracer: Tracer?
     private var mode = MessageFramer.Mode.undetermined
     private let modeLock = NSLock()
-    /// The request being handled: its id and its cancellation flag.
-    private var running: (id: JSON, flag: CancellationFlag)?
+    /// The request being handled: its id, its `workDoneToken` and its
+    /// cancellation flag.
+    private var running: (id: JSON, token: JSON?, flag: CancellationFlag)?
     private let runningLock = NSLock()
     private var watchedProcess: Int32?
 
@@ -66,7 +67,7 @@ public final class StdioSession: @unchecked Sendable {
                     response = cancelled
                 } else {
                     let flag = CancellationFlag()
-                    setRunning(message, flag)
+                    setRunning(message, flag, token: lazyParams?.workDoneToken)
                     server.cancellation = flag
                     response = server.handle(message: message, lazyParams: lazyParams)
                     setRunning(nil, nil)
@@ -89,23 +90,33 @@ public final class StdioSession: @unchecked Sendable {
 
     /// Remembers the request being handled (nil when none), for cancels
     /// that arrive while it runs.
-    private func setRunning(_ message: JSON?, _ flag: CancellationFlag?) {
+    private func setRunning(_ message: JSON?, _ flag: CancellationFlag?, token: JSON? = nil) {
         runningLock.lock()
         defer { runningLock.unlock() }
         if case .object(let object)? = message, let id = object["id"], let flag {
-            running = (id, flag)
+            running = (id, token ?? object["params"]?["workDoneToken"], flag)
         } else {
             running = nil
         }
     }
 
-    /// Reader thread: a `$/cancelRequest` naming the running request stops it.
+    /// Reader thread: a `$/cancelRequest` naming the running request, or a
+    /// `window/workDoneProgress/cancel` naming its progress token (the
+    /// editor's cancel button), stops it.
     private func cancelIfRunning(_ message: JSON) {
-        guard case .object(let object) = message, object["method"] == .string("$/cancelRequest"),
-              case .object(let params)? = object["params"], let id = params["id"] else { return }
+        guard case .object(let object) = message, object["id"] == nil,
+              case .object(let params)? = object["params"] else { return }
         runningLock.lock()
         defer { runningLock.unlock() }
-        if let running, running.id == id { running.flag.cancel() }
+        guard let running else { return }
+        switch object["method"] {
+        case .string("$/cancelRequest")?:
+            if let id = params["id"], running.id == id { running.flag.cancel() }
+        case .string("window/workDoneProgress/cancel")?:
+            if let token = params["token"], running.token == token { running.flag.cancel() }
+        default:
+            break
+        }
     }
 
     /// Writes one framed message. A write that fails ends the process with

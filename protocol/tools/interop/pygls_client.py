@@ -97,6 +97,13 @@ async def session(binary):
     await client.start_io(binary, "--stdio")
     proc = client._server  # the asyncio.subprocess.Process pygls started
 
+    async def read_stderr():
+        """The daemon's stderr to its end; None if still open a second after it exited."""
+        try:
+            return await asyncio.wait_for(proc.stderr.read(), 1.0)
+        except asyncio.TimeoutError:
+            return None
+
     async def request(method, params=None):
         fut = client.protocol.send_request_async(method, params)
         try:
@@ -161,7 +168,7 @@ async def session(binary):
         try:
             code = await asyncio.wait_for(proc.wait(), STEP_TIMEOUT)
         except asyncio.TimeoutError:
-            raise Failure(f"daemon still running {STEP_TIMEOUT} s after exit")
+            raise Failure(f"daemon still running (or its pipes still open) {STEP_TIMEOUT} s after exit")
         check(code == 0, f"daemon exited with {code} after shutdown + exit (want 0)")
 
         await asyncio.sleep(0.05)  # let pygls's reader drain what was sent before the exit
@@ -169,13 +176,14 @@ async def session(binary):
               f" ids {[getattr(m, 'id', None) for m in received]}, last {received[-1]!r}")
         check(not collect.records, f"pygls logged: {collect.records}")
         check(not server_errors, f"pygls reported: {server_errors}")
-        stderr = await proc.stderr.read()
+        stderr = await read_stderr()
+        check(stderr is not None, "the daemon's stderr is still open 1 s after it exited")
         check(not stderr, f"daemon wrote to stderr: {short(stderr)}")
     except Failure as e:
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
-        stderr = await proc.stderr.read()
+        stderr = await read_stderr()
         raise Failure(f"{e} (daemon stderr: {short(stderr)})" if stderr and "stderr" not in str(e) else str(e))
     finally:
         if proc.returncode is None:

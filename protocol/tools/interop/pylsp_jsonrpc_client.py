@@ -85,6 +85,16 @@ def session(binary):
     listener = threading.Thread(target=reader.listen, args=(consume,), daemon=True)
     listener.start()
 
+    stderr_chunks = []
+    drainer = threading.Thread(target=lambda: stderr_chunks.extend(iter(lambda: proc.stderr.read1(4096), b"")),
+                               daemon=True)
+    drainer.start()
+
+    def read_stderr():
+        """The daemon's stderr to its end; None if still open a second after it exited."""
+        drainer.join(1.0)
+        return None if drainer.is_alive() else b"".join(stderr_chunks)
+
     def request(method, params=None):
         future = endpoint.request(method, params)
         try:
@@ -154,13 +164,14 @@ def session(binary):
               f" ids {[m.get('id') for m in received]}, last {received[-1]!r}")
         check(all(isinstance(m.get("id"), str) for m in received), f"answers without our string ids: {received!r}")
         check(not collect.records, f"python-lsp-jsonrpc logged: {collect.records}")
-        stderr = proc.stderr.read()
+        stderr = read_stderr()
+        check(stderr is not None, "the daemon's stderr is still open 1 s after it exited")
         check(not stderr, f"daemon wrote to stderr: {short(stderr)}")
     except Failure as e:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        stderr = proc.stderr.read()
+        stderr = read_stderr()
         raise Failure(f"{e} (daemon stderr: {short(stderr)})" if stderr and "stderr" not in str(e) else str(e))
     finally:
         if proc.poll() is None:

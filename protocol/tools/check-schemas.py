@@ -56,8 +56,12 @@ except ImportError:
 AFTER_DECODING = {1001, 1002, 1003, 1004, 1005}
 
 
-def notification_file(method):
-    """`$/cancelRequest` -> cancelRequest.schema.json, `exit` -> exit.schema.json."""
+def notification_file(method, dispatch=None):
+    """The schema file of a notification: the one message.schema.json dispatches it to (`dispatch`:
+    method -> `file#/$defs/notification`), else `$/cancelRequest` -> cancelRequest.schema.json,
+    `exit` -> exit.schema.json."""
+    if dispatch and method in dispatch:
+        return dispatch[method].split("#")[0]
     return (method[2:] if method.startswith("$/") else method) + ".schema.json"
 
 
@@ -77,6 +81,16 @@ class Schemas:
         message = self.registry.contents("message.schema.json")
         self.methods = list(message["$defs"]["methods"]["enum"])
         self.notifications = list(message["$defs"]["notifications"]["enum"])
+        # method -> the $ref message.schema.json dispatches it to (window/workDoneProgress/cancel ->
+        # workDoneProgressCancel.schema.json#/$defs/notification)
+        self.dispatch = {}
+        for rule in message["$defs"]["call"]["allOf"]:
+            const = rule.get("if", {}).get("properties", {}).get("method", {}).get("const")
+            if const is not None:
+                self.dispatch[const] = rule["then"]["$ref"]
+        missing = [m for m in self.methods + self.notifications if m not in self.dispatch]
+        if missing:
+            raise ValueError(f"message.schema.json does not dispatch {missing}")
         self._validators = {}
 
     def validator(self, uri):
@@ -103,7 +117,7 @@ class Schemas:
         return f"{method}.schema.json#/$defs/response"
 
     def notification_uri(self, method):
-        return f"{notification_file(method)}#/$defs/notification"
+        return f"{notification_file(method, self.dispatch)}#/$defs/notification"
 
     def check_call(self, message):
         """Violations of a request/notification: message.schema.json plus its own file's schema."""

@@ -66,8 +66,10 @@ extension DataSource {
         assert((try? oldVisible.applyingBatch(changeset, contentFrom: visible)) == visible,
                "search diff does not replay to the new visible snapshot")
         if !changeset.isEmpty { version += 1 }
+        let windowUpdate = windowAfter(changeset: changeset, oldVisible: oldVisible, mayScan: true)
         // Hidden items keep their selection: nothing is deselected by a search.
-        return Update(changeset: changeset, oldVisible: oldVisible, newVisible: visible, selection: SelectionDelta())
+        return Update(changeset: changeset, oldVisible: oldVisible, newVisible: visible, selection: SelectionDelta(),
+                      window: windowUpdate)
     }
 
     /// How many items of the scoped sections match the current query

@@ -23,6 +23,9 @@ public struct DataSource: Sendable {
     /// Lookups of `snapshot` for `edit`, kept between edits; dropped by every
     /// other change of the snapshot (see `commit`).
     var editIndex: EditIndex?
+    /// The frontend's viewport and the window rows it holds (nil: the
+    /// frontend holds the whole visible list).
+    var window: WindowState?
 
     public init(name: String) {
         self.name = name
@@ -36,6 +39,8 @@ public struct DataSource: Sendable {
         public var oldVisible: Snapshot
         public var newVisible: Snapshot
         public var selection: SelectionDelta
+        /// With a viewport: how the frontend's window changed.
+        public var window: WindowUpdate?
     }
 
     /// Replaces the whole snapshot (which must be valid, see
@@ -79,7 +84,9 @@ public struct DataSource: Sendable {
         selectionDelta.deselected += reconciled.deselected
         selectionDelta.kept += reconciled.kept
         version += 1
-        return Update(changeset: changeset, oldVisible: oldVisible, newVisible: visible, selection: selectionDelta)
+        let windowUpdate = windowAfter(changeset: changeset, oldVisible: oldVisible, mayScan: fullChangeset == nil || isFiltering)
+        return Update(changeset: changeset, oldVisible: oldVisible, newVisible: visible, selection: selectionDelta,
+                      window: windowUpdate)
     }
 
     /// Whether the visible snapshot may differ from the full one.

@@ -1,0 +1,153 @@
+/// What a frontend with a viewport holds: the window of the flat visible
+/// list it was last told about.
+struct WindowState: Sendable {
+    var viewport: Viewport
+    /// Flat index of `rows[0]`.
+    var start: Int
+    var rows: [WindowRow]
+}
+
+extension DataSource {
+    /// The viewport, if the frontend set one.
+    public var viewport: Viewport? { window?.viewport }
+
+    /// The window rows the frontend holds (empty without a viewport).
+    public var windowRows: [WindowRow] { window?.rows ?? [] }
+
+    /// Sets the viewport (scrolling), or removes it with nil or a zero count;
+    /// answers how the frontend's window rows change (nil when removed).
+    /// - Complexity: O(w log w + sections), w = window rows.
+    public mutating func setViewport(_ viewport: Viewport?) -> WindowUpdate? {
+        guard let viewport, viewport.count > 0 else {
+            window = nil
+            return nil
+        }
+        let old = window?.rows ?? []
+        window = WindowState(viewport: viewport, start: viewport.start, rows: [])
+        return refreshWindow(from: old, start: viewport.start)
+    }
+
+    /// Redraws the window after a selection change (rows keep their places).
+    public mutating func refreshWindow() -> WindowUpdate? {
+        guard let state = window else { return nil }
+        return refreshWindow(from: state.rows, start: state.start)
+    }
+
+    /// The window after a change of the visible list (`commit`, `setSearch`).
+    ///
+    /// The window stays on the row at its top (the **anchor**), as an editor
+    /// keeps the line under the cursor: rows inserted or deleted above it
+    /// slide the window's start; a change entirely outside the window sends
+    /// only the new total and start. When the anchor itself is gone (deleted,
+    /// hidden by a search) the start stays where it was, pulled back so the
+    /// window ends at the list's end when the list got shorter.
+    ///
+    /// A batch changeset reports an item that moved into an inserted section
+    /// as deleted; when the caller already paid O(n) for the change
+    /// (`mayScan`: an `apply`, a search), such an anchor is looked up by id.
+    /// - Complexity: O(changes + sections + w log w), plus O(n) with
+    ///   `mayScan` when the changeset lost the anchor.
+    mutating func windowAfter(changeset: Changeset, oldVisible: Snapshot, mayScan: Bool) -> WindowUpdate? {
+        guard let state = window else { return nil }
+        let newLayout = FlatLayout(visible)
+        var start = state.start
+        if !state.rows.isEmpty {
+            if let anchored = Self.newIndex(ofFlat: state.start, old: oldVisible, new: newLayout,
+                                            newSectionCount: visible.sections.count, changeset: changeset) {
+                start = anchored
+            } else if mayScan, let anchor = state.rows.first, let found = flatIndex(of: anchor, layout: newLayout) {
+                start = found
+            } else {
+                start = min(state.start, max(0, newLayout.total - state.viewport.count))
+            }
+        }
+        var update = refreshWindow(from: state.rows, start: start, layout: newLayout)
+        update.sentByClient = Self.rowsSent(by: changeset, window: start..<start + update.rowCount, layout: newLayout)
+        return update
+    }
+
+    /// Rows `start ..< start + count` of the flat visible list, and its total.
+    /// - Complexity: O(count + log sections) after an O(sections) layout.
+    public func flatRows(start: Int, count: Int) -> (total: Int, rows: [WindowRow]) {
+        let layout = FlatLayout(visible)
+        return (layout.total, rows(of: layout, start: start, count: count))
+    }
+
+    private mutating func refreshWindow(from old: [WindowRow], start: Int, layout: FlatLayout? = nil) -> WindowUpdate {
+        let layout = layout ?? FlatLayout(visible)
+        let count = window?.viewport.count ?? 0
+        let rows = rows(of: layout, start: start, count: count)
+        window?.start = start
+        window?.rows = rows
+        return WindowUpdate(total: layout.total, start: start, count: count, steps: WindowDiff.steps(from: old, to: rows))
+    }
+
+    private func rows(of layout: FlatLayout, start: Int, count: Int) -> [WindowRow] {
+        guard count > 0, start < layout.total else { return [] }
+        var rows: [WindowRow] = []
+        rows.reserveCapacity(min(count, layout.total - start))
+        for index in start..<min(layout.total, start + count) {
+            guard let (s, row) = layout.position(of: index), visible.sections.indices.contains(s) else { break }
+            let section = visible.sections[s]
+            if let row, section.items.indices.contains(row) {
+                let item = section.items[row]
+                rows.append(WindowRow(kind: .item, id: item.id, section: section.id, content: item.content,
+                                      selected: selection.isSelected(item.id),
+                                      highlights: highlights(at: ItemPath(section: s, row: row))))
+            } else {
+                rows.append(WindowRow(kind: .header, id: section.id, section: section.id, content: section.header))
+            }
+        }
+        return rows
+    }
+
+    /// The flat index of the visible row with `row`'s kind and id.
+    /// - Complexity: O(n)
+    private func flatIndex(of row: WindowRow, layout: FlatLayout) -> Int? {
+        for (s, section) in visible.sections.enumerated() {
+            if row.kind == .header {
+                if section.id == row.id { return layout.headerIndex(of: s) }
+            } else if let r = section.items.firstIndex(where: { $0.id == row.id }) {
+                return layout.index(of: ItemPath(section: s, row: r))
+            }
+        }
+        return nil
+    }
+
+    /// Where the flat row `index` of `old` is after `changeset`.
+    private static func newIndex(ofFlat index: Int, old: Snapshot, new layout: FlatLayout, newSectionCount: Int,
+                                 changeset: Changeset) -> Int? {
+        guard let (section, row) = FlatLayout(old).position(of: index) else { return nil }
+        if let row {
+            let path = changeset.newPath(ofOld: ItemPath(section: section, row: row),
+                                         oldSectionCount: old.sections.count, newSectionCount: newSectionCount)
+            return path.flatMap(layout.index(of:))
+        }
+        return changeset.newSection(ofOld: section, oldSectionCount: old.sections.count, newSectionCount: newSectionCount)
+            .flatMap(layout.headerIndex(of:))
+    }
+
+    /// Offsets in the window of rows whose item the change inserted or
+    /// reloaded (the content the client itself just sent, for `echo: ids`).
+    private static func rowsSent(by changeset: Changeset, window: Range<Int>, layout: FlatLayout) -> Set<Int> {
+        var sent: Set<Int> = []
+        func mark(_ path: ItemPath) {
+            if let index = layout.index(of: path), window.contains(index) { sent.insert(index - window.lowerBound) }
+        }
+        changeset.itemInserts.forEach(mark)
+        changeset.itemReloads.forEach { mark($0.new) }
+        changeset.itemReconfigures.forEach { mark($0.new) }
+        changeset.itemMoves.filter(\.contentChanged).forEach { mark($0.to) }
+        for s in changeset.sectionInserts where s + 1 < layout.starts.count {
+            let low = max(window.lowerBound, layout.starts[s]), high = min(window.upperBound, layout.starts[s + 1])
+            guard low < high else { continue }
+            for index in low..<high { sent.insert(index - window.lowerBound) }
+        }
+        return sent
+    }
+}
+
+extension WindowUpdate {
+    /// Rows in the window after the update.
+    var rowCount: Int { max(0, min(count, total - start)) }
+}

@@ -1,0 +1,128 @@
+import Testing
+@testable import DiffableEngine
+
+/// Viewports: for random sequences of apply / edit / select / search /
+/// scroll, replaying the window steps on the window the frontend held gives
+/// exactly rows `start ..< start + count` of the new flattened visible list
+/// (headers as rows), the total is right, and the window stays on the row
+/// at its top while that row is still visible.
+struct WindowPropertyTests {
+    /// The flat visible list, naively: each section's header row (when it
+    /// has one), then its items, with selection and highlights.
+    static func flatten(_ source: DataSource) -> [WindowRow] {
+        var rows: [WindowRow] = []
+        for (s, section) in source.visible.sections.enumerated() {
+            if let header = section.header {
+                rows.append(WindowRow(kind: .header, id: section.id, section: section.id, content: header))
+            }
+            for (r, item) in section.items.enumerated() {
+                rows.append(WindowRow(kind: .item, id: item.id, section: section.id, content: item.content,
+                                      selected: source.selection.isSelected(item.id),
+                                      highlights: source.highlights(at: ItemPath(section: s, row: r))))
+            }
+        }
+        return rows
+    }
+
+    static func texted(_ snapshot: Snapshot, _ rng: inout SplitMix64) -> Snapshot {
+        let words = ["Grace", "Liam", "Ava", "Mason", "gray", "ruby"]
+        var s = snapshot
+        for i in s.sections.indices {
+            s.sections[i].items = ItemList(s.sections[i].items.map { item in
+                guard item.content != nil else { return item }
+                let text = "\(words.randomElement(using: &rng) ?? "x") \(item.id)"
+                return Item(id: item.id, content: Content(bytes: Array(text.utf8)), text: text)
+            })
+        }
+        return s
+    }
+
+    @Test func windowStepsReplayToTheFlatList() throws {
+        for seed in UInt64(1)...400 {
+            var pairs = PairGenerator(seed: seed)
+            var edits = EditGenerator(seed: seed &* 31)
+            edits.nextID = 1_000_000
+            var rng = SplitMix64(seed: seed &+ 77)
+            var source = DataSource(name: "w")
+            var held: [WindowRow] = []
+            if let first = source.setViewport(Viewport(start: pairs.int(0..<4), count: pairs.int(1..<9))) {
+                held = try held.applyingWindowSteps(first.steps)
+            }
+            var snapshot = Self.texted(pairs.randomSnapshot(), &rng)
+            for step in 0..<30 {
+                let before = Self.flatten(source)
+                let oldStart = source.window?.start ?? 0
+                let anchor = held.first
+                var update: WindowUpdate?
+                var anchored = false
+                var lastChangeset: Changeset?
+                switch pairs.int(0..<7) {
+                case 0, 1:
+                    snapshot = Self.texted(pairs.derive(from: source.snapshot, intensity: Double(pairs.int(1..<5)) / 10), &rng)
+                    let policies = Dictionary(uniqueKeysWithValues: snapshot.sections.map {
+                        ($0.id, SectionSelectionPolicy(mode: .multiple))
+                    })
+                    let u = try source.apply(snapshot, policies: policies)
+                    update = u.window
+                    lastChangeset = u.changeset
+                    anchored = true
+                case 2:
+                    let (ops, _) = edits.randomOps(on: source.snapshot, count: pairs.int(1..<4))
+                    if let result = try? source.edit(ops) {
+                        update = result.window
+                        // An edit's changeset reports an item moved into a new
+                        // section as deleted; the window follows it only
+                        // within surviving sections (see windowAfter).
+                        anchored = !result.changeset.itemDeletes.contains { path in
+                            result.oldVisible.item(at: path)?.id == anchor?.id
+                        }
+                    }
+                case 3:
+                    let query = ["", "gr", "a", "zz", "ma"].randomElement(using: &rng) ?? ""
+                    let scope: [String]? = pairs.chance(0.5) ? nil : source.snapshot.sections.prefix(1).map(\.id)
+                    update = source.setSearch(SearchSettings(query: SearchQuery(text: query, mode: pairs.chance(0.5) ? .fuzzy : .substring),
+                                                             scope: scope, placeholder: pairs.chance(0.5) ? Item(id: "ph", text: "none") : nil)).window
+                    anchored = true
+                case 4:
+                    let ids = source.visible.sections.flatMap { $0.items.map(\.id) }.filter { $0 != "ph" }
+                    if let id = ids.randomElement(using: &rng), (try? source.select(.toggle, targets: [.id(id)])) != nil {
+                        update = source.refreshWindow()
+                    }
+                default:
+                    let count = pairs.chance(0.2) ? 0 : pairs.int(1..<9)
+                    let start = pairs.int(0..<(before.count + 3))
+                    update = source.setViewport(Viewport(start: start, count: count))
+                    if count == 0 {
+                        held = []
+                        _ = source.setViewport(Viewport(start: start, count: pairs.int(1..<9))).map { held = try! held.applyingWindowSteps($0.steps) }
+                        continue
+                    }
+                }
+                guard let update else { continue }
+                let flat = Self.flatten(source)
+                held = try held.applyingWindowSteps(update.steps)
+                let expected = Array(flat[min(update.start, flat.count)..<min(flat.count, update.start + update.count)])
+                #expect(held == expected, "seed \(seed) step \(step): window rows")
+                #expect(update.total == flat.count, "seed \(seed) step \(step): total")
+                if anchored, let anchor, let index = flat.firstIndex(where: { $0.kind == anchor.kind && $0.id == anchor.id }) {
+                    #expect(update.start == index, "seed \(seed) step \(step): the window stays on its top row (was \(oldStart)) anchor \(anchor.kind) \(anchor.id) before \(before.map { ($0.kind == .header ? "H" : "") + $0.id }) after \(flat.map { ($0.kind == .header ? "H" : "") + $0.id }) \(lastChangeset.map { "\($0)" } ?? "")")
+                }
+                if before == flat, anchored { #expect(update.steps.isEmpty, "seed \(seed) step \(step): nothing changed") }
+            }
+        }
+    }
+
+    /// A change entirely outside the window sends no step, only total and start.
+    @Test func changesOutsideTheWindowSendOnlyTotalAndStart() throws {
+        var source = DataSource(name: "w")
+        _ = source.setViewport(Viewport(start: 100, count: 10))
+        let items = (0..<1000).map { Item(id: "i\($0)") }
+        _ = try source.apply(Snapshot(sections: [Section(id: "s", items: items)]))
+        let above = try source.edit([.deleteItems(["i3", "i4"])])
+        #expect(above.window == WindowUpdate(total: 998, start: 98, count: 10, steps: []))
+        let below = try source.edit([.insertItems([Item(id: "new")], .after("i900"))])
+        #expect(below.window == WindowUpdate(total: 999, start: 98, count: 10, steps: []))
+        let inside = try source.edit([.deleteItems(["i102"])])
+        #expect(inside.window?.steps == [.delete(at: 2, count: 1), .insert(at: 9, rows: [WindowRow(kind: .item, id: "i110", section: "s", content: nil)])])
+    }
+}

@@ -128,11 +128,13 @@ enum ApplyRequest {
 /// A running daemon on a pair of pipes, one request at a time.
 final class DaemonConnection {
     let process = Process()
-    private let writeFD: Int32
-    private let readFD: Int32
+    let writeFD: Int32
+    let readFD: Int32
     private let stdinPipe = Pipe()
     private let stdoutPipe = Pipe()
     private var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    /// Read but not yet consumed by `nextLine` (see LifecycleBenchmarks).
+    var pending: [UInt8] = []
 
     struct Failure: Error, CustomStringConvertible {
         var description: String

@@ -36,6 +36,7 @@ enum BenchmarkRegistry {
         PipeBenchmarks.all,
         EditBenchmarks.all,
         SearchBenchmarks.all,
+        LifecycleBenchmarks.all,
     ]
 
     static var all: [Benchmark] { groups.flatMap { $0 } }

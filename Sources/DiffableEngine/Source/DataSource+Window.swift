@@ -1,10 +1,15 @@
 /// What a frontend with a viewport holds: the window of the flat visible
-/// list it was last told about.
-struct WindowState: Sendable {
+/// list it was last told about. Opaque outside the engine: a caller may
+/// keep a copy and put it back (to undo `prepareViewport` when the change
+/// that followed failed).
+public struct WindowState: Sendable {
     var viewport: Viewport
     /// Flat index of `rows[0]`.
     var start: Int
     var rows: [WindowRow]
+    /// Set by `prepareViewport`: the next change puts the window at
+    /// `viewport.start` instead of following its top row.
+    var pinned = false
 }
 
 extension DataSource {
@@ -25,6 +30,18 @@ extension DataSource {
         let old = window?.rows ?? []
         window = WindowState(viewport: viewport, start: viewport.start, rows: [])
         return refreshWindow(from: old, start: viewport.start)
+    }
+
+    /// Sets the viewport for the change that follows (one request changing
+    /// the list and the window together): that change answers from the rows
+    /// the frontend holds to the new viewport's rows, at `viewport.start`.
+    /// nil or a zero count removes the viewport.
+    public mutating func prepareViewport(_ viewport: Viewport?) {
+        guard let viewport, viewport.count > 0 else {
+            window = nil
+            return
+        }
+        window = WindowState(viewport: viewport, start: viewport.start, rows: window?.rows ?? [], pinned: true)
     }
 
     /// Redraws the window after a selection change (rows keep their places).
@@ -51,7 +68,9 @@ extension DataSource {
         guard let state = window else { return nil }
         let newLayout = FlatLayout(visible)
         var start = state.start
-        if !state.rows.isEmpty {
+        if state.pinned {
+            window?.pinned = false
+        } else if !state.rows.isEmpty {
             if let anchored = Self.newIndex(ofFlat: state.start, old: oldVisible, new: newLayout,
                                             newSectionCount: visible.sections.count, changeset: changeset) {
                 start = anchored

@@ -25,7 +25,10 @@ public struct DataSource: Sendable {
     var editIndex: EditIndex?
     /// The frontend's viewport and the window rows it holds (nil: the
     /// frontend holds the whole visible list).
-    var window: WindowState?
+    public internal(set) var window: WindowState?
+
+    /// Puts back a window state saved before `prepareViewport`.
+    public mutating func restoreWindow(_ saved: WindowState?) { window = saved }
 
     public init(name: String) {
         self.name = name

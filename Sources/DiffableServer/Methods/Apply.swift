@@ -13,7 +13,8 @@ extension Server {
         let sections = try params.array("sections")
         let snapshot = try SnapshotCodec.decodeSnapshot(sections, path: "params.sections")
         let policies = try SelectionCodec.policies(inSections: sections, path: "params.sections")
-        return try apply(name, form: form, baseVersion: baseVersion, snapshot: snapshot, policies: policies)
+        return try apply(name, form: form, baseVersion: baseVersion, snapshot: snapshot, policies: policies,
+                         viewport: try WindowCodec.viewport(params), echo: try echoContent(params))
     }
 
     /// `apply` of a large request, decoded straight from its bytes when
@@ -34,15 +35,17 @@ extension Server {
         _ = try params.array("sections")
         let snapshot = try SnapshotCodec.validated(decoded.sections, ids: decoded.ids, path: ApplyScanner.sectionsPath)
         let policies = try SelectionCodec.policies(inSections: decoded.sectionObjects, path: ApplyScanner.sectionsPath)
-        return try apply(name, form: form, baseVersion: baseVersion, snapshot: snapshot, policies: policies)
+        return try apply(name, form: form, baseVersion: baseVersion, snapshot: snapshot, policies: policies,
+                         viewport: try WindowCodec.viewport(params), echo: try echoContent(params))
     }
 
     private func apply(
         _ name: String, form: DiffForm, baseVersion: Int?, snapshot: Snapshot,
-        policies: [String: SectionSelectionPolicy]
+        policies: [String: SectionSelectionPolicy], viewport: Viewport??, echo: Bool
     ) throws(RPCError) -> JSON {
         var source = sources[name] ?? DataSource(name: name)
         try checkBaseVersion(baseVersion, of: source)
+        if let viewport { source.prepareViewport(viewport) }
         try work.step(Int(Self.readingShare), "diffing")
         let update: DataSource.Update
         do throws(SelectionError) {
@@ -52,13 +55,13 @@ extension Server {
         }
         // `source` is a copy until stored: a cancel up to here changes nothing.
         try work.step(85, "encoding the diff")
-        let result = diffResult(source, update, form: form)
+        let result = diffResult(source, update, form: form, echoContent: echo)
         try work.checkCancelled()
         sources[name] = source
         return result
     }
 
-    static let applyMembers = ["source", "sections", "baseVersion", "form"]
+    static let applyMembers = ["source", "sections", "baseVersion", "form", "viewport", "echo"]
 
     /// The part of an apply's progress spent reading its items.
     static let readingShare = 70.0

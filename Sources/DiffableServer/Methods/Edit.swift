@@ -9,10 +9,12 @@ extension Server {
     /// - Complexity: decoding is O(size of the request); the edit itself,
     ///   see `DataSource.edit`; the batch payload is O(changes).
     func edit(_ raw: JSON?) throws(RPCError) -> JSON {
-        let params = try Params(raw, accepting: ["source", "ops", "baseVersion", "form"])
+        let params = try Params(raw, accepting: ["source", "ops", "baseVersion", "form", "viewport", "echo"])
         let name = try params.sourceName()
         let form = try form(params)
         let baseVersion = try params.optionalCount("baseVersion")
+        let viewport = try WindowCodec.viewport(params)
+        let echo = try echoContent(params)
         let opsJSON = try params.array("ops")
         var ops: [EditOperation] = []
         ops.reserveCapacity(opsJSON.count)
@@ -26,10 +28,13 @@ extension Server {
         guard var source = sources.removeValue(forKey: name) else { throw .unknownSource(name) }
         defer { sources[name] = source }
         try checkBaseVersion(baseVersion, of: source)
+        let savedWindow = source.window
+        if let viewport { source.prepareViewport(viewport) }
         let update: DataSource.Update
         do throws(EditError) {
             update = try source.edit(ops)
         } catch {
+            source.restoreWindow(savedWindow)
             throw RPCError(
                 code: ErrorCode.invalidEdit,
                 message: "Edit rejected: \(error). Nothing was changed.",
@@ -38,7 +43,7 @@ extension Server {
                     ("ids", .array(error.ids.map(JSON.string))),
                 ])))
         }
-        return diffResult(source, update, form: form)
+        return diffResult(source, update, form: form, echoContent: echo)
     }
 }
 

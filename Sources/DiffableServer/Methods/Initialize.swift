@@ -11,8 +11,9 @@ extension Server {
             // capabilities, trace, …); strict inside our own options.
             let params = try Params(raw, accepting: nil)
             if let options = try params.optionalObject("initializationOptions") {
-                try options.checkMembers(["form", "supersedeSearches"], alsoAccepting: [])
+                try options.checkMembers(["form", "supersedeSearches", "echo"], alsoAccepting: [])
                 defaultForm = try form(options)
+                echoContent = try echoContent(options)
                 supersedeSearches = try options.optionalBool("supersedeSearches") ?? true
             }
             if let pid = try params.optionalInt("processId") {
@@ -38,6 +39,8 @@ extension Server {
             ("diffForms", .array([.string("batch"), .string("steps")])),
             ("defaultForm", .string(defaultForm.rawValue)),
             ("framings", .array([.string("content-length"), .string("newline")])),
+            ("viewports", .bool(true)),
+            ("echo", .array([.string("full"), .string("ids")])),
         ]))
     }
 }

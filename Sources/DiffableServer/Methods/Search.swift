@@ -8,6 +8,7 @@ extension Server {
     func search(_ raw: JSON?) throws(RPCError) -> JSON {
         let request = try searchRequest(raw)
         var source = request.source
+        if let viewport = request.viewport { source.prepareViewport(viewport) }
         try work.checkCancelled()
         let update = source.setSearch(request.settings)
         // `source` is a copy until stored: a cancel up to here changes nothing.
@@ -19,8 +20,9 @@ extension Server {
                 ("matches", .int(source.searchMatchCount ?? source.visible.itemCount)),
                 ("shown", .int(source.searchShownCount ?? source.visible.itemCount)),
             ]))),
+        ] + (update.window == nil ? [  // window rows carry their own highlights
             ("highlights", highlightRows(source, limitPerSection: max(0, request.highlightLimit))),
-        ])
+        ] : []))
     }
 
     /// A `search` request, validated against the current state.
@@ -29,13 +31,14 @@ extension Server {
         var settings: SearchSettings
         var form: DiffForm
         var highlightLimit: Int
+        var viewport: Viewport??
     }
 
     /// Decodes and validates a `search` without running it: every error a
     /// `search` can answer is thrown here, so a queued search that passes
     /// will be applied (see `cancellation(for:…)`).
     func searchRequest(_ raw: JSON?) throws(RPCError) -> SearchRequest {
-        let params = try Params(raw, accepting: ["source", "query", "sections", "mode", "order", "limit", "placeholder", "highlightLimit", "form", "baseVersion"])
+        let params = try Params(raw, accepting: ["source", "query", "sections", "mode", "order", "limit", "placeholder", "highlightLimit", "form", "baseVersion", "viewport"])
         let source = try existingSource(try params.sourceName())
         try checkBaseVersion(try params.optionalCount("baseVersion"), of: source)
         let form = try form(params)
@@ -77,7 +80,7 @@ extension Server {
 
         let query = SearchQuery(text: text, mode: mode, order: order, limit: limit)
         return SearchRequest(source: source, settings: SearchSettings(query: query, scope: scope, placeholder: placeholder),
-                             form: form, highlightLimit: highlightLimit)
+                             form: form, highlightLimit: highlightLimit, viewport: try WindowCodec.viewport(params))
     }
 
     /// `[{id, path, ranges: [[start, count]…]}]` for the first

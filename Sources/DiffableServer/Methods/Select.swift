@@ -30,16 +30,19 @@ extension Server {
         } catch {
             throw SelectionCodec.error(error)
         }
+        let window = source.refreshWindow()
         sources[source.name] = source
-        return selectionResult(source, delta)
+        return selectionResult(source, delta, window: window)
     }
 
     /// `{source, version, selection?}`: `selection` only when it says
     /// something (a change, or selected rows to report).
-    func selectionResult(_ source: DataSource, _ delta: SelectionDelta) -> JSON {
+    /// With a viewport, also `window`: the selection marks of the window rows.
+    func selectionResult(_ source: DataSource, _ delta: SelectionDelta, window: WindowUpdate? = nil) -> JSON {
         var members: [(String, JSON)] = [("source", .string(source.name)), ("version", .int(source.version))]
         let selection = SelectionCodec.encode(delta, rows: source.selection.selectedPaths(in: source.visible))
         if case .object(let object) = selection, !object.isEmpty { members.append(("selection", selection)) }
+        if let window { members.append(("window", WindowCodec.encode(window))) }
         return .object(JSONObject(members))
     }
 }

@@ -14,7 +14,8 @@ extension Server {
         } catch {
             throw SelectionCodec.error(error)
         }
+        let window = source.refreshWindow()
         sources[source.name] = source
-        return selectionResult(source, delta)
+        return selectionResult(source, delta, window: window)
     }
 }

@@ -11,20 +11,27 @@ public enum DiffForm: String, Sendable {
 /// Encodes a `Changeset` into the wire payload, taking content for inserted,
 /// reloaded and changed rows from the new visible snapshot.
 ///
+/// With `echoContent` false (`echo: "ids"`), items carry their id only: the
+/// client sent their content itself (the rows of an `apply` or an `edit`).
+///
 /// - Complexity: O(changes + content sent): unchanged rows are never touched.
-enum DiffEncoding {
-    static func encode(_ changeset: Changeset, form: DiffForm, old: Snapshot, new: Snapshot) -> (key: String, value: JSON) {
+struct DiffEncoding {
+    var echoContent = true
+
+    static func encode(_ changeset: Changeset, form: DiffForm, old: Snapshot, new: Snapshot,
+                       echoContent: Bool = true) -> (key: String, value: JSON) {
+        let encoder = DiffEncoding(echoContent: echoContent)
         switch form {
-        case .batch: return ("batch", batch(changeset, new: new))
+        case .batch: return ("batch", encoder.batch(changeset, new: new))
         case .steps:
             let (steps, destinations) = changeset.stepsWithMoveDestinations(from: old, to: new)
-            return ("steps", Self.steps(steps, moveDestinations: destinations, new: new))
+            return ("steps", encoder.steps(steps, moveDestinations: destinations, new: new))
         }
     }
 
     // MARK: batch
 
-    static func batch(_ c: Changeset, new: Snapshot) -> JSON {
+    func batch(_ c: Changeset, new: Snapshot) -> JSON {
         var sections: [(String, JSON)] = []
         if !c.sectionDeletes.isEmpty {
             sections.append(("delete", .array(runs(c.sectionDeletes).map { pair($0.start, $0.count) })))
@@ -66,7 +73,7 @@ enum DiffEncoding {
             items.append(("move", .array(c.itemMoves.map { move in
                 var m: [(String, JSON)] = [("from", path(move.from)), ("to", path(move.to))]
                 if move.contentChanged, let item = new.item(at: move.to) {
-                    m.append(("item", SnapshotCodec.encode(item)))
+                    m.append(("item", SnapshotCodec.encode(item, withContent: echoContent)))
                 }
                 return .object(JSONObject(m))
             })))
@@ -88,7 +95,7 @@ enum DiffEncoding {
     /// `moveDestinations[k]` is the path in `new` of the row the k-th
     /// `moveItem` step moves: its `item` (when the content changed) is taken
     /// from there, not from the step's intermediate `to`.
-    static func steps(_ steps: [Step], moveDestinations: [ItemPath], new: Snapshot) -> JSON {
+    func steps(_ steps: [Step], moveDestinations: [ItemPath], new: Snapshot) -> JSON {
         var moveIndex = 0
         return .array(steps.map { step in
             switch step {
@@ -106,7 +113,7 @@ enum DiffEncoding {
                 var m: [(String, JSON)] = [("from", path(from)), ("to", path(to))]
                 let destination = moveIndex < moveDestinations.count ? moveDestinations[moveIndex] : to
                 moveIndex += 1
-                if contentChanged, let item = new.item(at: destination) { m.append(("item", SnapshotCodec.encode(item))) }
+                if contentChanged, let item = new.item(at: destination) { m.append(("item", SnapshotCodec.encode(item, withContent: echoContent))) }
                 return op("moveItem", m)
             case .insertItems(let section, let row, let count):
                 return op("insertItems", rowRun(new, section, row, count))
@@ -118,49 +125,49 @@ enum DiffEncoding {
         })
     }
 
-    private static func op(_ name: String, _ members: [(String, JSON)]) -> JSON {
+    private func op(_ name: String, _ members: [(String, JSON)]) -> JSON {
         .object(JSONObject([("op", .string(name))] + members))
     }
 
-    private static func rowRun(_ new: Snapshot, _ section: Int, _ row: Int, _ count: Int) -> [(String, JSON)] {
+    private func rowRun(_ new: Snapshot, _ section: Int, _ row: Int, _ count: Int) -> [(String, JSON)] {
         [("section", .int(section)), ("at", .int(row)), ("items", itemList(new, section: section, row: row, count: count))]
     }
 
     // MARK: pieces
 
-    private static func pair(_ a: Int, _ b: Int) -> JSON { .array([.int(a), .int(b)]) }
+    private func pair(_ a: Int, _ b: Int) -> JSON { .array([.int(a), .int(b)]) }
 
-    private static func path(_ p: ItemPath) -> JSON { pair(p.section, p.row) }
+    private func path(_ p: ItemPath) -> JSON { pair(p.section, p.row) }
 
-    private static func header(_ new: Snapshot, _ index: Int) -> JSON {
+    private func header(_ new: Snapshot, _ index: Int) -> JSON {
         guard new.sections.indices.contains(index), let header = new.sections[index].header else { return .null }
         return SnapshotCodec.raw(header)
     }
 
-    private static func sectionList(_ new: Snapshot, _ start: Int, _ count: Int) -> JSON {
+    private func sectionList(_ new: Snapshot, _ start: Int, _ count: Int) -> JSON {
         let range = start..<min(start + count, new.sections.count)
-        return SnapshotCodec.encode(sections: range.isEmpty ? [] : new.sections[range])
+        return SnapshotCodec.encode(sections: range.isEmpty ? [] : new.sections[range], withContent: echoContent)
     }
 
-    private static func itemList(_ new: Snapshot, _ paths: [ItemPath]) -> JSON {
-        SnapshotCodec.encode(items: paths.lazy.compactMap { new.item(at: $0) })
+    private func itemList(_ new: Snapshot, _ paths: [ItemPath]) -> JSON {
+        SnapshotCodec.encode(items: paths.lazy.compactMap { new.item(at: $0) }, withContent: echoContent)
     }
 
     /// Rows `row ..< row + count` of one section, sliced without copying.
-    private static func itemList(_ new: Snapshot, section: Int, row: Int, count: Int) -> JSON {
+    private func itemList(_ new: Snapshot, section: Int, row: Int, count: Int) -> JSON {
         guard new.sections.indices.contains(section) else { return .array([]) }
         let items = new.sections[section].items
         let range = max(0, row)..<min(items.count, row + count)
         guard !range.isEmpty else { return SnapshotCodec.encode(items: EmptyCollection<Item>()) }
-        return SnapshotCodec.encode(items: items[range])
+        return SnapshotCodec.encode(items: items[range], withContent: echoContent)
     }
 
-    private static func itemRun(section: Int, at: Int, items: JSON) -> JSON {
+    private func itemRun(section: Int, at: Int, items: JSON) -> JSON {
         .object(JSONObject([("section", .int(section)), ("at", .int(at)), ("items", items)]))
     }
 
     /// Contiguous runs of ascending integers.
-    static func runs(_ sorted: [Int]) -> [(start: Int, count: Int)] {
+    func runs(_ sorted: [Int]) -> [(start: Int, count: Int)] {
         var result: [(start: Int, count: Int)] = []
         for value in sorted {
             if let last = result.last, last.start + last.count == value {
@@ -172,7 +179,7 @@ enum DiffEncoding {
         return result
     }
 
-    private static func bySection(_ paths: [ItemPath]) -> [(section: Int, rows: [Int])] {
+    private func bySection(_ paths: [ItemPath]) -> [(section: Int, rows: [Int])] {
         var groups: [(section: Int, rows: [Int])] = []
         for p in paths {
             if let last = groups.last, last.section == p.section {
@@ -186,7 +193,7 @@ enum DiffEncoding {
 
     /// Runs of updates contiguous in old coordinates, with the new paths that
     /// locate each row's content.
-    private static func updateRuns(_ updates: [Changeset.ItemUpdate]) -> [(section: Int, start: Int, newPaths: [ItemPath])] {
+    private func updateRuns(_ updates: [Changeset.ItemUpdate]) -> [(section: Int, start: Int, newPaths: [ItemPath])] {
         var result: [(section: Int, start: Int, newPaths: [ItemPath])] = []
         for u in updates {
             if let last = result.last, last.section == u.old.section, last.start + last.newPaths.count == u.old.row {

@@ -17,6 +17,9 @@ public final class Server {
     /// Answer a `search` with -32800 when a newer `search` of the same source
     /// is already queued (initializationOptions.supersedeSearches).
     var supersedeSearches = true
+    /// `echo: "full"` (true) or `"ids"` (false): whether rows the client
+    /// itself just sent (`apply`, `edit`) carry their content back.
+    var echoContent = true
     /// Snapshots a change replaced, kept so that the session can free them
     /// after the response is sent (freeing a million items takes tens of
     /// milliseconds). Without a session they are dropped after each message.
@@ -60,6 +63,8 @@ public final class Server {
         "search": { s, p throws(RPCError) in try s.search(p) },
         "highlights": { s, p throws(RPCError) in try s.highlights(p) },
         "edit": { s, p throws(RPCError) in try s.edit(p) },
+        "viewport": { s, p throws(RPCError) in try s.viewport(p) },
+        "rows": { s, p throws(RPCError) in try s.rows(p) },
     ]
 
     /// Names reported in `initialize`'s capabilities.
@@ -215,10 +220,25 @@ public final class Server {
         return DiffForm(rawValue: name) ?? defaultForm
     }
 
-    /// The common result of every request that changes a source.
-    func diffResult(_ source: DataSource, _ update: DataSource.Update, form: DiffForm, extra: [(String, JSON)] = []) -> JSON {
+    /// `echo: "full" | "ids"` of a request, else the session default.
+    func echoContent(_ params: Params) throws(RPCError) -> Bool {
+        guard let echo = try params.optionalEnum("echo", ["full", "ids"]) else { return echoContent }
+        return echo == "full"
+    }
+
+    /// The common result of every request that changes a source: the diff in
+    /// the window form when the source has a viewport, else in `form`.
+    /// `echoContent` false leaves out the content the client just sent.
+    func diffResult(_ source: DataSource, _ update: DataSource.Update, form: DiffForm, echoContent: Bool = true,
+                    extra: [(String, JSON)] = []) -> JSON {
         defer { if update.oldVisible.itemCount >= 4096 { retired.append(update.oldVisible) } }
-        let diff = DiffEncoding.encode(update.changeset, form: form, old: update.oldVisible, new: update.newVisible)
+        let diff: (key: String, value: JSON)
+        if let window = update.window {
+            diff = ("window", WindowCodec.encode(window, echoContent: echoContent))
+        } else {
+            diff = DiffEncoding.encode(update.changeset, form: form, old: update.oldVisible, new: update.newVisible,
+                                       echoContent: echoContent)
+        }
         var members: [(String, JSON)] = [("source", .string(source.name)), ("version", .int(source.version)), (diff.key, diff.value)]
         // Selected rows follow their items; report where they are now when
         // anything moved, and what the change deselected.

@@ -149,9 +149,9 @@ struct ProblemList: Error {
 
 extension SnapshotCodec {
     /// Wire form of an item: `{"id", "content"?}`.
-    static func encode(_ item: Item) -> JSON {
+    static func encode(_ item: Item, withContent: Bool = true) -> JSON {
         var writer = JSONWriter()
-        write(item, into: &writer)
+        write(item, withContent: withContent, into: &writer)
         return .raw(writer.bytes)
     }
 
@@ -170,35 +170,37 @@ extension SnapshotCodec {
     }
 
     /// A run of sections as one pre-serialized array.
-    static func encode(sections: ArraySlice<Section>, policies: [String: SectionSelectionPolicy] = [:]) -> JSON {
-        var writer = JSONWriter(reservingCapacity: 64 * sections.reduce(0) { $0 + $1.items.count + 1 })
+    static func encode(sections: ArraySlice<Section>, policies: [String: SectionSelectionPolicy] = [:],
+                       withContent: Bool = true) -> JSON {
+        var writer = JSONWriter(reservingCapacity: (withContent ? 64 : 24) * sections.reduce(0) { $0 + $1.items.count + 1 })
         writer.beginArray()
-        for section in sections { write(section, policy: policies[section.id], into: &writer) }
+        for section in sections { write(section, policy: policies[section.id], withContent: withContent, into: &writer) }
         writer.endArray()
         return .raw(writer.bytes)
     }
 
     /// Items as one pre-serialized array.
-    static func encode<S: Sequence<Item>>(items: S) -> JSON {
-        var writer = JSONWriter(reservingCapacity: 64 * items.underestimatedCount)
+    static func encode<S: Sequence<Item>>(items: S, withContent: Bool = true) -> JSON {
+        var writer = JSONWriter(reservingCapacity: (withContent ? 64 : 24) * items.underestimatedCount)
         writer.beginArray()
-        for item in items { write(item, into: &writer) }
+        for item in items { write(item, withContent: withContent, into: &writer) }
         writer.endArray()
         return .raw(writer.bytes)
     }
 
-    static func write(_ item: Item, into writer: inout JSONWriter) {
+    static func write(_ item: Item, withContent: Bool = true, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key(raw: "id")
         writer.appendString(item.id)
-        if let content = item.content {
+        if withContent, let content = item.content {
             writer.key(raw: "content")
             writer.appendRaw(content.bytes)
         }
         writer.endObject()
     }
 
-    static func write(_ section: Section, policy: SectionSelectionPolicy?, into writer: inout JSONWriter) {
+    static func write(_ section: Section, policy: SectionSelectionPolicy?, withContent: Bool = true,
+                      into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key(raw: "id")
         writer.appendString(section.id)
@@ -216,7 +218,7 @@ extension SnapshotCodec {
         }
         writer.key(raw: "items")
         writer.beginArray()
-        for item in section.items { write(item, into: &writer) }
+        for item in section.items { write(item, withContent: withContent, into: &writer) }
         writer.endArray()
         writer.endObject()
     }

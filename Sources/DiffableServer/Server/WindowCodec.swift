@@ -1,0 +1,65 @@
+import DiffableEngine
+
+/// Wire forms of viewports and window updates (protocol/methods/viewport.md).
+enum WindowCodec {
+    /// `{"total", "start", "count", "steps": [...]}`. Rows listed in
+    /// `update.sentByClient` carry no content when `echoContent` is false.
+    static func encode(_ update: WindowUpdate, echoContent: Bool = true) -> JSON {
+        let omit = echoContent ? [] : update.sentByClient
+        var steps: [JSON] = []
+        steps.reserveCapacity(update.steps.count)
+        for step in update.steps {
+            switch step {
+            case .delete(let at, let count):
+                steps.append(op("delete", [("at", .int(at)), ("count", .int(count))]))
+            case .insert(let at, let rows):
+                steps.append(op("insert", [("at", .int(at)), ("rows", encode(rows, at: at, omitting: omit))]))
+            case .move(let from, let to):
+                steps.append(op("move", [("from", .int(from)), ("to", .int(to))]))
+            case .update(let at, let rows):
+                steps.append(op("update", [("at", .int(at)), ("rows", encode(rows, at: at, omitting: omit))]))
+            }
+        }
+        return .object(JSONObject([
+            ("total", .int(update.total)), ("start", .int(update.start)), ("count", .int(update.count)),
+            ("steps", .array(steps)),
+        ]))
+    }
+
+    /// Rows as `{"id", "section", "header"?: true, "content"?, "selected"?: true, "highlights"?}`.
+    static func encode(_ rows: [WindowRow], at offset: Int = 0, omitting omitted: Set<Int> = []) -> JSON {
+        .array(rows.enumerated().map { index, row in
+            var members: [(String, JSON)] = [("id", .string(row.id)), ("section", .string(row.section))]
+            if row.kind == .header { members.append(("header", .bool(true))) }
+            if let content = row.content, !omitted.contains(offset + index) { members.append(("content", .raw(content.bytes))) }
+            if row.selected { members.append(("selected", .bool(true))) }
+            if !row.highlights.isEmpty {
+                members.append(("highlights", .array(row.highlights.map { .array([.int($0.lowerBound), .int($0.count)]) })))
+            }
+            return .object(JSONObject(members))
+        })
+    }
+
+    /// `viewport: {start, count}` in a request; `.some(nil)` for `null` or a
+    /// zero count (no viewport: whole-list diffs), nil when absent.
+    static func viewport(_ params: Params, key: String = "viewport") throws(RPCError) -> Viewport?? {
+        guard let value = params.object[key] else { return nil }
+        if value.isNull { return .some(nil) }
+        guard let object = try params.optionalObject(key) else { return .some(nil) }
+        try object.checkMembers(["start", "count"], alsoAccepting: [])
+        let start = try object.optionalCount("start") ?? 0
+        let count = try object.optionalCount("count") ?? 0
+        guard count <= maxCount else {
+            throw .invalidParams("\(object.fieldPath("count")) must be at most \(maxCount) rows",
+                                 data: Params.pathData(object.fieldPath("count")))
+        }
+        return .some(count == 0 ? nil : Viewport(start: start, count: count))
+    }
+
+    /// The most rows a window (or a `rows` request) may hold.
+    static let maxCount = 10_000
+
+    private static func op(_ name: String, _ members: [(String, JSON)]) -> JSON {
+        .object(JSONObject([("op", .string(name))] + members))
+    }
+}

@@ -15,7 +15,8 @@ from .discovery import checkout_root, find_daemon
 from .errors import (ClientClosed, DaemonExited, DaemonNotFound, DiffableError, InternalError, InvalidEdit,
                      InvalidParams, InvalidRequest, MethodNotFound, ParseError, RequestCancelled, RequestTimeout,
                      RpcError, SelectionRejected, ServerNotInitialized, UnknownId, UnknownSource, VersionConflict)
-from .frontend import REPLAYERS, Frontend, ReplayError, Row, replay_batch, replay_steps
+from .frontend import (REPLAYERS, Frontend, ReplayError, Row, Window, on_sections, replay_batch, replay_steps,
+                       replay_window)
 from .types import Progress
 
 __version__ = "0.1.0"
@@ -25,6 +26,6 @@ __all__ = [
     "DaemonExited", "DaemonNotFound", "DiffableError", "Frontend", "InternalError", "InvalidEdit", "InvalidParams",
     "InvalidRequest", "MethodNotFound", "ParseError", "PendingRequest", "Progress", "REPLAYERS", "ReplayError",
     "RequestCancelled", "RequestTimeout", "Row", "RpcError", "SelectionRejected", "ServerNotInitialized",
-    "UnknownId", "UnknownSource", "VersionConflict", "checkout_root", "find_daemon", "ops", "replay_batch",
-    "replay_steps",
+    "UnknownId", "UnknownSource", "VersionConflict", "Window", "checkout_root", "find_daemon", "on_sections", "ops",
+    "replay_batch", "replay_steps", "replay_window",
 ]

@@ -17,9 +17,10 @@ from . import params as build
 from .core import CLOSE_GRACE, DEFAULT_TIMEOUT, ClientCore, ProgressCallback, log
 from .discovery import DaemonSpec
 from .errors import ClientClosed, DaemonExited, DiffableError, RequestTimeout, RpcError
-from .types import (DiffForm, DiffResult, DropResult, HighlightsResult, InitializationOptions, ItemIn, Path,
-                    ProgressToken, SearchMode, SearchOrder, SearchResult, SectionIn, SelectAction, SelectionPolicy,
-                    SelectionResult, SelectResult, SnapshotResult, SourcesResult)
+from .types import (DiffForm, DiffResult, DropResult, Echo, HighlightsResult, InitializationOptions, ItemIn, Path,
+                    ProgressToken, RowsResult, SearchMode, SearchOrder, SearchResult, SectionIn, SelectAction,
+                    SelectionPolicy, SelectionResult, SelectResult, SnapshotResult, SourcesResult, ViewportIn,
+                    ViewportResult)
 from .wire import Framing, FramingError, JsonObject, Message, content_length, decode_body, encode
 
 _STREAM_LIMIT = 64 * 1024 * 1024  # a newline-framed response is one line: allow big snapshots
@@ -253,18 +254,20 @@ class AsyncClient(ClientCore):
     # -- methods (documented on Client) ----------------------------------------------------------
 
     async def apply(self, source: str, sections: Iterable[SectionIn], *, form: Optional[DiffForm] = None,
-                    base_version: Optional[int] = None, timeout: Optional[float] = None,
+                    base_version: Optional[int] = None, viewport: Optional[ViewportIn] = build.UNSET,
+                    echo: Optional[Echo] = None, timeout: Optional[float] = None,
                     progress: Optional[ProgressCallback] = None,
                     work_done_token: Optional[ProgressToken] = None) -> DiffResult:
-        return cast(DiffResult, await self.request("apply", build.apply(source, sections, form, base_version),
+        return cast(DiffResult, await self.request("apply", build.apply(source, sections, form, base_version, viewport, echo),
                                                    timeout=timeout, progress=progress,
                                                    work_done_token=work_done_token))
 
     async def edit(self, source: str, ops: Iterable[Mapping[str, Any]], *, form: Optional[DiffForm] = None,
-                   base_version: Optional[int] = None, timeout: Optional[float] = None,
+                   base_version: Optional[int] = None, viewport: Optional[ViewportIn] = build.UNSET,
+                   echo: Optional[Echo] = None, timeout: Optional[float] = None,
                    progress: Optional[ProgressCallback] = None,
                    work_done_token: Optional[ProgressToken] = None) -> DiffResult:
-        return cast(DiffResult, await self.request("edit", build.edit(source, ops, form, base_version),
+        return cast(DiffResult, await self.request("edit", build.edit(source, ops, form, base_version, viewport, echo),
                                                    timeout=timeout, progress=progress,
                                                    work_done_token=work_done_token))
 
@@ -272,11 +275,12 @@ class AsyncClient(ClientCore):
                      mode: Optional[SearchMode] = None, order: Optional[SearchOrder] = None,
                      limit: Optional[int] = None, placeholder: Optional[ItemIn] = None,
                      highlight_limit: Optional[int] = None, form: Optional[DiffForm] = None,
-                     base_version: Optional[int] = None, timeout: Optional[float] = None,
+                     base_version: Optional[int] = None,
+                     viewport: Optional[ViewportIn] = build.UNSET, timeout: Optional[float] = None,
                      progress: Optional[ProgressCallback] = None,
                      work_done_token: Optional[ProgressToken] = None) -> SearchResult:
         params = build.search(source, query, sections, mode, order, limit, placeholder, highlight_limit, form,
-                              base_version)
+                              base_version, viewport)
         return cast(SearchResult, await self.request("search", params, timeout=timeout, progress=progress,
                                                      work_done_token=work_done_token))
 
@@ -299,6 +303,15 @@ class AsyncClient(ClientCore):
                          count: Optional[int] = None, timeout: Optional[float] = None) -> HighlightsResult:
         return cast(HighlightsResult, await self.request(
             "highlights", build.highlights(source, section, start, count), timeout=timeout))
+
+    async def viewport(self, source: str, *, start: Optional[int] = None, count: Optional[int] = None,
+                       timeout: Optional[float] = None) -> ViewportResult:
+        return cast(ViewportResult, await self.request("viewport", build.viewport(source, start, count),
+                                                       timeout=timeout))
+
+    async def rows(self, source: str, *, start: Optional[int] = None, count: Optional[int] = None,
+                   timeout: Optional[float] = None) -> RowsResult:
+        return cast(RowsResult, await self.request("rows", build.viewport(source, start, count), timeout=timeout))
 
     async def snapshot(self, source: str, *, full: Optional[bool] = None,
                        timeout: Optional[float] = None) -> SnapshotResult:

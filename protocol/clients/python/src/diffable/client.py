@@ -18,9 +18,10 @@ from . import params as build
 from .core import CLOSE_GRACE, DEFAULT_TIMEOUT, ClientCore, ProgressCallback, log
 from .discovery import DaemonSpec
 from .errors import ClientClosed, DaemonExited, DiffableError, RequestTimeout, RpcError
-from .types import (DiffForm, DiffResult, DropResult, HighlightsResult, InitializationOptions, InitializeResult,
-                    ItemIn, Path, ProgressToken, SearchMode, SearchOrder, SearchResult, SectionIn, SelectAction,
-                    SelectionPolicy, SelectionResult, SelectResult, SnapshotResult, SourcesResult)
+from .types import (DiffForm, DiffResult, DropResult, Echo, HighlightsResult, InitializationOptions,
+                    InitializeResult, ItemIn, Path, ProgressToken, RowsResult, SearchMode, SearchOrder, SearchResult,
+                    SectionIn, SelectAction, SelectionPolicy, SelectionResult, SelectResult, SnapshotResult,
+                    SourcesResult, ViewportIn, ViewportResult)
 from .wire import Framing, FramingError, JsonObject, Message, content_length, decode_body, encode
 
 _EXITED: JsonObject = {"exited": True}  # put in place of a response when the output closed
@@ -258,30 +259,37 @@ class Client(ClientCore):
     # -- methods ---------------------------------------------------------------------------------
 
     def apply(self, source: str, sections: Iterable[SectionIn], *, form: Optional[DiffForm] = None,
-              base_version: Optional[int] = None, timeout: Optional[float] = None,
+              base_version: Optional[int] = None, viewport: Optional[ViewportIn] = build.UNSET,
+              echo: Optional[Echo] = None, timeout: Optional[float] = None,
               progress: Optional[ProgressCallback] = None,
               work_done_token: Optional[ProgressToken] = None) -> DiffResult:
-        """Replaces the source's snapshot (creating it); the diff of the visible snapshot."""
-        return cast(DiffResult, self.request("apply", build.apply(source, sections, form, base_version),
+        """Replaces the source's snapshot (creating it); the diff of the visible snapshot.
+        `viewport={"start", "count"}` sets the window with the change (`None` sends null: removes it;
+        leaving it out sends nothing); `echo="ids"` leaves out the content of the rows this request sent
+        (`Frontend.sending` fills it back in)."""
+        return cast(DiffResult, self.request("apply", build.apply(source, sections, form, base_version, viewport, echo),
                                              timeout=timeout, progress=progress, work_done_token=work_done_token))
 
     def edit(self, source: str, ops: Iterable[Mapping[str, Any]], *, form: Optional[DiffForm] = None,
-             base_version: Optional[int] = None, timeout: Optional[float] = None,
+             base_version: Optional[int] = None, viewport: Optional[ViewportIn] = build.UNSET,
+             echo: Optional[Echo] = None, timeout: Optional[float] = None,
              progress: Optional[ProgressCallback] = None,
              work_done_token: Optional[ProgressToken] = None) -> DiffResult:
-        """Applies snapshot ops (see `diffable.ops`) atomically; the diff."""
-        return cast(DiffResult, self.request("edit", build.edit(source, ops, form, base_version),
+        """Applies snapshot ops (see `diffable.ops`) atomically; the diff. `viewport=`, `echo=` as for `apply`."""
+        return cast(DiffResult, self.request("edit", build.edit(source, ops, form, base_version, viewport, echo),
                                              timeout=timeout, progress=progress, work_done_token=work_done_token))
 
     def search(self, source: str, query: str, *, sections: Optional[Sequence[str]] = None,
                mode: Optional[SearchMode] = None, order: Optional[SearchOrder] = None, limit: Optional[int] = None,
                placeholder: Optional[ItemIn] = None, highlight_limit: Optional[int] = None,
-               form: Optional[DiffForm] = None, base_version: Optional[int] = None, timeout: Optional[float] = None,
+               form: Optional[DiffForm] = None, base_version: Optional[int] = None,
+                                                viewport: Optional[ViewportIn] = build.UNSET, timeout: Optional[float] = None,
                progress: Optional[ProgressCallback] = None,
                work_done_token: Optional[ProgressToken] = None) -> SearchResult:
-        """Filters the source (`query=""` clears); the diff plus `search` counts and `highlights`."""
+        """Filters the source (`query=""` clears); the diff plus `search` counts and `highlights`.
+        `viewport=` as for `apply`."""
         params = build.search(source, query, sections, mode, order, limit, placeholder, highlight_limit, form,
-                              base_version)
+                              base_version, viewport)
         return cast(SearchResult, self.request("search", params, timeout=timeout, progress=progress,
                                                work_done_token=work_done_token))
 
@@ -303,6 +311,17 @@ class Client(ClientCore):
                    timeout: Optional[float] = None) -> HighlightsResult:
         return cast(HighlightsResult, self.request("highlights", build.highlights(source, section, start, count),
                                                    timeout=timeout))
+
+    def viewport(self, source: str, *, start: Optional[int] = None, count: Optional[int] = None,
+                 timeout: Optional[float] = None) -> ViewportResult:
+        """Sets the window to flat rows `start ..< start + count` (a scroll); `count` 0 or None removes it
+        (`window: None`). While a source has a viewport, change results carry `window` (the window form)."""
+        return cast(ViewportResult, self.request("viewport", build.viewport(source, start, count), timeout=timeout))
+
+    def rows(self, source: str, *, start: Optional[int] = None, count: Optional[int] = None,
+             timeout: Optional[float] = None) -> RowsResult:
+        """Flat rows `start ..< start + count` (default 0 and 100) without moving the window."""
+        return cast(RowsResult, self.request("rows", build.viewport(source, start, count), timeout=timeout))
 
     def snapshot(self, source: str, *, full: Optional[bool] = None,
                  timeout: Optional[float] = None) -> SnapshotResult:

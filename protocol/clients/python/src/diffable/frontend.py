@@ -1,19 +1,25 @@
 """A frontend model: what a UI shows for each source, kept by replaying diffs.
 
 `Frontend.update(result)` applies a change result (`apply`, `edit`, `search`,
-`select`, `setSelectionMode`): its diff payload, then its selection delta.
-Each diff form is one replay function in `REPLAYERS` (result member name ->
-function(old sections, payload) -> new sections); a new form is one more
-entry. Replays are strict: a payload that breaks protocol/README.md's rules
-(for `batch`, the UIKit rules) raises `ReplayError` and leaves the model as
-it was.
+`select`, `setSelectionMode`, `viewport`): its diff payload, then its
+selection delta. Each diff form is one replay function in `REPLAYERS`
+(result member name -> function(old view, payload) -> new view); a new form
+is one more entry (`on_sections` adapts a function of the section list).
+Replays are strict: a payload that breaks protocol/README.md's rules (for
+`batch`, the UIKit rules; for `window`, protocol/methods/viewport.md) raises
+`ReplayError` and leaves the model as it was.
+
+Two kinds of model per source: the whole visible list (`sections`, kept by
+the `batch` and `steps` forms) or, while the source has a viewport, only the
+window's rows (`window`, kept by the `window` form). See `Frontend.window`.
 """
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 from .errors import DiffableError
 
@@ -186,17 +192,125 @@ def replay_steps(old: SectionList, steps: Sequence[Mapping[str, Any]]) -> Sectio
     return sections
 
 
-Replayer = Callable[[SectionList, Any], SectionList]
-REPLAYERS: Dict[str, Replayer] = {"batch": replay_batch, "steps": replay_steps}
-"""Diff forms by the result member that carries them."""
+@dataclass
+class Window:
+    """A source's viewport as the frontend holds it: `rows` are flat rows `start ..< start + len(rows)`
+    of a flat list of `total` rows (headers are rows); `count` is the viewport's size (near the end of
+    the list fewer rows are held). Rows are the wire's dicts (`id`, `section`, `header`?, `content`?,
+    `selected`?, `highlights`?), with the content of `echo: "ids"` rows filled in (`Frontend.sending`)."""
+    total: int = 0
+    start: int = 0
+    count: int = 0
+    rows: List[Dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
 class SourceView:
-    """One source as the frontend shows it."""
+    """One source as the frontend shows it. `sections` is the whole visible list while `holds_list`;
+    while the source has a viewport only `window` is kept (`sections` is then empty and `holds_list`
+    False until a `load`). `sent`: id -> item as the client last sent it (`Frontend.sending`)."""
     version: int = 0
     sections: SectionList = field(default_factory=list)
     selected: set[str] = field(default_factory=set)
+    window: Optional[Window] = None
+    holds_list: bool = True
+    sent: Dict[str, Dict[str, Any]] = field(default_factory=dict)
+
+
+Replayer = Callable[[SourceView, Any], SourceView]
+"""A diff form: (the view before, the result's payload) -> a new view (never modifying the old one)."""
+
+
+def on_sections(replay: Callable[[SectionList, Any], SectionList]) -> Replayer:
+    """A form that rewrites the whole section list (`batch`, `steps`) as a `Replayer`: it needs the
+    list (not only a window), and an answer in it means the source has no viewport (any more)."""
+    def replayer(view: SourceView, payload: Any) -> SourceView:
+        check(view.holds_list, "a whole-list diff for a source whose model holds only a window (its viewport "
+                               "was removed by this request?): load a snapshot first (Frontend.load)")
+        return dataclasses.replace(view, sections=replay(view.sections, payload), window=None)
+    return replayer
+
+
+def _int(value: Any, what: str, minimum: int = 0) -> int:
+    check(isinstance(value, int) and not isinstance(value, bool) and value >= minimum,
+          f"{what} is {value!r}, not an integer >= {minimum}")
+    return int(value)
+
+
+def _window_rows(rows: Any, step: Mapping[str, Any],
+                 sent: Mapping[str, Mapping[str, Any]]) -> List[Dict[str, Any]]:
+    check(isinstance(rows, list) and len(rows) > 0, f"{step}: no rows")
+    out: List[Dict[str, Any]] = []
+    for row in rows:
+        check(isinstance(row, dict) and isinstance(row.get("id"), str) and isinstance(row.get("section"), str),
+              f"{step}: a row without id or section: {row!r}")
+        row = dict(row)
+        if not row.get("header") and "content" not in row and "content" in sent.get(row["id"], {}):
+            row["content"] = sent[row["id"]]["content"]  # echo "ids": the content this client sent
+        out.append(row)
+    return out
+
+
+def replay_window(old: Optional[Window], payload: Mapping[str, Any],
+                  sent: Optional[Mapping[str, Mapping[str, Any]]] = None) -> Window:
+    """The window form (protocol/methods/viewport.md): sequential steps over the rows `old` holds
+    (none when the viewport is new), checked to leave exactly `min(count, total - start)` distinct
+    rows. Rows without content whose id is in `sent` (id -> item) get that item's content."""
+    try:
+        return _replay_window(old, payload, sent or {})
+    except (KeyError, TypeError, IndexError, AttributeError) as error:
+        raise ReplayError(f"malformed window payload: {error!r}") from None
+
+
+def _replay_window(old: Optional[Window], payload: Mapping[str, Any],
+                   sent: Mapping[str, Mapping[str, Any]]) -> Window:
+    total, start = _int(payload["total"], "window.total"), _int(payload["start"], "window.start")
+    count = _int(payload["count"], "window.count", 1)
+    rows = [dict(r) for r in old.rows] if old is not None else []
+    check(isinstance(payload["steps"], list), "window.steps is not a list")
+    for step in payload["steps"]:
+        op = step.get("op") if isinstance(step, dict) else None
+        if op == "delete":
+            at, n = _int(step["at"], f"{step} at"), _int(step["count"], f"{step} count", 1)
+            check(at + n <= len(rows), f"{step} out of range of {len(rows)} rows")
+            del rows[at:at + n]
+        elif op == "insert":
+            at = _int(step["at"], f"{step} at")
+            check(at <= len(rows), f"{step} out of range of {len(rows)} rows")
+            rows[at:at] = _window_rows(step["rows"], step, sent)
+        elif op == "move":
+            source, target = _int(step["from"], f"{step} from"), _int(step["to"], f"{step} to")
+            check(source < len(rows) and target < len(rows), f"{step} out of range of {len(rows)} rows")
+            rows.insert(target, rows.pop(source))
+        elif op == "update":
+            at = _int(step["at"], f"{step} at")
+            new = _window_rows(step["rows"], step, sent)
+            check(at + len(new) <= len(rows), f"{step} out of range of {len(rows)} rows")
+            for k, row in enumerate(new):
+                held = rows[at + k]
+                check((held["id"], bool(held.get("header"))) == (row["id"], bool(row.get("header"))),
+                      f"{step}: the update of row {at + k} ({held['id']}) names another row ({row['id']})")
+                rows[at + k] = row
+        else:
+            raise ReplayError(f"unknown window step {step!r}")
+    expected = min(count, max(total - start, 0))
+    check(len(rows) == expected, f"the window holds {len(rows)} rows after its steps, not min(count {count}, "
+                                 f"total {total} - start {start}) = {expected}")
+    keys = [(bool(r.get("header")), r["id"]) for r in rows]
+    check(len(set(keys)) == len(keys), f"a row twice in the window: {[r['id'] for r in rows]}")
+    return Window(total=total, start=start, count=count, rows=rows)
+
+
+def _replay_window_view(view: SourceView, payload: Any) -> SourceView:
+    if payload is None:  # `window: null`: the viewport was removed; the list is not held until a `load`
+        return dataclasses.replace(view, window=None)
+    window = replay_window(view.window, payload, view.sent)
+    return dataclasses.replace(view, window=window, sections=[], holds_list=False)
+
+
+REPLAYERS: Dict[str, Replayer] = {"batch": on_sections(replay_batch), "steps": on_sections(replay_steps),
+                                  "window": _replay_window_view}
+"""Diff forms by the result member that carries them."""
 
 
 @dataclass(frozen=True)
@@ -226,24 +340,27 @@ class Frontend:
         view = self.view(result["source"])
         forms = [name for name in REPLAYERS if name in result]
         check(len(forms) <= 1, f"a result with several diff forms: {forms}")
-        sections = view.sections
+        new = dataclasses.replace(view)
         try:
             for name in forms:
-                sections = REPLAYERS[name](view.sections, result[name])
-        except (KeyError, TypeError, IndexError) as error:
+                new = REPLAYERS[name](view, result[name])
+        except (KeyError, TypeError, IndexError, AttributeError) as error:
             raise ReplayError(f"malformed {forms} payload: {error!r}") from None
-        selected = self._replay_selection(sections, set(view.selected), result.get("selection"))
-        view.sections, view.selected, view.version = sections, selected, result["version"]
+        new.selected = self._replay_selection(new.sections if new.holds_list else None, set(view.selected),
+                                              result.get("selection"))
+        new.version = result["version"]
+        self._views[result["source"]] = new
 
     @staticmethod
-    def _replay_selection(sections: SectionList, selected: set[str], delta: Optional[Mapping[str, Any]]) -> set[str]:
+    def _replay_selection(sections: Optional[SectionList], selected: set[str],
+                          delta: Optional[Mapping[str, Any]]) -> set[str]:
         if not delta:
             return selected
         for change in delta.get("deselected", []):
             selected.discard(change["id"])
         for change in delta.get("selected", []) + delta.get("kept", []):
             selected.add(change["id"])
-        if "rows" in delta:  # every selected visible row, in visible order: check it against the model
+        if "rows" in delta and sections is not None:  # every selected visible row: check it against the list
             expected = [[si, ri] for si, s in enumerate(sections)
                         for ri, item in enumerate(s["items"]) if item["id"] in selected]
             check([r["path"] for r in delta["rows"]] == expected,
@@ -253,11 +370,51 @@ class Frontend:
         return selected
 
     def load(self, snapshot: Mapping[str, Any]) -> None:
-        """Replaces a source's model with a `snapshot` result (to start, or to resync after a timeout)."""
-        self._views[snapshot["source"]] = SourceView(
-            version=snapshot["version"], selected=set(snapshot.get("selected", [])),
+        """Replaces a source's list with a `snapshot` result (to start, to resync after a timeout, or
+        after its viewport was removed). A window, if any, is kept: while the daemon still has a
+        viewport its answers replay onto it (resync a window with `load_window`)."""
+        view = self.view(snapshot["source"])
+        self._views[snapshot["source"]] = dataclasses.replace(
+            view, version=snapshot["version"], selected=set(snapshot.get("selected", [])), holds_list=True,
             sections=[{"id": s["id"], **({"header": s["header"]} if s.get("header") is not None else {}),
                        "items": [dict(i) for i in s.get("items", [])]} for s in snapshot["sections"]])
+
+    def load_window(self, rows_result: Mapping[str, Any], count: int) -> None:
+        """Replaces a source's window with a `rows` result read at the viewport's start with its `count`
+        (to resync a windowed model, e.g. after a timeout)."""
+        view = self.view(rows_result["source"])
+        window = Window(total=rows_result["total"], start=rows_result["start"], count=count,
+                        rows=[dict(r) for r in rows_result["rows"]])
+        self._views[rows_result["source"]] = dataclasses.replace(
+            view, version=rows_result["version"], window=window, sections=[], holds_list=False)
+
+    def sending(self, source: str, *, sections: Optional[Iterable[Mapping[str, Any]]] = None,
+                ops: Optional[Iterable[Mapping[str, Any]]] = None) -> None:
+        """Records the items of an `apply` (`sections`: they replace what was recorded) or of an `edit`
+        (`ops`: inserted, appended and `setContent` items), to be called before sending it, so that
+        `echo: "ids"` window rows, which carry only their id, get the content this client sent."""
+        view = self.view(source)
+        if sections is not None:
+            view.sent = {}
+        for section in sections or []:
+            self._remember(view, section.get("items", []))
+        for op in ops or []:
+            if op.get("op") in ("appendSections", "insertSections"):
+                for section in op.get("sections", []):
+                    self._remember(view, section.get("items", []))
+            elif op.get("op") in ("appendItems", "insertItems", "setContent"):
+                self._remember(view, op.get("items", []))
+
+    @staticmethod
+    def _remember(view: SourceView, items: Iterable[Any]) -> None:
+        for item in items:
+            entry: Dict[str, Any] = {"id": item} if isinstance(item, str) else dict(item)
+            view.sent[entry["id"]] = entry
+
+    def window(self, source: str) -> Optional[Window]:
+        """A copy of the source's window (`total`, `start`, `count`, `rows`), None without a viewport."""
+        window = self.view(source).window
+        return copy.deepcopy(window) if window is not None else None
 
     def forget(self, source: str) -> None:
         """After `drop`."""

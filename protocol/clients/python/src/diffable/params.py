@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterable, Mapping, Optional, Sequence
 
-from .types import (DiffForm, InitializationOptions, ItemIn, Path, SearchMode, SearchOrder, SectionIn,
-                    SelectAction, SelectionPolicy)
+from .types import (DiffForm, Echo, InitializationOptions, ItemIn, Path, SearchMode, SearchOrder, SectionIn,
+                    SelectAction, SelectionPolicy, ViewportIn)
 
 Params = Dict[str, Any]
 
@@ -21,18 +21,40 @@ def present(**members: Any) -> Params:
     return {name: value for name, value in members.items() if value is not None}
 
 
+class _Unset:
+    """The default of `viewport=`: None is a value there (it removes the viewport), so "not given"
+    needs its own marker."""
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Any = _Unset()
+
+
+def viewport_member(viewport: Optional[ViewportIn]) -> Params:
+    """`{"viewport": ...}` when given (None is sent as null: it removes the viewport), else nothing."""
+    if viewport is UNSET:
+        return {}
+    return {"viewport": dict(viewport) if viewport is not None else None}
+
+
 def initialize(options: Optional[InitializationOptions]) -> Params:
     return present(initializationOptions=dict(options) if options is not None else None)
 
 
 def apply(source: str, sections: Iterable[SectionIn], form: Optional[DiffForm],
-          base_version: Optional[int]) -> Params:
-    return {"source": source, "sections": list(sections), **present(baseVersion=base_version, form=form)}
+          base_version: Optional[int], viewport: Optional[ViewportIn] = UNSET,
+          echo: Optional[Echo] = None) -> Params:
+    return {"source": source, "sections": list(sections),
+            **present(baseVersion=base_version, form=form, echo=echo), **viewport_member(viewport)}
 
 
 def edit(source: str, ops: Iterable[Mapping[str, Any]], form: Optional[DiffForm],
-         base_version: Optional[int]) -> Params:
-    return {"source": source, "ops": [dict(op) for op in ops], **present(baseVersion=base_version, form=form)}
+         base_version: Optional[int], viewport: Optional[ViewportIn] = UNSET,
+         echo: Optional[Echo] = None) -> Params:
+    return {"source": source, "ops": [dict(op) for op in ops],
+            **present(baseVersion=base_version, form=form, echo=echo), **viewport_member(viewport)}
 
 
 def select(source: str, action: Optional[SelectAction], ids: Optional[Sequence[str]],
@@ -55,13 +77,14 @@ def source_only(source: str) -> Params:
 
 def search(source: str, query: str, sections: Optional[Sequence[str]], mode: Optional[SearchMode],
            order: Optional[SearchOrder], limit: Optional[int], placeholder: Optional[ItemIn],
-           highlight_limit: Optional[int], form: Optional[DiffForm], base_version: Optional[int]) -> Params:
+           highlight_limit: Optional[int], form: Optional[DiffForm], base_version: Optional[int],
+           viewport: Optional[ViewportIn] = UNSET) -> Params:
     if isinstance(placeholder, str):  # the spec says "an item": both spellings of one are accepted
         placeholder = {"id": placeholder}
     return {"source": source, "query": query, **present(
         sections=list(sections) if sections is not None else None, mode=mode, order=order, limit=limit,
         placeholder=dict(placeholder) if placeholder is not None else None,
-        highlightLimit=highlight_limit, form=form, baseVersion=base_version)}
+        highlightLimit=highlight_limit, form=form, baseVersion=base_version), **viewport_member(viewport)}
 
 
 def highlights(source: str, section: int, start: Optional[int], count: Optional[int]) -> Params:
@@ -70,3 +93,8 @@ def highlights(source: str, section: int, start: Optional[int], count: Optional[
 
 def snapshot(source: str, full: Optional[bool]) -> Params:
     return {"source": source, **present(full=full)}
+
+
+def viewport(source: str, start: Optional[int], count: Optional[int]) -> Params:
+    """`viewport` and `rows` (absent `count`: `viewport` removes the window, `rows` reads 100)."""
+    return {"source": source, **present(start=start, count=count)}

@@ -16,6 +16,8 @@ SearchMode = Literal["substring", "fuzzy"]
 SearchOrder = Literal["source", "score"]
 SelectAction = Literal["select", "deselect", "toggle", "clear"]
 SelectionModeName = Literal["none", "single", "multiple"]
+Echo = Literal["full", "ids"]
+"""`echo`: "ids" leaves out the content of rows the client itself just sent (protocol/methods/viewport.md)."""
 Path = List[int]
 """`[section, row]` in the visible snapshot."""
 ProgressToken = Union[str, int]
@@ -60,6 +62,36 @@ class Section(_SectionBaseOut, total=False):
 class InitializationOptions(TypedDict, total=False):
     form: DiffForm
     supersedeSearches: bool
+    echo: Echo
+
+
+class ViewportIn(TypedDict, total=False):
+    """The `viewport` member of `apply`/`edit`/`search`: flat rows `start ..< start + count`
+    (`count: 0` removes the viewport)."""
+    start: int
+    count: int
+
+
+class _RowBase(TypedDict):
+    id: str
+    section: str
+
+
+class WindowRow(_RowBase, total=False):
+    """A row of the flat list (protocol/methods/viewport.md): an item, or a section header
+    (`header: true`, `id` = the section's id)."""
+    header: bool
+    content: Any
+    selected: bool
+    highlights: List[List[int]]
+
+
+class WindowPayload(TypedDict):
+    """The `window` member of a change result while the source has a viewport."""
+    total: int
+    start: int
+    count: int
+    steps: List[Dict[str, Any]]
 
 
 class SelectionPolicy(TypedDict, total=False):
@@ -86,9 +118,11 @@ class _ChangeBase(TypedDict):
 
 
 class DiffResult(_ChangeBase, total=False):
-    """`apply`/`edit` result: one of `batch` or `steps`, and `selection` when it changed."""
+    """`apply`/`edit` result: one of `batch`, `steps` or (with a viewport) `window`, and `selection`
+    when it changed."""
     batch: Dict[str, Any]
     steps: List[Dict[str, Any]]
+    window: Optional[WindowPayload]
     selection: SelectionDelta
 
 
@@ -110,8 +144,22 @@ class SearchResult(DiffResult):
 
 
 class SelectResult(_ChangeBase, total=False):
-    """`select` and `setSelectionMode` result; `selection` is omitted when nothing changed."""
+    """`select` and `setSelectionMode` result; `selection` is omitted when nothing changed;
+    `window` while the source has a viewport."""
     selection: SelectionDelta
+    window: WindowPayload
+
+
+class ViewportResult(_ChangeBase):
+    """`viewport` result: how the held rows become the new window's; None when it was removed."""
+    window: Optional[WindowPayload]
+
+
+class RowsResult(_ChangeBase):
+    """`rows` result: flat rows `start ..< start + count` of `total`."""
+    total: int
+    start: int
+    rows: List[WindowRow]
 
 
 class SelectionResult(_ChangeBase):

@@ -37,6 +37,7 @@ enum BenchmarkRegistry {
         EditBenchmarks.all,
         SearchBenchmarks.all,
         LifecycleBenchmarks.all,
+        ViewportBenchmarks.all,
     ]
 
     static var all: [Benchmark] { groups.flatMap { $0 } }

@@ -78,6 +78,11 @@ struct WindowPropertyTests {
                         }
                     }
                 case 3:
+                    let visibleBefore = source.visible, versionBefore = source.version
+                    defer {
+                        #expect((source.version != versionBefore) == (source.visible != visibleBefore),
+                                "seed \(seed) step \(step): a search with a viewport bumps the version exactly when the visible list changed")
+                    }
                     let query = ["", "gr", "a", "zz", "ma"].randomElement(using: &rng) ?? ""
                     let scope: [String]? = pairs.chance(0.5) ? nil : source.snapshot.sections.prefix(1).map(\.id)
                     update = source.setSearch(SearchSettings(query: SearchQuery(text: query, mode: pairs.chance(0.5) ? .fuzzy : .substring),

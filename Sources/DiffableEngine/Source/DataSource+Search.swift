@@ -56,20 +56,53 @@ extension DataSource {
         let oldRows = searchCache.rowSources
         search = settings
         visible = computeVisible()
-        // Both visible snapshots filter the same full snapshot, so rows are
-        // compared by their flat index: no id hashing, O(rows of the filtered
-        // sections) instead of a general diff.
-        let changeset = filteredChangeset(oldRows: oldRows, old: oldVisible)
-            ?? oldVisible.difference(to: visible)
-        // Debug builds prove every search diff: replayed on the old visible
-        // snapshot it must give the new one (O(rows); not evaluated in -O).
-        assert((try? oldVisible.applyingBatch(changeset, contentFrom: visible)) == visible,
-               "search diff does not replay to the new visible snapshot")
-        if !changeset.isEmpty { version += 1 }
-        let windowUpdate = windowAfter(changeset: changeset, oldVisible: oldVisible, mayScan: true)
+        let changeset: Changeset
+        let windowUpdate: WindowUpdate?
+        if window != nil {
+            // The frontend holds only its window: no whole-list diff is
+            // needed (the window finds its top row by id). The visible list
+            // changed when a filtered section's rows, or the placeholder, did.
+            changeset = Changeset()
+            if visibleChanged(oldRows: oldRows, newRows: searchCache.rowSources, old: oldVisible, new: visible) {
+                version += 1
+            }
+            windowUpdate = windowAfter(changeset: nil, oldVisible: oldVisible, mayScan: true)
+        } else {
+            // Both visible snapshots filter the same full snapshot, so rows are
+            // compared by their flat index: no id hashing, O(rows of the filtered
+            // sections) instead of a general diff.
+            changeset = filteredChangeset(oldRows: oldRows, old: oldVisible) ?? oldVisible.difference(to: visible)
+            // Debug builds prove every search diff: replayed on the old visible
+            // snapshot it must give the new one (O(rows); not evaluated in -O).
+            assert((try? oldVisible.applyingBatch(changeset, contentFrom: visible)) == visible,
+                   "search diff does not replay to the new visible snapshot")
+            if !changeset.isEmpty { version += 1 }
+            windowUpdate = nil
+        }
         // Hidden items keep their selection: nothing is deselected by a search.
         return Update(changeset: changeset, oldVisible: oldVisible, newVisible: visible, selection: SelectionDelta(),
                       window: windowUpdate)
+    }
+
+    /// Whether two visible snapshots of this full snapshot differ: a
+    /// section's rows (a section without row sources shows all its items),
+    /// or the placeholder shown in the same place.
+    /// - Complexity: O(rows of the filtered sections), compared as integers.
+    func visibleChanged(oldRows: [Int: [Int]], newRows: [Int: [Int]], old: Snapshot, new: Snapshot) -> Bool {
+        var start = 0
+        for (s, section) in snapshot.sections.enumerated() {
+            defer { start += section.items.count }
+            let a = oldRows[s], b = newRows[s]
+            if a == nil && b == nil { continue }
+            // A side without row sources is rows start ..< start + count.
+            func key(_ rows: [Int]?, _ i: Int) -> Int { rows?[i] ?? start + i }
+            let count = a?.count ?? section.items.count
+            guard count == (b?.count ?? section.items.count) else { return true }
+            for i in 0..<count where key(a, i) != key(b, i) { return true }
+            if a == [SearchCache.placeholderKey], old.sections.indices.contains(s), new.sections.indices.contains(s),
+               old.sections[s].items.first != new.sections[s].items.first { return true }
+        }
+        return false
     }
 
     /// How many items of the scoped sections match the current query

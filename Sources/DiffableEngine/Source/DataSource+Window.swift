@@ -61,18 +61,20 @@ extension DataSource {
     ///
     /// A batch changeset reports an item that moved into an inserted section
     /// as deleted; when the caller already paid O(n) for the change
-    /// (`mayScan`: an `apply`, a search), such an anchor is looked up by id.
+    /// (`mayScan`: an `apply`, a search), such an anchor is looked up by id;
+    /// so is every anchor when there is no changeset (a search with a
+    /// viewport computes none).
     /// - Complexity: O(changes + sections + w log w), plus O(n) with
     ///   `mayScan` when the changeset lost the anchor.
-    mutating func windowAfter(changeset: Changeset, oldVisible: Snapshot, mayScan: Bool) -> WindowUpdate? {
+    mutating func windowAfter(changeset: Changeset?, oldVisible: Snapshot, mayScan: Bool) -> WindowUpdate? {
         guard let state = window else { return nil }
         let newLayout = FlatLayout(visible)
         var start = state.start
         if state.pinned {
             window?.pinned = false
         } else if !state.rows.isEmpty {
-            if let anchored = Self.newIndex(ofFlat: state.start, old: oldVisible, new: newLayout,
-                                            newSectionCount: visible.sections.count, changeset: changeset) {
+            if let changeset, let anchored = Self.newIndex(ofFlat: state.start, old: oldVisible, new: newLayout,
+                                                           newSectionCount: visible.sections.count, changeset: changeset) {
                 start = anchored
             } else if mayScan, let anchor = state.rows.first, let found = flatIndex(of: anchor, layout: newLayout) {
                 start = found
@@ -81,7 +83,9 @@ extension DataSource {
             }
         }
         var update = refreshWindow(from: state.rows, start: start, layout: newLayout)
-        update.sentByClient = Self.rowsSent(by: changeset, window: start..<start + update.rowCount, layout: newLayout)
+        if let changeset {
+            update.sentByClient = Self.rowsSent(by: changeset, window: start..<start + update.rowCount, layout: newLayout)
+        }
         return update
     }
 

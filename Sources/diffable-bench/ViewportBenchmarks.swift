@@ -1,0 +1,80 @@
+import Foundation
+
+/// A frontend that draws 50 rows of a 1M-line corpus (names and paths)
+/// through a viewport, over the pipe: keystrokes (fuzzy, ranked, no limit),
+/// scrolling, the first apply, an edit outside the window. Round trips from
+/// the first request byte to the last response byte.
+enum ViewportBenchmarks {
+    static let all: [Benchmark] = [
+        Benchmark(name: "viewport.pipe-1m",
+                  summary: "1M names and paths, 50-row window: apply, fuzzy keystrokes (order score, no limit), scrolling, an edit outside the window") { context in
+            try run(context, items: 1_000_000, window: 50)
+        },
+    ]
+
+    /// Half people's names, half file paths, deterministic.
+    static func corpus(_ n: Int) -> [String] {
+        let names = SearchBenchmarks.texts(n / 2)
+        let dirs = ["src", "Sources", "lib", "tests", "docs", "app", "internal", "pkg", "cmd", "web"]
+        let parts = ["view", "model", "grid", "render", "search", "store", "router", "sheet", "table", "cell", "graph"]
+        var rng = SplitMix64(seed: 0xF11E)
+        func pick(_ list: [String]) -> String { list[Int(truncatingIfNeeded: rng.next() >> 1) % list.count] }
+        let paths = (0..<(n - n / 2)).map { i in "\(pick(dirs))/\(pick(parts))/\(pick(parts))_\(pick(parts))\(i % 9973).swift" }
+        return names + paths
+    }
+
+    static func run(_ context: BenchContext, items: Int, window: Int) throws {
+        let r = context.reporter
+        let daemon = try DaemonConnection(path: context.daemonPath)
+        defer { daemon.close() }
+        _ = try daemon.exchange(Array(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"initializationOptions":{"supersedeSearches":false}}}"#.utf8) + [0x0A], id: 1)
+        let rows = corpus(items).enumerated().map { #"{"id":"r\#($0.offset)","content":{"text":"\#($0.element)"}}"# }
+        let apply = Array(#"{"jsonrpc":"2.0","id":2,"method":"apply","params":{"source":"c","viewport":{"start":0,"count":\#(window)},"sections":[{"id":"list","items":[\#(rows.joined(separator: ","))]}]}}"#.utf8) + [0x0A]
+        let (applied, _, applyMs) = try daemon.exchange(apply, id: 2)
+        r.row("viewport.pipe-1m first apply with a window", Sample([applyMs]), target: .ms(400))
+        r.value("viewport.pipe-1m first apply reply", Double(applied.count) / 1024, unit: "KB", target: Target(limit: 64, unit: "KB"))
+        var id = 10
+        func request(_ body: String) throws -> (bytes: Int, ms: Double) {
+            id += 1
+            let (answer, _, ms) = try daemon.exchange(Array(#"{"jsonrpc":"2.0","id":\#(id),\#(body)}"#.utf8) + [0x0A], id: id)
+            guard !answer.starts(with: Array(#"{"jsonrpc":"2.0","id":\#(id),"error""#.utf8)) else {
+                throw ApplyRequest.Mismatch(description: String(decoding: answer.prefix(300), as: UTF8.self))
+            }
+            return (answer.count, ms)
+        }
+        let runs = context.runs(full: 5, quick: 2)
+        for word in [["g", "gr", "gra"], ["s", "sr"], ["v", "vi", "vie", "view"]] {
+            var times: [[Double]] = Array(repeating: [], count: word.count)
+            var sizes: [Int] = Array(repeating: 0, count: word.count)
+            for _ in 0..<runs {
+                for (k, text) in word.enumerated() {
+                    let (bytes, ms) = try request(#""method":"search","params":{"source":"c","query":"\#(text)","mode":"fuzzy","order":"score","viewport":{"start":0,"count":\#(window)}}"#)
+                    times[k].append(ms)
+                    sizes[k] = bytes
+                }
+                _ = try request(#""method":"search","params":{"source":"c","query":""}"#)
+            }
+            for (k, text) in word.enumerated() {
+                r.row("viewport.pipe-1m fuzzy \"\(text)\"\(k == 0 ? " (first keystroke from the unfiltered list)" : "") reply \(sizes[k]) B",
+                      Sample(times[k]), target: .ms(10))
+            }
+        }
+        var scrolls: [Double] = []
+        var rng = SplitMix64(seed: 7)
+        for _ in 0..<context.runs(full: 30, quick: 10) {
+            let start = Int(truncatingIfNeeded: rng.next() >> 1) % (items - window)
+            scrolls.append(try request(#""method":"viewport","params":{"source":"c","start":\#(start),"count":\#(window)}"#).ms)
+            scrolls.append(try request(#""method":"viewport","params":{"source":"c","start":\#(start + window),"count":\#(window)}"#).ms)
+        }
+        r.row("viewport.pipe-1m scroll by one page anywhere", Sample(scrolls), target: .ms(1))
+        _ = try request(#""method":"viewport","params":{"source":"c","start":500000,"count":\#(window)}"#)
+        var edits: [Double] = []
+        var editBytes = 0
+        for k in 0..<context.runs(full: 20, quick: 5) {
+            let (bytes, ms) = try request(#""method":"edit","params":{"source":"c","ops":[{"op":"setContent","items":[{"id":"r\#(900_000 + k)","content":{"text":"edited \#(k)"}}]}]}"#)
+            edits.append(ms)
+            editBytes = bytes
+        }
+        r.row("viewport.pipe-1m edit of one item outside the window, reply \(editBytes) B", Sample(edits), target: .ms(0.2))
+    }
+}

@@ -12,9 +12,15 @@ $DIFFABLE_BIN; tests that need it FAIL when neither names an executable.
 - ValidMessagesPass: hand-written valid messages (every method, notification,
   batch, error code) and every line of examples/quickstart.jsonl pass.
 - RandomSession: a seeded random session (apply/edit/select/setSelectionMode/
-  search/highlights/snapshot/selection/sources/drop, both diff forms) run
-  against the daemon; every request and every response is validated against
-  message.schema.json and its method's schema.
+  search/highlights/snapshot/selection/sources/drop/viewport/rows, both diff
+  forms and the window form, echo "full" and "ids") run against the daemon;
+  every request and every response is validated against message.schema.json
+  and its method's schema. Viewports are set, scrolled and removed (the
+  `viewport` method and the `viewport` member of apply/edit/search); every
+  window answer's steps are replayed on the rows the client holds and
+  compared with `rows` (Windows), a source must answer in the window form
+  exactly while it has a viewport, and echo "ids" batch/steps items carry
+  only their id.
 - DaemonRejectsInvalidRequests: every wrong *request* above is sent to the
   daemon, which must answer it with an error (-32600/-32601/-32602), never a
   result or another error (with the data EXPECTED_DATA names, for some).
@@ -86,6 +92,20 @@ STEPS = ok({"source": "x", "version": 2, "steps": [{"op": "moveItem", "from": [0
 SELECTED = ok({"source": "x", "version": 3, "selection": {"selected": [{"id": "p", "path": [0, 0]}], "rows": [{"id": "p", "path": [0, 0]}]}})
 SEARCHED = ok({"source": "x", "version": 3, "batch": {}, "search": {"query": "q", "matches": 1, "shown": 1},
                "highlights": [{"id": "q", "path": [0, 1], "ranges": [[0, 1]]}]})
+VIEWPORT = req("viewport", {"source": "x", "start": 0, "count": 10})
+ROWS = req("rows", {"source": "x", "start": 0, "count": 5})
+ROW = {"id": "q", "section": "a", "content": {"text": "Q"}, "selected": True, "highlights": [[0, 1]]}
+HEADER_ROW = {"id": "a", "section": "a", "header": True, "content": "A"}
+WINDOWED = ok({"source": "x", "version": 2, "window": {"total": 3, "start": 0, "count": 10, "steps": [
+    {"op": "delete", "at": 1, "count": 1}, {"op": "insert", "at": 0, "rows": [HEADER_ROW, {"id": "p", "section": "a"}]},
+    {"op": "move", "from": 0, "to": 1}, {"op": "update", "at": 2, "rows": [ROW]}]}})
+SCROLLED = ok({"source": "x", "version": 2, "window": {"total": 30, "start": 20, "count": 10, "steps": []}})
+SEARCHED_WINDOW = ok({"source": "x", "version": 3, "window": {"total": 2, "start": 0, "count": 10, "steps": [
+    {"op": "update", "at": 1, "rows": [ROW]}]}, "search": {"query": "q", "matches": 1, "shown": 1}})
+SELECTED_WINDOW = ok({"source": "x", "version": 3, "selection": {"selected": [{"id": "q", "path": [0, 1]}], "rows": [{"id": "q", "path": [0, 1]}]},
+                      "window": {"total": 3, "start": 0, "count": 10, "steps": [{"op": "update", "at": 2, "rows": [ROW]}]}})
+ROWS_RESULT = ok({"source": "x", "version": 2, "total": 3, "start": 0, "rows": [HEADER_ROW, {"id": "p", "section": "a"}, ROW]})
+CAPABILITIES = {"methods": [], "diffForms": ["batch"], "defaultForm": "batch", "framings": ["newline"], "viewports": True, "echo": ["full", "ids"]}
 PROGRESS = note("$/progress", {"token": "t", "value": {"kind": "begin", "title": "Applying", "percentage": 0, "cancellable": False}})
 
 
@@ -162,8 +182,41 @@ WRONG = [
     ("initialize form diagonal", None, req("initialize", {"initializationOptions": {"form": "steps"}}),
      req("initialize", {"initializationOptions": {"form": "diagonal"}})),
     ("initialize params []", None, req("initialize", {}), req("initialize", [])),
-    ("initialize with echo in initializationOptions", None, req("initialize", {"initializationOptions": {"supersedeSearches": True}}),
+    ("initialize echo none in initializationOptions", None, req("initialize", {"initializationOptions": {"echo": "ids"}}),
+     req("initialize", {"initializationOptions": {"echo": "none"}})),
+    ("initialize echo true in initializationOptions", None, req("initialize", {"initializationOptions": {"echo": "full"}}),
      req("initialize", {"initializationOptions": {"echo": True}})),
+    # viewports (viewport.md)
+    ("viewport count -1", None, VIEWPORT, with_(VIEWPORT, ["params", "count"], -1)),
+    ("viewport count 10001", None, with_(VIEWPORT, ["params", "count"], 10000), with_(VIEWPORT, ["params", "count"], 10001)),
+    ("viewport start -1", None, VIEWPORT, with_(VIEWPORT, ["params", "start"], -1)),
+    ("viewport count 1.5", None, VIEWPORT, with_(VIEWPORT, ["params", "count"], 1.5)),
+    ("viewport count as a string", None, VIEWPORT, with_(VIEWPORT, ["params", "count"], "10")),
+    ("viewport with strt", None, VIEWPORT, with_(VIEWPORT, ["params", "strt"], 1)),
+    ("viewport with baseVersion", None, VIEWPORT, with_(VIEWPORT, ["params", "baseVersion"], 0)),
+    ("viewport without source", None, VIEWPORT, with_(VIEWPORT, ["params", "source"], DELETE)),
+    ("viewport without params", None, VIEWPORT, with_(VIEWPORT, ["params"], DELETE)),
+    ("viewport count -1 on an unknown source", None, with_(VIEWPORT, ["params", "source"], "nope"),
+     with_(with_(VIEWPORT, ["params", "source"], "nope"), ["params", "count"], -1)),
+    ("rows count 10001", None, with_(ROWS, ["params", "count"], 10000), with_(ROWS, ["params", "count"], 10001)),
+    ("rows count -1", None, ROWS, with_(ROWS, ["params", "count"], -1)),
+    ("rows start -1", None, ROWS, with_(ROWS, ["params", "start"], -1)),
+    ("rows with form", None, ROWS, with_(ROWS, ["params", "form"], "batch")),
+    ("apply viewport count -1", None, with_(APPLY, ["params", "viewport"], {"start": 0, "count": 3}),
+     with_(APPLY, ["params", "viewport"], {"start": 0, "count": -1})),
+    ("apply viewport count 10001", None, with_(APPLY, ["params", "viewport"], {"start": 0, "count": 10000}),
+     with_(APPLY, ["params", "viewport"], {"start": 0, "count": 10001})),
+    ("apply viewport with cnt", None, with_(APPLY, ["params", "viewport"], {"start": 0, "count": 3}),
+     with_(APPLY, ["params", "viewport"], {"start": 0, "count": 3, "cnt": 3})),
+    ("apply viewport as an array", None, with_(APPLY, ["params", "viewport"], None), with_(APPLY, ["params", "viewport"], [0, 3])),
+    ("apply echo none", None, with_(APPLY, ["params", "echo"], "ids"), with_(APPLY, ["params", "echo"], "none")),
+    ("edit viewport start -1", None, with_(EDIT, ["params", "viewport"], {"start": 0, "count": 3}),
+     with_(EDIT, ["params", "viewport"], {"start": -1, "count": 3})),
+    ("edit echo none", None, with_(EDIT, ["params", "echo"], "full"), with_(EDIT, ["params", "echo"], "none")),
+    ("search viewport count 10001", None, with_(SEARCH, ["params", "viewport"], {"start": 0, "count": 3}),
+     with_(SEARCH, ["params", "viewport"], {"start": 0, "count": 10001})),
+    ("search with echo", None, SEARCH, with_(SEARCH, ["params", "echo"], "ids")),
+    ("select with viewport", None, SELECT, with_(SELECT, ["params", "viewport"], {"start": 0, "count": 3})),
     ("initialized with an id", None, note("initialized"), req("initialized")),
     ("exit with a member", None, note("exit", {}), note("exit", {"code": 0})),
     ("$/cancelRequest without id", None, note("$/cancelRequest", {"id": 3}), note("$/cancelRequest", {})),
@@ -221,8 +274,44 @@ WRONG = [
     ("search result without highlights", "search", SEARCHED, with_(SEARCHED, ["result", "highlights"], DELETE)),
     ("highlight with empty ranges", "search", SEARCHED, with_(SEARCHED, ["result", "highlights", 0, "ranges"], [])),
     ("initialize result with a wrong name", "initialize",
-     ok({"serverInfo": {"name": "diffable", "version": "1"}, "capabilities": {"methods": [], "diffForms": ["batch"], "defaultForm": "batch", "framings": ["newline"]}}),
-     ok({"serverInfo": {"name": "other", "version": "1"}, "capabilities": {"methods": [], "diffForms": ["batch"], "defaultForm": "batch", "framings": ["newline"]}})),
+     ok({"serverInfo": {"name": "diffable", "version": "1"}, "capabilities": CAPABILITIES}),
+     ok({"serverInfo": {"name": "other", "version": "1"}, "capabilities": CAPABILITIES})),
+    ("initialize capabilities echo none", "initialize", ok({"serverInfo": {"name": "diffable", "version": "1"}, "capabilities": CAPABILITIES}),
+     ok({"serverInfo": {"name": "diffable", "version": "1"}, "capabilities": dict(CAPABILITIES, echo=["none"])})),
+    ("initialize capabilities viewports yes", "initialize", ok({"serverInfo": {"name": "diffable", "version": "1"}, "capabilities": CAPABILITIES}),
+     ok({"serverInfo": {"name": "diffable", "version": "1"}, "capabilities": dict(CAPABILITIES, viewports="yes")})),
+    # the window form
+    ("window step with an unknown op", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 2, "op"], "swap")),
+    ("window step delete of count 0", "edit", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 0, "count"], 0)),
+    ("window step insert without rows", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 1, "rows"], [])),
+    ("window step move with a foreign member", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 2, "rows"], [ROW])),
+    ("window step update at -1", "edit", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 3, "at"], -1)),
+    ("window step insert with items (batch vocabulary)", "apply", WINDOWED,
+     with_(WINDOWED, ["result", "window", "steps", 1], {"op": "insert", "at": 0, "items": [ROW]})),
+    ("window without total", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "total"], DELETE)),
+    ("window count 0", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "count"], 0)),
+    ("window with an extra member", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "rows"], [])),
+    ("window and batch together", "apply", WINDOWED, with_(WINDOWED, ["result", "batch"], {})),
+    ("window null in an apply result", "apply", WINDOWED, with_(WINDOWED, ["result", "window"], None)),
+    ("row without section", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 3, "rows", 0, "section"], DELETE)),
+    ("row selected false", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 3, "rows", 0, "selected"], False)),
+    ("row header false", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 3, "rows", 0, "header"], False)),
+    ("row with null content", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 3, "rows", 0, "content"], None)),
+    ("row with empty highlights", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 3, "rows", 0, "highlights"], [])),
+    ("row highlight of count 0", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 3, "rows", 0, "highlights"], [[0, 0]])),
+    ("row with a path", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 3, "rows", 0, "path"], [0, 1])),
+    ("header row without its header", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 1, "rows", 0, "content"], DELETE)),
+    ("header row selected", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 1, "rows", 0, "selected"], True)),
+    ("search window result with highlights", "search", SEARCHED_WINDOW, with_(SEARCHED_WINDOW, ["result", "highlights"], [])),
+    ("select window result with window null", "select", SELECTED_WINDOW, with_(SELECTED_WINDOW, ["result", "window"], None)),
+    ("setSelectionMode result with batch", "setSelectionMode", SELECTED_WINDOW, with_(SELECTED_WINDOW, ["result", "batch"], {})),
+    ("viewport result without window", "viewport", SCROLLED, with_(SCROLLED, ["result", "window"], DELETE)),
+    ("viewport result with steps", "viewport", SCROLLED, with_(SCROLLED, ["result", "steps"], [])),
+    ("viewport error 1002 (not one of its codes)", "viewport", err(1001, data={"source": "x"}),
+     err(1002, data={"source": "x", "baseVersion": 0, "currentVersion": 1})),
+    ("rows result without total", "rows", ROWS_RESULT, with_(ROWS_RESULT, ["result", "total"], DELETE)),
+    ("rows result with a window", "rows", ROWS_RESULT, with_(ROWS_RESULT, ["result", "window"], None)),
+    ("rows result row with an unknown member", "rows", ROWS_RESULT, with_(ROWS_RESULT, ["result", "rows", 1, "visible"], True)),
     ("shutdown result {}", "shutdown", ok(None), ok({})),
     ("drop dropped false", "drop", ok({"source": "x", "dropped": True}), ok({"source": "x", "dropped": False})),
     ("selection policy without allowsEmpty", "selection",
@@ -257,6 +346,16 @@ VALID = [
     note("$/progress", {"token": 2, "value": {"kind": "end", "message": "done"}}),
     [req("sources"), note("initialized"), req("frobnicate", id=2)[:0] if False else req("snapshot", {"source": "x"}, id=2)],
     DIFF, STEPS, SELECTED, SEARCHED, ok(None), ok({"source": "x", "version": 3}),
+    # viewports
+    VIEWPORT, ROWS, req("viewport", {"source": "x"}), req("viewport", {"source": "x", "count": 0, "workDoneToken": "t"}),
+    req("rows", {"source": "x"}), req("rows", {"source": "x", "start": 99, "count": 0, "workDoneToken": 2}),
+    req("apply", {"source": "x", "sections": [], "viewport": {"start": 40, "count": 10}, "echo": "ids"}),
+    req("apply", {"source": "x", "sections": [], "viewport": None, "echo": "full"}),
+    req("edit", {"source": "x", "ops": [], "viewport": {"start": 0, "count": 0}, "echo": "ids"}),
+    req("search", {"source": "x", "query": "g", "viewport": {"start": 0, "count": 30}}),
+    req("initialize", {"initializationOptions": {"echo": "ids", "form": "batch", "supersedeSearches": True}}),
+    WINDOWED, SCROLLED, SEARCHED_WINDOW, SELECTED_WINDOW, ROWS_RESULT, ok({"source": "x", "version": 3, "window": None}),
+    ok({"source": "x", "version": 3, "total": 0, "start": 0, "rows": []}),
     [ok({"sources": []}), err(-32601, data={"method": "f"}, id=2)],
     err(-32700, id=None), err(-32600, id=None), err(-32601, data={"method": "f"}), err(-32602, data={"path": "params.x"}),
     err(-32602, data={"path": [5, 0]}), err(-32602, data={"section": "a"}), err(-32602, data={"path": "params.placeholder.id", "ids": ["p"]}),
@@ -309,8 +408,8 @@ class ValidMessagesPass(unittest.TestCase):
                 self.assertEqual(SCHEMAS.check_call(json.loads(line)), [])
 
     def test_every_method_has_a_schema_file(self):
-        capabilities = json.loads('["apply","drop","edit","highlights","initialize","search","select","selection",'
-                                  '"setSelectionMode","shutdown","snapshot","sources"]')
+        capabilities = json.loads('["apply","drop","edit","highlights","initialize","rows","search","select","selection",'
+                                  '"setSelectionMode","shutdown","snapshot","sources","viewport"]')
         self.assertEqual(sorted(SCHEMAS.methods), sorted(capabilities))
         for method in SCHEMAS.methods:
             root = SCHEMAS.registry.contents(f"{method}.schema.json")
@@ -422,10 +521,123 @@ class Session:
         self.daemon.send(m)
 
 
+class Windows:
+    """The rows a frontend holds per source while it has a viewport (viewport.md): replays every window answer's steps,
+    checks that a source answers in the window form exactly while it has a viewport, that `echo: "ids"` batch/steps
+    answers carry ids only, and compares the replayed rows with `rows {start, count}` of the daemon."""
+
+    def __init__(self, session):
+        self.s = session
+        self.held = {}  # source -> {"start", "count", "rows": [row]} while it has a viewport
+        session.window_checks = 0
+
+    def problem(self, text):
+        self.s.problems.append(f"window: {text}")
+
+    def dropped(self, source):
+        self.held.pop(source, None)
+
+    def answered(self, source, params, r):
+        method = self.s.log[-1][0]["method"]
+        if "result" not in r or not isinstance(r["result"], dict):
+            return
+        result = r["result"]
+        had = source in self.held
+        if method == "viewport":
+            expect = bool(params.get("count"))
+        elif "viewport" in params:
+            vp = params["viewport"]
+            expect = bool(vp and vp.get("count"))
+        else:
+            expect = had
+        window = result.get("window")
+        if (window is not None) != expect:
+            self.problem(f"{method} answered {'with' if window is not None else 'without'} a window while the source "
+                         f"{'has' if expect else 'has no'} viewport: {json.dumps(params)[:200]} -> {json.dumps(result)[:200]}")
+        if method in ("apply", "edit") and window is None and params.get("echo", self.s.echo) == "ids":
+            if any("content" in i for i in self.items(result)):
+                self.problem(f"echo ids: an item with content in {json.dumps(result)[:300]} ({json.dumps(params)[:200]})")
+        if window is None:
+            self.held.pop(source, None)
+            return
+        rows = list(self.held[source]["rows"]) if had else []
+        try:
+            for step in window["steps"]:
+                op = step["op"]
+                if op == "delete":
+                    assert step["at"] + step["count"] <= len(rows), f"delete past the end of {len(rows)} rows"
+                    del rows[step["at"]:step["at"] + step["count"]]
+                elif op == "insert":
+                    assert step["at"] <= len(rows), f"insert past the end of {len(rows)} rows"
+                    rows[step["at"]:step["at"]] = step["rows"]
+                elif op == "move":
+                    assert step["from"] < len(rows) and step["to"] < len(rows), f"move out of {len(rows)} rows"
+                    rows.insert(step["to"], rows.pop(step["from"]))
+                else:
+                    at, new = step["at"], step["rows"]
+                    assert at + len(new) <= len(rows), f"update past the end of {len(rows)} rows"
+                    assert [x["id"] for x in rows[at:at + len(new)]] == [x["id"] for x in new], "update changes ids"
+                    rows[at:at + len(new)] = new
+        except (AssertionError, KeyError, IndexError, TypeError) as e:
+            self.problem(f"{method}: step {json.dumps(step)[:200]} does not apply: {e} ({json.dumps(params)[:200]})")
+            self.held.pop(source, None)
+            return
+        self.held[source] = {"start": window["start"], "count": window["count"], "rows": rows}
+        expected = max(0, min(window["count"], window["total"] - window["start"]))
+        if len(rows) != expected:
+            self.problem(f"{method}: the window holds {len(rows)} rows after its steps, not min(count, total - start) = {expected}: "
+                         f"{json.dumps(window)[:300]}")
+        self.compare(source, method)
+
+    @staticmethod
+    def items(result):
+        batch, steps = result.get("batch") or {}, result.get("steps") or []
+        for run in batch.get("sections", {}).get("insert", []):
+            for sec in run["sections"]:
+                yield from sec["items"]
+        for key in ("insert", "reload", "reconfigure"):
+            for run in batch.get("items", {}).get(key, []):
+                yield from run["items"]
+        for move in batch.get("items", {}).get("move", []):
+            if "item" in move:
+                yield move["item"]
+        for step in steps:
+            for sec in step.get("sections", []):
+                yield from sec["items"]
+            yield from step.get("items", [])
+            if "item" in step:
+                yield step["item"]
+
+    def compare(self, source, method):
+        """The replayed rows are flat rows start ..< start + count of the daemon's list (content: when the row carries it)."""
+        held = self.held[source]
+        r = self.s.call("rows", {"source": source, "start": held["start"], "count": held["count"]})
+        if "result" not in r:
+            self.problem(f"rows after {method} failed: {json.dumps(r)[:200]}")
+            return
+        self.s.window_checks += 1
+        truth = r["result"]["rows"]
+        mine = [{k: v for k, v in row.items() if k != "content"} for row in held["rows"]]
+        theirs = [{k: v for k, v in row.items() if k != "content"} for row in truth]
+        if mine != theirs:
+            self.problem(f"after {method} the replayed window {json.dumps(mine)[:300]} is not `rows` {json.dumps(theirs)[:300]}")
+        else:
+            for a, b in zip(held["rows"], truth):
+                if "content" in a and a.get("content") != b.get("content"):
+                    self.problem(f"after {method} row {a['id']} holds content {json.dumps(a['content'])[:100]}, "
+                                 f"`rows` says {json.dumps(b.get('content'))[:100]}")
+                    break
+
+
 # Violations of the random session the daemon is known to still produce (pending daemon work),
 # as (test name, substring of the violation). Each is an expected failure of its own test; the
 # session test proper fails on any other violation.
-KNOWN_SESSION_GAPS = []
+KNOWN_SESSION_GAPS = [
+    # viewport.md, echo: "Section headers are always sent"; with echo "ids" the daemon's window rows of a section the
+    # request inserted are header rows without their header (`{"id": "s5", "section": "s5", "header": true}`), while the
+    # batch/steps forms do carry the header
+    ("test_known_gap_header_row_without_header_with_echo_ids", "'content' is a required property"),
+]
 
 
 class RandomSession(unittest.TestCase):
@@ -456,11 +668,20 @@ class RandomSession(unittest.TestCase):
         for m, r in s.log:
             key = (m["method"], "result" if "result" in r else r["error"]["code"])
             results[key] = results.get(key, 0) + 1
-        for method in ["apply", "edit", "select", "setSelectionMode", "search", "highlights", "snapshot", "selection", "sources", "drop"]:
+        for method in ["apply", "edit", "select", "setSelectionMode", "search", "highlights", "snapshot", "selection", "sources", "drop",
+                       "viewport", "rows"]:
             self.assertGreater(results.get((method, "result"), 0), 0, f"no successful {method} in the session: {results}")
-        forms = {("batch" if "batch" in r["result"] else "steps") for m, r in s.log
+        forms = {next(k for k in ("batch", "steps", "window") if k in r["result"]) for m, r in s.log
                  if "result" in r and isinstance(r["result"], dict) and m["method"] in ("apply", "edit", "search")}
-        self.assertEqual(forms, {"batch", "steps"}, "the session must see both diff forms")
+        self.assertEqual(forms, {"batch", "steps", "window"}, "the session must see both diff forms and the window form")
+        echoed = {(m["method"], m["params"].get("echo", s.echo), "window" in r["result"]) for m, r in s.log
+                  if "result" in r and m["method"] in ("apply", "edit")}
+        self.assertTrue({("apply", "ids", False), ("edit", "ids", False), ("apply", "ids", True), ("edit", "ids", True)} <= echoed,
+                        f"the session must use echo \"ids\" in every form of apply and edit: {sorted(echoed)}")
+        scrolls = [m for m, r in s.log if m["method"] == "viewport" and "result" in r]
+        self.assertTrue(any(r["result"]["window"] is None for m, r in s.log if m["method"] == "viewport" and "result" in r)
+                        and any(m["params"].get("count") for m in scrolls), "the session must set, scroll and remove viewports")
+        self.assertGreater(s.window_checks, 0, "no window was checked against `rows`")
         errors = sorted((k, v) for k, v in results.items() if k[1] != "result")
         sys.stderr.write(f"random session: seed {OPTIONS['seed']}, {len(s.log)} requests validated with their responses; "
                          f"errors (method, code): {errors}\n")
@@ -513,12 +734,29 @@ class RandomSession(unittest.TestCase):
             params["form"] = f
         return params
 
+    def viewport_member(self, rng, params, windows):
+        """Sometimes sets, moves or removes the source's viewport with the request (apply, edit, search: viewport.md)."""
+        if rng.random() < 0.25:
+            params["viewport"] = rng.choice([None, {"start": 0, "count": 0}, {"count": rng.randint(1, 8)},
+                                             {"start": rng.randint(0, 12), "count": rng.randint(1, 8)},
+                                             {"start": rng.randint(0, 12), "count": rng.randint(1, 8)}])
+        return params
+
+    def echo(self, rng, params):
+        if rng.random() < 0.35:
+            params["echo"] = rng.choice(["full", "ids", "ids"])
+        return params
+
     def run_session(self, rng, s):
         init = {"initializationOptions": {"supersedeSearches": rng.random() < 0.5, "form": rng.choice(["batch", "steps"])}}
+        if rng.random() < 0.7:
+            init["initializationOptions"]["echo"] = rng.choice(["full", "ids"])
+        s.echo = init["initializationOptions"].get("echo", "full")
         r = s.call("initialize", init)
         assert "result" in r, r
         s.notify("initialized", {})
         model = {}  # source -> {"sections": [ids], "items": {id: section}, "version": int}
+        windows = Windows(s)
 
         def refresh(source):
             r = s.call("snapshot", {"source": source, "full": True})
@@ -546,8 +784,27 @@ class RandomSession(unittest.TestCase):
                     params["baseVersion"] = model.get(source, {}).get("version", 0) + rng.choice([0, 0, 1])
                 if rng.random() < 0.1:
                     params["workDoneToken"] = rng.choice(["tok", 5])
-                s.call("apply", params)
+                self.echo(rng, self.viewport_member(rng, params, windows))
+                windows.answered(source, params, s.call("apply", params))
                 refresh(source)
+                continue
+            if rng.random() < 0.14:
+                if rng.random() < 0.7:
+                    params = {"source": source}
+                    held = windows.held.get(source)
+                    if rng.random() < 0.85:
+                        top = held["start"] if held else 0
+                        params["start"] = max(0, rng.choice([top + 1, top - 1, top + rng.randint(-10, 10), 0, rng.randint(0, 30)]))
+                    if rng.random() < 0.85:
+                        params["count"] = rng.choice([0, rng.randint(1, 6), rng.randint(1, 12)])
+                    windows.answered(source, params, s.call("viewport", self.token(rng, params)))
+                else:
+                    params = {"source": source}
+                    if rng.random() < 0.7:
+                        params["start"] = rng.randint(0, 20)
+                    if rng.random() < 0.7:
+                        params["count"] = rng.randint(0, 12)
+                    s.call("rows", self.token(rng, params))
                 continue
             pick = rng.random()
             if pick < 0.30:
@@ -555,7 +812,8 @@ class RandomSession(unittest.TestCase):
                 params = self.form(rng, {"source": source, "ops": ops})
                 if rng.random() < 0.1:
                     params["baseVersion"] = model[source]["version"]
-                s.call("edit", params)
+                self.echo(rng, self.viewport_member(rng, params, windows))
+                windows.answered(source, params, s.call("edit", params))
                 refresh(source)
             elif pick < 0.45:
                 action = rng.choice(["select", "select", "deselect", "toggle", "clear"])
@@ -569,7 +827,7 @@ class RandomSession(unittest.TestCase):
                     params["ids"] = existing(source, rng.randint(1, 3), 0.95)
                 else:
                     params["paths"] = [[rng.randint(0, 2), rng.randint(0, 3)]]
-                s.call("select", self.token(rng, params))
+                windows.answered(source, params, s.call("select", self.token(rng, params)))
             elif pick < 0.52:
                 secs = section_ids(source, rng.randint(1, 2), 0.8)
                 policies = {}
@@ -578,7 +836,8 @@ class RandomSession(unittest.TestCase):
                     policies[sec] = {"mode": mode}
                     if mode != "none" and rng.random() < 0.5:
                         policies[sec]["allowsEmpty"] = rng.random() < 0.5
-                s.call("setSelectionMode", self.token(rng, {"source": source, "sections": policies}))
+                params = self.token(rng, {"source": source, "sections": policies})
+                windows.answered(source, params, s.call("setSelectionMode", params))
             elif pick < 0.72:
                 word = rng.choice(self.WORDS)
                 start = rng.randint(0, len(word) - 1)
@@ -598,7 +857,8 @@ class RandomSession(unittest.TestCase):
                     params["highlightLimit"] = rng.randint(0, 3)
                 if rng.random() < 0.1:
                     params["workDoneToken"] = "search-tok"
-                s.call("search", params)
+                self.viewport_member(rng, params, windows)
+                windows.answered(source, params, s.call("search", params))
                 refresh(source)
             elif pick < 0.80:
                 s.call("highlights", self.token(rng, {"source": source, "section": rng.randint(0, 3), **({"start": rng.randint(0, 2)} if rng.random() < 0.5 else {}),
@@ -610,7 +870,8 @@ class RandomSession(unittest.TestCase):
             elif pick < 0.96:
                 s.call("sources", rng.choice([None, {}, []]))
             elif pick < 0.98:
-                s.call("drop", self.token(rng, {"source": source}))
+                if "result" in s.call("drop", self.token(rng, {"source": source})):
+                    windows.dropped(source)
                 model.pop(source, None)
             else:
                 s.notify("$/cancelRequest", {"id": s.next_id})  # already answered: ignored
@@ -687,6 +948,12 @@ KNOWN_DAEMON_GAPS = {
     "unknown envelope member",
     # a workDoneToken that is neither string nor integer is ignored (an object, true, null, an array) or used (1.5), not -32602
     "select workDoneToken is an object",
+    # viewport.md: rows' `count` is at most 10,000 and "count over 10,000" is -32602; the daemon clamps rows' count to 10,000
+    # instead (the viewport method and the viewport member do answer -32602 {path: "params.count"})
+    "rows count 10001",
+    # README/edit.md check order: params are decoded first (-32602), then the source is looked up (1001); viewport and rows
+    # (and highlights, and search's viewport member) look the source up first: a bad start/count on an unknown source is 1001
+    "viewport count -1 on an unknown source",
 }
 
 # The error data the daemon must answer some wrong requests with (a subset of error.data), beyond matching the schema.
@@ -704,8 +971,28 @@ EXPECTED_DATA = {
     "select ids with clear": {"path": "params.ids"},
     "sources with workDoneToken": {"path": "params", "unknown": ["workDoneToken"], "accepted": []},
     "shutdown with workDoneToken": {"path": "params", "unknown": ["workDoneToken"], "accepted": []},
-    "initialize with echo in initializationOptions": {"path": "params.initializationOptions", "unknown": ["echo"],
-                                                      "accepted": ["form", "supersedeSearches"]},
+    "initialize echo none in initializationOptions": {"path": "params.initializationOptions.echo"},
+    "initialize echo true in initializationOptions": {"path": "params.initializationOptions.echo"},
+    "viewport count -1": {"path": "params.count"},
+    "viewport count 10001": {"path": "params.count"},
+    "viewport start -1": {"path": "params.start"},
+    "viewport count 1.5": {"path": "params.count"},
+    "viewport with strt": {"path": "params", "unknown": ["strt"], "accepted": ["source", "start", "count", "workDoneToken"],
+                           "suggestions": {"strt": "start"}},
+    "viewport count -1 on an unknown source": {"path": "params.count"},
+    "rows count 10001": {"path": "params.count"},
+    "rows count -1": {"path": "params.count"},
+    "rows start -1": {"path": "params.start"},
+    "apply viewport count -1": {"path": "params.viewport.count"},
+    "apply viewport count 10001": {"path": "params.viewport.count"},
+    "apply viewport with cnt": {"path": "params.viewport", "unknown": ["cnt"], "accepted": ["start", "count"]},
+    "apply viewport as an array": {"path": "params.viewport"},
+    "apply echo none": {"path": "params.echo"},
+    "edit viewport start -1": {"path": "params.viewport.start"},
+    "edit echo none": {"path": "params.echo"},
+    "search viewport count 10001": {"path": "params.viewport.count"},
+    "search with echo": {"path": "params", "unknown": ["echo"]},
+    "select with viewport": {"path": "params", "unknown": ["viewport"]},
     "initialize with frm in initializationOptions": {"path": "params.initializationOptions", "unknown": ["frm"],
                                                      "suggestions": {"frm": "form"}},
 }

@@ -307,12 +307,12 @@ export class Client {
   // ---- the methods, one typed function each -------------------------------
 
   apply(source, sections, options) {
-    const { params, requestOptions } = paramsFrom('apply', options, ['baseVersion', 'form'], true);
+    const { params, requestOptions } = paramsFrom('apply', options, ['baseVersion', 'form', 'viewport', 'echo'], true);
     return this.request('apply', { source, sections, ...params }, requestOptions);
   }
 
   edit(source, ops, options) {
-    const { params, requestOptions } = paramsFrom('edit', options, ['baseVersion', 'form'], true);
+    const { params, requestOptions } = paramsFrom('edit', options, ['baseVersion', 'form', 'viewport', 'echo'], true);
     return this.request('edit', { source, ops, ...params }, requestOptions);
   }
 
@@ -332,7 +332,7 @@ export class Client {
   }
 
   search(source, query, options) {
-    const keys = ['sections', 'mode', 'order', 'limit', 'placeholder', 'highlightLimit', 'form', 'baseVersion'];
+    const keys = ['sections', 'mode', 'order', 'limit', 'placeholder', 'highlightLimit', 'form', 'baseVersion', 'viewport'];
     const { params, requestOptions } = paramsFrom('search', options, keys, true);
     return this.request('search', { source, query, ...params }, requestOptions);
   }
@@ -340,6 +340,18 @@ export class Client {
   highlights(source, section, options) {
     const { params, requestOptions } = paramsFrom('highlights', options, ['start', 'count'], false);
     return this.request('highlights', { source, section, ...params }, requestOptions);
+  }
+
+  /** Sets the window to flat rows `start ..< start + count`; `count` 0 or absent removes it (`window: null`). */
+  viewport(source, options) {
+    const { params, requestOptions } = paramsFrom('viewport', options, ['start', 'count'], false);
+    return this.request('viewport', { source, ...params }, requestOptions);
+  }
+
+  /** Flat rows `start ..< start + count` without moving the window. */
+  rows(source, options) {
+    const { params, requestOptions } = paramsFrom('rows', options, ['start', 'count'], false);
+    return this.request('rows', { source, ...params }, requestOptions);
   }
 
   snapshot(source, options) {

@@ -18,3 +18,25 @@ export interface DomOptions {
 export function applySteps(container: Element, steps: Step[], options: DomOptions): void;
 /** Empties `container` and draws `sections` (e.g. a `snapshot` result's). */
 export function renderSnapshot(container: Element, sections: Section[], options: DomOptions): void;
+
+import type { WindowRow, WindowUpdate } from './frontend.js';
+
+export interface WindowDomOptions {
+  /** Draws a window row; the helper sets `data-id` (and `data-header` on header rows). */
+  render(row: WindowRow): Element;
+  /** Patches a row in place for `update` steps (without it the row is re-rendered). */
+  update?(element: Element, row: WindowRow): void;
+  /** id → content for rows answered without it under `echo: "ids"` (e.g. `frontend.state(source).known`). */
+  known?: Map<string, unknown>;
+  /** Section id → header, likewise for header rows (`frontend.state(source).headers`). */
+  headers?: Map<string, unknown>;
+}
+
+/**
+ * Applies a window answer's sequential steps to `container`, whose children are the window's rows keyed by
+ * `data-id`: moved and unchanged rows keep their nodes. Throws when a step does not fit or the row count is
+ * not `min(count, total - start)` afterwards.
+ */
+export function applyWindowSteps(container: Element, windowUpdate: WindowUpdate, options: WindowDomOptions): Element;
+/** Removes every row of `container`. */
+export function clearWindow(container: Element): void;

@@ -161,3 +161,95 @@ export function renderSnapshot(container, sections, options) {
   while (container.children.length) container.removeChild(container.children[container.children.length - 1]);
   applySteps(container, [{ op: 'insertSections', at: 0, sections }], options);
 }
+
+// ---- the window form (protocol/methods/viewport.md) --------------------------
+//
+// Layout: container
+//           <… data-id="ROW ID" [data-header]>    render(row), one per window row, in order
+//
+// Header rows (`row.header`) carry `data-header` as well (a section id may equal an item id).
+
+function windowChild(container, index, where) {
+  const element = container.children[index];
+  if (!element) throw new RangeError(`${where}: no window row ${index} (${container.children.length} held)`);
+  return element;
+}
+
+/** Under `echo: "ids"` a row the client sent has no content: `options.known` (id → content) supplies it. */
+function filledRow(options, row) {
+  if ('content' in row) return row;
+  const content = row.header ? options.headers?.get(row.id) : options.known?.get(row.id);
+  return content === undefined ? row : { ...row, content };
+}
+
+function renderWindowRow(options, row) {
+  const element = options.render(row);
+  element.setAttribute('data-id', row.id);
+  if (row.header) element.setAttribute('data-header', '');
+  return element;
+}
+
+/**
+ * Applies a window answer's steps (`{total, start, count, steps}`, sequential,
+ * indices relative to the window) to `container`, whose children are the window's
+ * rows keyed by `data-id`. `delete` removes nodes, `insert` renders new ones,
+ * `move` moves the existing node, `update` calls `update(element, row)` in place
+ * (without it the row is re-rendered). Unchanged rows are never touched.
+ * Throws on a step that does not fit the container, or when the container does
+ * not end with `min(count, total - start)` rows. Returns the container.
+ * @param {Element} container
+ * @param {{total: number, start: number, count: number, steps: Array<object>}} windowUpdate
+ * @param {{render: (row) => Element, update?: (element, row) => void, known?: Map<string, any>, headers?: Map<string, any>}} options
+ *   `known`: id → content for rows sent without it under `echo: "ids"` (e.g. `frontend.state(source).known`);
+ *   `headers`: section id → header, likewise for header rows (`frontend.state(source).headers`)
+ */
+export function applyWindowSteps(container, windowUpdate, options) {
+  if (typeof options?.render !== 'function') throw new TypeError('applyWindowSteps needs options.render(row)');
+  for (const step of windowUpdate.steps) {
+    const where = `window ${step.op}`;
+    switch (step.op) {
+      case 'delete': {
+        if (!(step.count > 0)) throw new RangeError(`${where}: count ${step.count}`);
+        windowChild(container, step.at + step.count - 1, where);
+        for (let k = step.count - 1; k >= 0; k--) container.removeChild(windowChild(container, step.at + k, where));
+        break;
+      }
+      case 'insert': {
+        if (!(step.at >= 0 && step.at <= container.children.length)) throw new RangeError(`${where}: at ${step.at} past ${container.children.length} rows`);
+        const before = container.children[step.at] ?? null;
+        for (const row of step.rows) container.insertBefore(renderWindowRow(options, filledRow(options, row)), before);
+        break;
+      }
+      case 'move': {
+        const element = windowChild(container, step.from, where);
+        windowChild(container, step.to, where);
+        container.removeChild(element);
+        container.insertBefore(element, container.children[step.to] ?? null);
+        break;
+      }
+      case 'update': {
+        windowChild(container, step.at + step.rows.length - 1, where);
+        step.rows.forEach((wireRow, k) => {
+          const row = filledRow(options, wireRow);
+          const element = windowChild(container, step.at + k, where);
+          expectRow(element, row, `${where} at ${step.at + k}`);
+          if (options.update) options.update(element, row);
+          else container.replaceChild(renderWindowRow(options, row), element);
+        });
+        break;
+      }
+      default:
+        throw new Error(`unknown window step ${JSON.stringify(step.op)}`);
+    }
+  }
+  const expected = Math.min(windowUpdate.count, Math.max(0, windowUpdate.total - windowUpdate.start));
+  if (container.children.length !== expected) {
+    throw new RangeError(`the window container holds ${container.children.length} rows; total ${windowUpdate.total}, start ${windowUpdate.start}, count ${windowUpdate.count} make ${expected}`);
+  }
+  return container;
+}
+
+/** Empties `container` (e.g. when the viewport was removed, or to redraw from `frontend.window(source).rows`). */
+export function clearWindow(container) {
+  while (container.children.length) container.removeChild(container.children[container.children.length - 1]);
+}

@@ -54,12 +54,38 @@ export interface SelectionDelta {
 }
 export interface Highlight { id: string; path: Path; ranges: Range[] }
 
-/** What `apply`, `edit`, `search`, `select` and `setSelectionMode` answer. */
+/** A row of the flat list (protocol/methods/viewport.md): an item, or a section's header row (`header: true`, `id` = the section's id). */
+export interface WindowRow {
+  id: string;
+  section: string;
+  header?: true;
+  /** Absent when the item has none, or under `echo: "ids"` for rows the client just sent (the Frontend fills those in). */
+  content?: Json;
+  selected?: true;
+  highlights?: Range[];
+}
+
+/** Sequential steps over the window's rows, indices relative to the window. */
+export type WindowStep =
+  | { op: 'delete'; at: number; count: number }
+  | { op: 'insert'; at: number; rows: WindowRow[] }
+  | { op: 'move'; from: number; to: number }
+  | { op: 'update'; at: number; rows: WindowRow[] };
+
+/** The window form of a change answer, while the source has a viewport. */
+export interface WindowUpdate { total: number; start: number; count: number; steps: WindowStep[] }
+
+/** The window as the Frontend holds it: `min(count, total - start)` rows from flat row `start`. */
+export interface Window { total: number; start: number; count: number; rows: WindowRow[] }
+
+/** What `apply`, `edit`, `search`, `select`, `setSelectionMode` and `viewport` answer. */
 export interface ChangeResult {
   source: string;
   version: number;
   batch?: Batch;
   steps?: Step[];
+  /** In place of batch/steps while the source has a viewport; `null` when `viewport` removed it. */
+  window?: WindowUpdate | null;
   selection?: SelectionDelta;
   search?: { query: string; matches: number; shown: number };
   highlights?: Highlight[];
@@ -78,10 +104,20 @@ export type Row =
 
 export interface SourceState {
   version: number;
+  /** Not followed while `stale` (a viewport was set): `reset` from `snapshot` after removing it. */
   sections: Section[];
   selected: Set<string>;
   search?: ChangeResult['search'];
+  window: Window | null;
+  stale: boolean;
+  /** id → content of what the client sent (`remember`), for `echo: "ids"` answers. */
+  known: Map<string, Json | undefined>;
+  /** Section id → header the client sent, for header rows answered without it (see the README). */
+  headers: Map<string, Json | undefined>;
 }
+
+/** What the client sent: an `apply`'s sections, an `edit`'s ops or a `search`'s placeholder. */
+export type SentRequest = { sections: { items?: (Item | string)[] }[] } | { ops: object[] } | { placeholder?: Item };
 
 /** UIKit batch replay; throws ReplayError on a batch UIKit would reject. Does not mutate `old`. */
 export function replayBatch(old: Section[], batch: Batch): Section[];
@@ -89,14 +125,25 @@ export function replayBatch(old: Section[], batch: Batch): Section[];
 export function replaySteps(old: Section[], steps: Step[]): Section[];
 /** One step, in place. */
 export function replayStep(sections: Section[], step: Step): void;
-/** Result key → replay function; a new diff form is one more entry. */
-export const diffForms: Record<string, (old: Section[], payload: any) => Section[]>;
+/**
+ * Window steps on a copy of `old` (null: no rows held); throws ReplayError on an invalid step or a
+ * row count other than `min(count, total - start)`. `known` (id → content) fills rows sent without content.
+ */
+export function replayWindow(old: Window | null, payload: WindowUpdate | null, known?: Map<string, Json | undefined>, headers?: Map<string, Json | undefined>): Window | null;
+/** Result key → the part of the model it replays into and the replay function; a new diff form is one more entry. */
+export const diffForms: Record<string, { into: 'sections' | 'window'; replay: (old: any, payload: any, known?: Map<string, Json | undefined>, headers?: Map<string, Json | undefined>) => any }>;
 
 export class Frontend {
   sources: Map<string, SourceState>;
   state(source: string): SourceState;
-  /** Replays a change result's diff and selection delta; all-or-nothing (throws ReplayError). */
-  update(result: ChangeResult): SourceState;
+  /** Replays a change result's diff (batch, steps or window) and selection delta; all-or-nothing (throws ReplayError). `sent`: see `remember`. */
+  update(result: ChangeResult, options?: { sent?: SentRequest }): SourceState;
+  /** Records id → content of what an apply/edit sent, so `echo: "ids"` rows get their content. */
+  remember(source: string, request: SentRequest): void;
+  /** The window (rows from flat row `start`, `total` rows in all), or null without a viewport. */
+  window(source: string): Window | null;
+  /** True once a window answer was replayed: the sections model is not followed until `reset`. */
+  stale(source: string): boolean;
   /** Replaces the model with a `snapshot` result. */
   reset(snapshot: SnapshotResult): SourceState;
   forget(source: string): void;

@@ -220,41 +220,203 @@ export function replaySteps(old, steps) {
   return sections;
 }
 
+// ---- the window form (protocol/methods/viewport.md) --------------------------
+
+/** A window row as the model keeps it: `{id, section, header?, content?, selected?, highlights?}`. */
+function windowRow(row, known, headers) {
+  check(row !== null && typeof row === 'object' && typeof row.id === 'string' && typeof row.section === 'string',
+    `window row ${JSON.stringify(row)} needs a string id and section`);
+  const copy = { ...row };
+  // echo "ids": rows the client just sent come back without content; what it sent is their content
+  if (!('content' in copy) && !copy.header && known?.has(copy.id)) {
+    const content = known.get(copy.id);
+    if (content !== undefined) copy.content = content;
+  }
+  // "Section headers are always sent"; the daemon sends a new section's header row without it
+  // under echo "ids" (see the README's JS section): the header the client sent fills it
+  if (!('content' in copy) && copy.header && headers?.get(copy.id) !== undefined) copy.content = headers.get(copy.id);
+  return copy;
+}
+
 /**
- * The diff forms a result may carry, by result key: (old sections, payload) →
- * new sections. A new form (e.g. a viewport "window") is one more entry.
+ * Sequential window steps on the rows of `old` (`{total, start, count, rows}` or
+ * null: no rows held). Returns the new window; throws ReplayError on a step that
+ * does not fit the rows, or when the result is not the `min(count, total - start)`
+ * rows the header announces. `known` (id → content) and `headers` (section id →
+ * header) fill rows sent without content.
  */
-export const diffForms = { batch: replayBatch, steps: replaySteps };
+export function replayWindow(old, payload, known, headers) {
+  if (payload === null) return null;
+  check(payload && typeof payload === 'object' && Array.isArray(payload.steps), `window ${JSON.stringify(payload)} has no steps`);
+  const { total, start, count } = payload;
+  check(isIndex(total) && isIndex(start) && isIndex(count), `window total/start/count ${JSON.stringify([total, start, count])} are not indices`);
+  const rows = [...(old?.rows ?? [])];
+  for (const step of payload.steps) {
+    const where = `window step ${JSON.stringify(step).slice(0, 200)} on ${rows.length} rows`;
+    switch (step?.op) {
+      case 'delete':
+        check(isIndex(step.at) && Number.isInteger(step.count) && step.count > 0 && step.at + step.count <= rows.length, `${where}: out of range`);
+        rows.splice(step.at, step.count);
+        break;
+      case 'insert':
+        check(isIndex(step.at) && step.at <= rows.length && Array.isArray(step.rows) && step.rows.length > 0, `${where}: out of range`);
+        rows.splice(step.at, 0, ...step.rows.map((row) => windowRow(row, known, headers)));
+        break;
+      case 'move':
+        check(isIndex(step.from) && step.from < rows.length && isIndex(step.to) && step.to < rows.length, `${where}: out of range`);
+        rows.splice(step.to, 0, rows.splice(step.from, 1)[0]);
+        break;
+      case 'update':
+        check(isIndex(step.at) && Array.isArray(step.rows) && step.rows.length > 0 && step.at + step.rows.length <= rows.length, `${where}: out of range`);
+        step.rows.forEach((row, k) => {
+          check(row?.id === rows[step.at + k].id && Boolean(row.header) === Boolean(rows[step.at + k].header),
+            `${where}: update at ${step.at + k} names ${row?.id}, the row is ${rows[step.at + k].id}`);
+          rows[step.at + k] = windowRow(row, known, headers);
+        });
+        break;
+      default:
+        throw new ReplayError(`unknown window step ${JSON.stringify(step?.op)}`);
+    }
+  }
+  const expected = Math.min(count, Math.max(0, total - start));
+  check(rows.length === expected, `the window holds ${rows.length} rows after its steps; total ${total}, start ${start}, count ${count} make ${expected}`);
+  return { total, start, count, rows };
+}
+
+/**
+ * The diff forms a result may carry, by result key: `into` is the part of the
+ * model the form changes, `replay(old, payload, known, headers)` its new value.
+ */
+export const diffForms = {
+  batch: { into: 'sections', replay: replayBatch },
+  steps: { into: 'sections', replay: replaySteps },
+  window: { into: 'window', replay: replayWindow },
+};
+
+/**
+ * id → content of the items in an `apply`'s sections, an `edit`'s ops or a
+ * `search`'s placeholder, into `known`; section id → header into `headers`.
+ */
+function rememberSent(known, headers, request) {
+  const noteHeader = (section) => {
+    if (section && typeof section.id === 'string') headers.set(section.id, section.header ?? undefined);
+  };
+  const note = (item) => {
+    if (typeof item === 'string') known.set(item, undefined);
+    else if (item && typeof item.id === 'string') known.set(item.id, item.content);
+  };
+  if (Array.isArray(request.sections)) {
+    // not cleared: a search's placeholder (not in the apply) may still be shown
+    for (const section of request.sections) {
+      noteHeader(section);
+      for (const item of section.items ?? []) note(item);
+    }
+  }
+  // a search's placeholder: batch/steps answers of apply/edit under echo "ids" send it by id alone
+  if (request.placeholder && typeof request.placeholder.id === 'string') note(request.placeholder);
+  for (const op of request.ops ?? []) {
+    if (op.op === 'appendItems' || op.op === 'insertItems') op.items.forEach(note);
+    else if (op.op === 'appendSections' || op.op === 'insertSections' || op.op === 'setHeaders') {
+      for (const section of op.sections) {
+        noteHeader(section);
+        if (op.op !== 'setHeaders') (section.items ?? []).forEach(note);
+      }
+    }
+    else if (op.op === 'setContent') op.items.forEach(note);
+    else if (op.op === 'deleteItems') for (const id of op.ids) known.delete(id);
+  }
+}
+
+/** Items of batch/steps payloads with no content get the content the client sent for them (a copy; `payload` is not changed). */
+function fillItems(payload, known) {
+  if (!known?.size) return payload;
+  const fill = (item) => (item && typeof item === 'object' && !('content' in item) && known.get(item.id) !== undefined
+    ? { ...item, content: known.get(item.id) } : item);
+  const walk = (node) => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!node || typeof node !== 'object') return node;
+    const out = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'items' && Array.isArray(value)) out.items = value.map(fill);
+      else if (key === 'item') out.item = fill(value);
+      else out[key] = walk(value);
+    }
+    return out;
+  };
+  return walk(payload);
+}
 
 export class Frontend {
   constructor() {
-    /** @type {Map<string, {version: number, sections: any[], selected: Set<string>, search?: any}>} */
+    /** @type {Map<string, {version: number, sections: any[], selected: Set<string>, search?: any, window: any, stale: boolean, known: Map<string, any>, headers: Map<string, any>}>} */
     this.sources = new Map();
   }
 
   state(source) {
-    if (!this.sources.has(source)) this.sources.set(source, { version: 0, sections: [], selected: new Set() });
+    if (!this.sources.has(source)) {
+      this.sources.set(source, { version: 0, sections: [], selected: new Set(), window: null, stale: false, known: new Map(), headers: new Map() });
+    }
     return this.sources.get(source);
   }
 
   /**
-   * Replays a change result (apply, edit, select, setSelectionMode, search):
-   * its diff, whatever the form, then its selection delta. All-or-nothing: on
-   * ReplayError the model is left as it was.
+   * Records what the client sent in an `apply` (`{sections}`), `edit`
+   * (`{ops}`) or `search` (`{placeholder}`), id → content, so that rows answered without content under
+   * `echo: "ids"` get it back. Call it for every apply/edit of the source
+   * (content only ever comes from the client, so this is the daemon's content).
    */
-  update(result) {
+  remember(source, request) {
+    const state = this.state(source);
+    rememberSent(state.known, state.headers, request);
+  }
+
+  /**
+   * Replays a change result (apply, edit, select, setSelectionMode, search,
+   * viewport): its diff, whatever the form, then its selection delta.
+   * `options.sent` (an apply's `{sections}`, an edit's `{ops}`, a search's `{placeholder}`) is passed to
+   * `remember` first. All-or-nothing: on ReplayError the model is left as it was.
+   */
+  update(result, options = {}) {
     const state = this.state(result.source);
-    let sections = state.sections;
-    for (const [form, replay] of Object.entries(diffForms)) {
-      if (form in result) sections = replay(sections, result[form]);
+    // copied only when something is remembered: all-or-nothing without O(n) per update
+    const known = options.sent ? new Map(state.known) : state.known;
+    const headers = options.sent ? new Map(state.headers) : state.headers;
+    if (options.sent) rememberSent(known, headers, options.sent);
+    const next = { sections: state.sections, window: state.window };
+    let stale = state.stale;
+    for (const [form, { into, replay }] of Object.entries(diffForms)) {
+      if (!(form in result)) continue;
+      if (into === 'sections') {
+        // a batch/steps answer means no viewport; after one the sections are stale (the diff is
+        // from a list this model never followed, e.g. a request whose `viewport: null` removed the
+        // window): the caller resets from `snapshot`
+        next.window = null;
+        if (!stale) next.sections = replay(next.sections, fillItems(result[form], known), known);
+      } else {
+        next[into] = replay(next[into], result[form], known, headers);
+        if (into === 'window' && result[form] !== null) stale = true; // the sections are no longer followed
+      }
     }
-    const selected = result.selection ? applySelection(sections, state.selected, result.selection) : state.selected;
-    state.sections = sections;
+    const selected = result.selection ? applySelection(stale ? null : next.sections, state.selected, result.selection) : state.selected;
+    state.sections = next.sections;
+    state.window = next.window;
+    state.stale = stale;
+    state.known = known;
+    state.headers = headers;
     state.selected = selected;
     state.version = result.version;
     if (result.search) state.search = result.search;
     return state;
   }
+
+  /**
+   * The window of `source`: `{total, start, count, rows}` (rows as on the wire,
+   * content filled in under `echo: "ids"`), or null without a viewport.
+   */
+  window(source) { return this.state(source).window; }
+
+  /** True while the sections model is not followed (a viewport was set): `reset` it from `snapshot`. */
+  stale(source) { return this.state(source).stale; }
 
   /** Replaces the model of `source` with a `snapshot` result (a fresh start or a resync). */
   reset(snapshotResult) {
@@ -262,6 +424,7 @@ export class Frontend {
     state.sections = snapshotResult.sections.map(copySection);
     state.selected = new Set(snapshotResult.selected ?? []);
     state.version = snapshotResult.version;
+    state.stale = false;
     return state;
   }
 
@@ -296,12 +459,12 @@ export class Frontend {
   }
 }
 
-/** The selected ids after a `selection` delta, checked against `rows` when present. */
+/** The selected ids after a `selection` delta, checked against `rows` when present (and the sections are followed). */
 function applySelection(sections, previous, delta) {
   const selected = new Set(previous);
   for (const change of delta.deselected ?? []) selected.delete(change.id);
   for (const change of [...(delta.selected ?? []), ...(delta.kept ?? [])]) selected.add(change.id);
-  if (delta.rows) {
+  if (delta.rows && sections) {
     // every selected visible row, in visible order: it must match the model
     const expected = [];
     sections.forEach((section, s) => section.items.forEach((item, r) => {

@@ -1,17 +1,21 @@
 import type {
   ChangeResult, DiffForm, Highlight, ItemInput, Json, Path, SectionInput, SelectionChange, SelectionMode,
-  SnapshotResult,
+  SnapshotResult, WindowRow,
 } from './frontend.js';
 
 export * from './frontend.js';
 
 export interface InitializeResult {
   serverInfo: { name: string; version: string };
-  capabilities: { methods: string[]; diffForms: DiffForm[]; defaultForm: DiffForm; framings: string[] };
+  capabilities: { methods: string[]; diffForms: DiffForm[]; defaultForm: DiffForm; framings: string[]; viewports?: boolean; echo?: Echo[] };
 }
+
+/** `"ids"`: rows the client just sent (apply/edit inserts and reloads) come back with their id only. */
+export type Echo = 'full' | 'ids';
 
 export interface InitializationOptions {
   form?: DiffForm;
+  echo?: Echo;
   supersedeSearches?: boolean;
   [key: string]: unknown;
 }
@@ -56,7 +60,17 @@ export interface ProgressOptions extends RequestOptions {
   onProgress?(value: ProgressValue, token: string): void;
 }
 
-export interface ChangeOptions extends ProgressOptions { baseVersion?: number; form?: DiffForm }
+/** A viewport: flat rows `start ..< start + count` (`count` ≤ 10000); `null` or `count: 0` removes it. */
+export interface Viewport { start?: number; count: number }
+
+export interface ChangeOptions extends ProgressOptions {
+  baseVersion?: number;
+  form?: DiffForm;
+  /** Sets (or with null removes) the source's viewport in the same request; answers then carry `window`. */
+  viewport?: Viewport | null;
+}
+
+export interface ApplyOptions extends ChangeOptions { echo?: Echo }
 
 export type EditOp =
   | { op: 'appendSections'; sections: SectionInput[] }
@@ -119,13 +133,17 @@ export class Client implements AsyncDisposable {
   kill(signal?: NodeJS.Signals): void;
   [Symbol.asyncDispose](): Promise<void>;
 
-  apply(source: string, sections: SectionInput[], options?: ChangeOptions): Promise<ChangeResult>;
-  edit(source: string, ops: EditOp[], options?: ChangeOptions): Promise<ChangeResult>;
+  apply(source: string, sections: SectionInput[], options?: ApplyOptions): Promise<ChangeResult>;
+  edit(source: string, ops: EditOp[], options?: ApplyOptions): Promise<ChangeResult>;
   select(source: string, options: SelectOptions): Promise<ChangeResult & { selection: import('./frontend.js').SelectionDelta }>;
   setSelectionMode(source: string, sections: Record<string, Policy>, options?: RequestOptions): Promise<ChangeResult>;
   selection(source: string, options?: RequestOptions): Promise<{ source: string; version: number; selected: SelectionChange[]; policies: Record<string, Policy> }>;
   search(source: string, query: string, options?: SearchOptions): Promise<ChangeResult & { search: { query: string; matches: number; shown: number }; highlights: Highlight[] }>;
   highlights(source: string, section: number, options?: RequestOptions & { start?: number; count?: number }): Promise<{ source: string; version: number; highlights: Highlight[] }>;
+  /** Sets the window (`count` 0 or absent removes it: `window: null`); answers how the held rows become the new window's. */
+  viewport(source: string, options?: RequestOptions & { start?: number; count?: number }): Promise<ChangeResult>;
+  /** Flat rows `start ..< start + count` (`count` default 100) without moving the window. */
+  rows(source: string, options?: RequestOptions & { start?: number; count?: number }): Promise<{ source: string; version: number; total: number; start: number; rows: WindowRow[] }>;
   snapshot(source: string, options?: RequestOptions & { full?: boolean }): Promise<SnapshotResult>;
   sources(options?: RequestOptions): Promise<{ sources: { source: string; version: number; sections: number; items: number }[] }>;
   drop(source: string, options?: RequestOptions): Promise<{ source: string; dropped: true }>;

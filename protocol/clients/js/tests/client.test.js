@@ -26,6 +26,31 @@ test('initializationOptions pass through; typed methods send only documented, de
   ]);
 });
 
+test('viewport, rows, and the viewport/echo options are sent only when given', async (t) => {
+  const client = await startFake({ initializationOptions: { echo: 'ids' } });
+  t.after(() => client.close());
+  await client.apply('s', [], { viewport: { start: 0, count: 10 }, echo: 'ids' });
+  await client.apply('s', [], { viewport: undefined, echo: undefined });
+  await client.search('s', 'q', { viewport: null });
+  await assert.rejects(client.edit('s', [], { echo: 'full', viewport: { count: 0 } }), { code: -32601 }); // the fake has no edit
+  await assert.rejects(client.viewport('s', { start: 5, count: 20 }), { code: -32601 });
+  await assert.rejects(client.viewport('s'), { code: -32601 });
+  await assert.rejects(client.rows('s', { start: 1, count: undefined }), { code: -32601 });
+  assert.throws(() => client.search('s', 'q', { echo: 'ids' }), /search: unknown option "echo"/);
+  assert.throws(() => client.viewport('s', { begin: 1 }), /viewport: unknown option "begin"/);
+  const log = await received(client);
+  assert.deepEqual(log[0].params, { initializationOptions: { echo: 'ids' } });
+  assert.deepEqual(log.slice(2, -1).map((m) => [m.method, m.params]), [
+    ['apply', { source: 's', sections: [], viewport: { start: 0, count: 10 }, echo: 'ids' }],
+    ['apply', { source: 's', sections: [] }],
+    ['search', { source: 's', query: 'q', viewport: null }],
+    ['edit', { source: 's', ops: [], echo: 'full', viewport: { count: 0 } }],
+    ['viewport', { source: 's', start: 5, count: 20 }],
+    ['viewport', { source: 's' }],
+    ['rows', { source: 's', start: 1 }],
+  ]);
+});
+
 test('onProgress gets the $/progress values of its own token only; onNotification sees all', async (t) => {
   const client = await startFake();
   t.after(() => client.close());

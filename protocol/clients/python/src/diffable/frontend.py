@@ -223,11 +223,18 @@ Replayer = Callable[[SourceView, Any], SourceView]
 
 def on_sections(replay: Callable[[SectionList, Any], SectionList]) -> Replayer:
     """A form that rewrites the whole section list (`batch`, `steps`) as a `Replayer`: it needs the
-    list (not only a window), and an answer in it means the source has no viewport (any more)."""
+    list (not only a window), and an answer in it means the source has no viewport (any more). Items
+    without content get the content recorded by `Frontend.sending` (`echo: "ids"`)."""
     def replayer(view: SourceView, payload: Any) -> SourceView:
         check(view.holds_list, "a whole-list diff for a source whose model holds only a window (its viewport "
                                "was removed by this request?): load a snapshot first (Frontend.load)")
-        return dataclasses.replace(view, sections=replay(view.sections, payload), window=None)
+        sections = replay(view.sections, payload)
+        if view.sent:  # echo "ids": items the client just sent come back without their content
+            for section in sections:
+                for item in section["items"]:
+                    if "content" not in item and view.sent.get(item["id"], {}).get("content") is not None:
+                        item["content"] = view.sent[item["id"]]["content"]
+        return dataclasses.replace(view, sections=sections, window=None)
     return replayer
 
 
@@ -245,7 +252,7 @@ def _window_rows(rows: Any, step: Mapping[str, Any],
         check(isinstance(row, dict) and isinstance(row.get("id"), str) and isinstance(row.get("section"), str),
               f"{step}: a row without id or section: {row!r}")
         row = dict(row)
-        if not row.get("header") and "content" not in row and "content" in sent.get(row["id"], {}):
+        if not row.get("header") and "content" not in row and sent.get(row["id"], {}).get("content") is not None:
             row["content"] = sent[row["id"]]["content"]  # echo "ids": the content this client sent
         out.append(row)
     return out

@@ -15,7 +15,7 @@ from __future__ import annotations
 import collections
 import json
 import random
-from typing import Any, Callable, Counter, Dict, List, Optional
+from typing import Any, Callable, Counter, Dict, List, Mapping, Optional, Sequence
 
 from .client import Client
 from .errors import RpcError
@@ -114,9 +114,13 @@ def random_select(rng: random.Random, name: str, current: SectionList) -> Dict[s
 
 
 def _check_against_daemon(client: Client, frontend: Frontend, name: str, what: str, before: Any,
-                          result: Any) -> None:
-    truth = client.snapshot(name)
+                          result: Any, known_gaps: Sequence[str] = (), counts: Optional[Counter[str]] = None) -> None:
+    truth: Any = client.snapshot(name)
     view = frontend.view(name)
+    if known_gaps and len(view.sections) == len(truth["sections"]):
+        for mine, theirs in zip(view.sections, truth["sections"]):
+            theirs["items"] = _without_gaps(mine["items"], theirs["items"], known_gaps,
+                                            counts if counts is not None else collections.Counter())
     if normalized(view.sections) != normalized(truth["sections"]) or view.version != truth["version"] \
             or view.selected != set(truth["selected"]):
         raise ReplayError(f"after {what}: model != daemon snapshot\n model:  v{view.version} "
@@ -183,4 +187,155 @@ def run_session(client: Client, seed: int, rounds: int,
             log(what)
         _check_against_daemon(client, frontend, name, what, before, result)
         full[name] = [dict(section) for section in client.snapshot(name, full=True)["sections"]]
+    return counts
+
+
+# -- with a viewport -------------------------------------------------------------------------------
+
+def _flat_total(sections: Sequence[Mapping[str, Any]]) -> int:
+    """Rows of the flat list: each section's header row (when it has a header) and its items."""
+    return sum((section.get("header") is not None) + len(section.get("items", [])) for section in sections)
+
+
+KNOWN_GAPS = ("echo-ids-header-content", "echo-ids-placeholder-content")
+"""Daemon bugs `run_window_session(known_gaps=...)` can be told to count instead of failing on:
+with `echo: "ids"` the daemon leaves out the content of section header rows in the window form, and
+of a search placeholder an `apply`/`edit` brings in (any form), although protocol/methods/viewport.md
+says both always carry it. Each occurrence is counted as `known daemon gap: NAME`."""
+
+
+def _gap(model: Dict[str, Any], daemon: Dict[str, Any]) -> Optional[str]:
+    """Which known gap explains a model row (or item) that differs from the daemon's only by lacking
+    its content, or None."""
+    if "content" in model or "content" not in daemon or {**model, "content": daemon["content"]} != daemon:
+        return None
+    if daemon.get("header"):
+        return "echo-ids-header-content"
+    return "echo-ids-placeholder-content" if str(daemon["id"]).startswith("none-") else None
+
+
+def _without_gaps(model: Sequence[Any], daemon: Sequence[Any], known_gaps: Sequence[str],
+                  counts: Counter[str]) -> List[Any]:
+    """`daemon` with the content the model lacks because of a known gap removed (counted)."""
+    if len(model) != len(daemon):
+        return list(daemon)
+    out = []
+    for mine, theirs in zip(model, daemon):
+        gap = _gap(mine, theirs)
+        if gap is not None and gap in known_gaps:
+            counts[f"known daemon gap: {gap}"] += 1
+            theirs = {k: v for k, v in theirs.items() if k != "content"}
+        out.append(theirs)
+    return out
+
+
+def _check_window(client: Client, frontend: Frontend, name: str, what: str, before: Any, result: Any,
+                  known_gaps: Sequence[str] = (), counts: Optional[Counter[str]] = None) -> None:
+    """The replayed window against the daemon's `rows` at the same start and count (rows, total,
+    version), and the selection against `snapshot`; without a window, the whole model as in
+    `run_session`."""
+    counts = counts if counts is not None else collections.Counter()
+    view = frontend.view(name)
+    if view.window is None:
+        _check_against_daemon(client, frontend, name, what, before, result, known_gaps, counts)
+        return
+    window = view.window
+    truth: Any = client.rows(name, start=window.start, count=window.count)
+    truth["rows"] = _without_gaps(window.rows, truth["rows"], known_gaps, counts)
+    snapshot: Any = client.snapshot(name)
+    problems = []
+    if (truth["version"], truth["total"], truth["start"]) != (view.version, window.total, window.start):
+        problems.append(f"version/total/start: model v{view.version} {window.total}/{window.start}, "
+                        f"daemon v{truth['version']} {truth['total']}/{truth['start']}")
+    if truth["rows"] != window.rows:
+        problems.append(f"rows:\n  model:  {json.dumps(window.rows)}\n  daemon: {json.dumps(truth['rows'])}")
+    if _flat_total(snapshot["sections"]) != truth["total"]:
+        problems.append(f"rows.total {truth['total']} != the snapshot's {_flat_total(snapshot['sections'])} flat rows")
+    if view.selected != set(snapshot["selected"]):
+        problems.append(f"selected: model {sorted(view.selected)}, daemon {sorted(snapshot['selected'])}")
+    if problems:
+        raise ReplayError(f"after {what}: window (start {window.start}, count {window.count}) != the daemon's\n "
+                          + "\n ".join(problems) + f"\n window before: {json.dumps(before)}\n"
+                          f" response: {json.dumps(result)}")
+
+
+def run_window_session(client: Client, seed: int, rounds: int, log: Optional[Callable[[str], None]] = None,
+                       known_gaps: Sequence[str] = (), echoes: Sequence[str] = ("ids", "full")) -> Counter[str]:
+    """`run_session` with viewports: random `apply` and `edit` (some with an `echo` from `echoes`), `select` and
+    `search`, most with a `viewport` member (a new window, or null / `count: 0` removing it), scrolls
+    (`viewport` method, sometimes past the end) and removals (`viewport` with `count: 0`). After every
+    step the replayed window must equal the daemon's `rows` at the same start and count (and `total`),
+    or, without a viewport, the whole model its `snapshot`. Returns the counts of what ran (and of
+    the `known_gaps`, names from `KNOWN_GAPS`, that were met instead of failing)."""
+    rng = random.Random(seed)
+    frontend = Frontend()
+    counts: Counter[str] = collections.Counter()
+    name = "people"
+    full: SectionList = []
+    for n in range(rounds):
+        view = frontend.view(name)
+        windowed = view.window is not None
+        if not full:
+            kind = "apply"
+        else:
+            kind = rng.choice(["apply"] * 3 + ["edit"] * 2 + ["select"] * 2 + ["search"] * 3 + ["scroll"] * 3
+                              + (["unview"] if windowed else ["scroll"]))
+        visible = _flat_total(client.snapshot(name)["sections"]) if full else 0
+
+        def random_viewport() -> Dict[str, Any]:
+            return {"start": rng.randint(0, visible + 2), "count": rng.choice([1, 2, 3, 5, 8, 13, 40])}
+
+        form = rng.choice(["batch", "steps"])
+        params: Dict[str, Any]
+        if kind == "apply":
+            params = {"source": name, "sections": random_snapshot(rng, full), "form": form}
+        elif kind == "edit":
+            params = random_edit(rng, name, full, form, n)
+        elif kind == "select":
+            params = random_select(rng, name, full)
+        elif kind == "search":
+            params = random_search(rng, name, full, form)
+        elif kind == "scroll":
+            params = {"source": name, **random_viewport()}
+        else:
+            params = {"source": name, "count": 0}
+        if kind in ("apply", "edit", "search"):
+            r = rng.random()
+            if r < 0.45 or not full:
+                params["viewport"] = random_viewport()
+                counts["with viewport"] += 1
+            elif r < 0.55 and windowed:
+                params["viewport"] = rng.choice([None, {"start": 0, "count": 0}, {"count": 0}])
+                counts["viewport removed by a change"] += 1
+        if kind in ("apply", "edit") and rng.random() < 0.6:
+            params["echo"] = rng.choice(list(echoes))
+            counts[f"echo {params['echo']}"] += 1
+        removing = kind == "unview" or ("viewport" in params and not (params["viewport"] or {}).get("count"))
+        if removing and windowed and not view.holds_list:
+            # a change that removes the viewport answers a whole-list diff: hold the list first
+            frontend.load(client.snapshot(name))
+        before = [dict(r) for r in view.window.rows] if view.window is not None else normalized(view.sections)
+        method = "viewport" if kind in ("scroll", "unview") else kind
+        if kind == "apply":
+            frontend.sending(name, sections=params["sections"])
+        elif kind == "edit":
+            frontend.sending(name, ops=params["ops"])
+        what = f"round {n}: {method} {json.dumps(params)}"
+        result = None
+        try:
+            result = client.request(method, params)
+            frontend.update(result)
+            counts[kind] += 1
+            if "window" in result:
+                counts["window answers"] += 1
+            if result.get("window", {}) is None:  # the viewport is gone: take the whole list again
+                frontend.load(client.snapshot(name))
+        except RpcError as error:
+            if error.code not in EXPECTED_REJECTIONS:
+                raise ReplayError(f"{what} failed: {error}") from None
+            counts["rejected"] += 1
+        if log is not None:
+            log(what)
+        _check_window(client, frontend, name, what, before, result, known_gaps, counts)
+        full = [dict(section) for section in client.snapshot(name, full=True)["sections"]]
     return counts

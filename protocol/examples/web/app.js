@@ -4,6 +4,7 @@
 // inserted rows, a fading ghost for removed ones.
 import { applySteps } from '/lib/dom.js';
 import { Frontend } from '/lib/frontend.js';
+import { createBigList } from '/big.js';
 
 const session = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2)).replace(/[^A-Za-z0-9-]/g, '');
 const frontend = new Frontend();
@@ -19,7 +20,8 @@ const text = (content) => (typeof content === 'string' ? content : content?.text
 
 function post(body) {
   const last = state.queue[state.queue.length - 1];
-  if (body.action === 'search' && last?.action === 'search') last.query = body.query; // typing fast: one search
+  // typing or scrolling fast: one request for the latest value
+  if (['search', 'big-search', 'big-viewport'].includes(body.action) && last?.action === body.action) Object.assign(last, body);
   else state.queue.push(body);
   pump();
 }
@@ -231,7 +233,9 @@ function summary(result, ms) {
 function onDiff({ screen, label, ms, result, seq }) {
   hooks.events++;
   const target = screens[screen];
-  if (label === 'highlights') {
+  if (screen === 'big') {
+    try { big.onDiff({ ms, result }); } catch (error) { fail(`big list: ${error.message}`); }
+  } else if (label === 'highlights') {
     for (const h of result.highlights) state.highlights.set(h.id, h.ranges);
     decoratePeople();
   } else {
@@ -298,12 +302,15 @@ function move(id) {
 
 // ---------------------------------------------------------------- connection
 
+const big = createBigList({ session, frontend, post, hooks });
+
 const events = new EventSource(`/events?session=${encodeURIComponent(session)}`);
 events.addEventListener('diff', (event) => onDiff(JSON.parse(event.data)));
 events.addEventListener('failure', (event) => fail(JSON.parse(event.data).message));
 events.addEventListener('ready', (event) => {
   state.seenSeq = Math.max(state.seenSeq, JSON.parse(event.data).seq ?? 0);
   hooks.ready = true;
+  big.open();
   $('connection').textContent = `connected · session ${session.slice(0, 8)} · Server-Sent Events + POST`;
   $('search')?.focus();
 });

@@ -7,12 +7,14 @@
 // page opens its own session (sources `people:<id>` and `settings:<id>`). Diffs go to the page over
 // Server-Sent Events (`GET /events?session=ID`), user actions come as `POST /action` (JSON). The page
 // replays the steps diffs into keyed DOM nodes with protocol/clients/js/dom.js and frontend.js,
-// served as ES modules under /lib/.
+// served as ES modules under /lib/. The big list (source `big:<id>`, 100,000 people) goes through a
+// viewport: the page holds only the window's rows, scrolling sends `viewport`, answers are `window` steps.
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, DaemonNotFoundError } from '../../clients/js/index.js';
+import { BIG_COUNT, bigPeople } from './people.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const clientDir = join(here, '..', '..', 'clients', 'js');
@@ -35,10 +37,14 @@ const SETTINGS = [
     items: ['a', 'b', 'c', 'd'].map((n) => ({ id: n, content: { text: n } })) },
 ];
 
+const BIG = [{ id: 'people', items: bigPeople(BIG_COUNT) }]; // no header: flat row k is person k
+const MAX_WINDOW = 200;
+
 const STATIC = {
   '/': ['index.html', 'text/html; charset=utf-8', here],
   '/app.js': ['app.js', 'text/javascript; charset=utf-8', here],
   '/app.css': ['app.css', 'text/css; charset=utf-8', here],
+  '/big.js': ['big.js', 'text/javascript; charset=utf-8', here],
   '/lib/dom.js': ['dom.js', 'text/javascript; charset=utf-8', clientDir],
   '/lib/frontend.js': ['frontend.js', 'text/javascript; charset=utf-8', clientDir],
   '/lib/errors.js': ['errors.js', 'text/javascript; charset=utf-8', clientDir],
@@ -74,6 +80,8 @@ class Session {
     this.addedSet = new Set();
     this.queue = Promise.resolve(); // one request at a time per session: diffs arrive in order
     this.seq = 0; // events sent; a POST answers the seq of the last event its action caused
+    this.bigOpen = false; // the big list is created when the page first asks for its window
+    this.bigCount = 0;
   }
 
   source(screen) { return `${screen}:${this.id}`; }
@@ -131,6 +139,28 @@ class Session {
         }
         return result;
       }
+      case 'big-viewport': {
+        // the page scrolled (or opened the list): the window it draws
+        const start = Number(body.start);
+        const count = Number(body.count);
+        if (!Number.isInteger(start) || start < 0 || !Number.isInteger(count) || count < 1 || count > MAX_WINDOW) {
+          throw new Error('big-viewport needs integers start >= 0 and 1 <= count <= 200');
+        }
+        this.bigCount = count;
+        const big = this.source('big');
+        if (!this.bigOpen) {
+          this.bigOpen = true;
+          return this.run('big', 'apply', (c) => c.apply(big, BIG, { viewport: { start, count } }));
+        }
+        return this.run('big', 'viewport', (c) => c.viewport(big, { start, count }));
+      }
+      case 'big-search': {
+        if (!this.bigOpen) throw new Error('big-search before big-viewport');
+        const query = String(body.query ?? '');
+        // a new query shows its first matches: the window goes back to the top with it
+        return this.run('big', 'search', (c) => c.search(this.source('big'), query,
+          { sections: ['people'], placeholder: PLACEHOLDER, viewport: { start: 0, count: this.bigCount } }));
+      }
       case 'toggle':
         return this.run('settings', 'select', (c) => c.select(this.source('settings'), { action: 'toggle', ids: [String(body.id)] }));
       default:
@@ -140,7 +170,7 @@ class Session {
 
   async drop() {
     await this.queue;
-    for (const screen of ['people', 'settings']) {
+    for (const screen of ['people', 'settings', ...(this.bigOpen ? ['big'] : [])]) {
       try { await this.client.drop(this.source(screen)); } catch { /* already gone */ }
     }
   }

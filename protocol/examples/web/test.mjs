@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync, existsSync, unlinkSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BIG_COUNT, bigPeople } from './people.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SEED = ['Lily Rose', 'Ava Grace', 'Ruby Mae', 'Stella Luna', 'Jack Ryan', 'Emma Kate', 'Olivia Jade',
@@ -213,6 +214,67 @@ async function main() {
   check('settings: b added (multiple)', await cdp.until(`${SELECTED} === 'one,a,b,c'`), await cdp.eval(SELECTED));
   await click('a');
   check('settings: a removed (multiple)', await cdp.until(`${SELECTED} === 'one,b,c'`), await cdp.eval(SELECTED));
+  // big list: 100,000 people through a viewport; the DOM holds only the window's rows
+  const BIG_IDS = `[...document.querySelectorAll('#big-rows > [data-id]')].map(r => r.dataset.id)`;
+  const BIG_TEXT = `[...document.querySelectorAll('#big-rows > [data-id]')].map(r => r.textContent)`;
+  const people = bigPeople(BIG_COUNT);
+  const range = (list, start, n) => list.slice(start, start + n).map((p) => p.id);
+  check('big: the first window arrives', await cdp.until('window.__diffable.big?.windows > 0', 15000));
+  const { count, rowHeight } = await cdp.eval('({ count: window.__diffable.big.count, rowHeight: window.__diffable.big.rowHeight })');
+  check(`big: the window is a screenful plus overscan (${count} rows), not the list`, count >= 12 && count <= 60, String(count));
+  check('big: the DOM holds exactly the window: people 0…count−1, with their names',
+    same(await cdp.eval(BIG_IDS), range(people, 0, count)) && same(await cdp.eval(BIG_TEXT), people.slice(0, count).map((p) => p.content.text)),
+    JSON.stringify(await cdp.eval(BIG_IDS)));
+  check('big: the spacer is the whole list tall (the scrollbar is the list’s)',
+    (await cdp.eval('document.getElementById("big-spacer").offsetHeight')) === BIG_COUNT * rowHeight,
+    String(await cdp.eval('document.getElementById("big-spacer").offsetHeight')));
+  check('big: status shows the window of 100,000', /^rows 0–\d+ of 100,000 /.test(await cdp.eval('document.getElementById("big-status").textContent')),
+    await cdp.eval('document.getElementById("big-status").textContent'));
+
+  const scrollBig = (top) => cdp.eval(`document.getElementById("big-scroller").scrollTop = ${top}; true`);
+  const firstBig = (id) => cdp.until(`${BIG_IDS}[0] === ${JSON.stringify(id)}`, 8000);
+  await scrollBig(50_000 * rowHeight);
+  check('big: scrolling to row 50,000 sends a viewport; the window follows', await firstBig(people[50_000 - 6].id), JSON.stringify(await cdp.eval(BIG_IDS)));
+  await cdp.idle();
+  check('big: after the scroll the DOM holds only the new window’s rows',
+    same(await cdp.eval(BIG_IDS), range(people, 49_994, count)), JSON.stringify(await cdp.eval(BIG_IDS)));
+  const boxes = await cdp.eval(`(() => { const s = document.getElementById('big-scroller').getBoundingClientRect(); const r = [...document.querySelectorAll('#big-rows > [data-id]')].find(e => e.dataset.id === 'n50000').getBoundingClientRect(); return [s.top, r.top]; })()`);
+  check('big: row 50,000 is drawn at the top of the scroller', Math.abs(boxes[1] - boxes[0]) <= 1, JSON.stringify(boxes));
+  await cdp.eval(`window.__bigTags = new Map([...document.querySelectorAll('#big-rows > [data-id]')].map(r => [r.dataset.id, r])); true`);
+  await scrollBig(50_003 * rowHeight);
+  check('big: scrolling 3 rows moves the window by 3', await firstBig(people[49_997].id), JSON.stringify(await cdp.eval(BIG_IDS)));
+  await cdp.idle();
+  const kept = await cdp.eval(`[...document.querySelectorAll('#big-rows > [data-id]')].filter(r => window.__bigTags.get(r.dataset.id) === r).length`);
+  check('big: the rows still in the window are the same DOM nodes (3 new, 3 gone)', kept === count - 3, `${kept} of ${count}`);
+
+  await cdp.eval('document.getElementById("big-search").focus()');
+  await cdp.type('zoe');
+  await cdp.until('document.getElementById("big-search").value === "zoe"');
+  const matching = people.filter((p) => p.content.text.toLowerCase().includes('zoe'));
+  check('big: a search answers in the window: the first matches, from the top', await firstBig(matching[0].id), JSON.stringify(await cdp.eval(BIG_IDS)));
+  await cdp.idle();
+  check('big: after the search the DOM holds the window of matches only',
+    same(await cdp.eval(BIG_IDS), range(matching, 0, count)), JSON.stringify(await cdp.eval(BIG_IDS)));
+  const bigStatus = await cdp.eval('document.getElementById("big-status").textContent');
+  check(`big: status counts ${matching.length} matches of the window’s ${matching.length} rows`,
+    bigStatus.includes(`of ${matching.length.toLocaleString('en')} `) && bigStatus.includes(`“zoe”: ${matching.length.toLocaleString('en')} match`), bigStatus);
+  check('big: matched rows carry <mark> highlights', same(await cdp.eval(`[...document.querySelectorAll('#big-rows mark')].slice(0, 2).map(m => m.textContent)`), ['Zoe', 'Zoe']));
+  await scrollBig(1000 * rowHeight);
+  check('big: scrolling in the matches moves the window through them', await firstBig(matching[994].id), JSON.stringify(await cdp.eval(BIG_IDS)));
+  await cdp.idle();
+  check('big: the DOM holds matches 994… only', same(await cdp.eval(BIG_IDS), range(matching, 994, count)), JSON.stringify(await cdp.eval(BIG_IDS)));
+  await cdp.type('x');
+  check('big: no match: the placeholder is the only row', await cdp.until(`${JSON.stringify(['no-results'])}.join() === ${BIG_IDS}.join()`, 8000), JSON.stringify(await cdp.eval(BIG_IDS)));
+  await cdp.idle();
+  check('big: the people picker’s search box is untouched by the big list', (await cdp.eval('document.getElementById("search").value')) === '');
+  await cdp.key('Backspace', 'Backspace', 8);
+  await firstBig(matching[0].id);
+  await cdp.idle();
+  const clip = await cdp.eval(`(() => { const a = document.getElementById('big-screen'); a.scrollIntoView(); const r = a.getBoundingClientRect(); return { x: r.left, y: r.top + window.scrollY, width: r.width, height: r.height + 8, scale: 1 }; })()`);
+  const bigShot = await cdp.send('Page.captureScreenshot', { format: 'png', clip, captureBeyondViewport: true });
+  writeFileSync(join(here, 'screenshot-big.png'), Buffer.from(bigShot.data, 'base64'));
+  await cdp.eval('window.scrollTo(0, 0); true');
+  check('big-list screenshot saved to protocol/examples/web/screenshot-big.png', existsSync(join(here, 'screenshot-big.png')));
   check('no errors reported by the page', same(await cdp.eval('window.__diffable.failures'), []), JSON.stringify(await cdp.eval('window.__diffable.failures')));
 
   // screenshot: Grace and Lucas added, "a" typed

@@ -633,10 +633,6 @@ class Windows:
 # as (test name, substring of the violation). Each is an expected failure of its own test; the
 # session test proper fails on any other violation.
 KNOWN_SESSION_GAPS = [
-    # viewport.md, echo: "Section headers are always sent"; with echo "ids" the daemon's window rows of a section the
-    # request inserted are header rows without their header (`{"id": "s5", "section": "s5", "header": true}`), while the
-    # batch/steps forms do carry the header
-    ("test_known_gap_header_row_without_header_with_echo_ids", "'content' is a required property"),
 ]
 
 
@@ -946,14 +942,6 @@ for _name, _text in KNOWN_SESSION_GAPS:
 KNOWN_DAEMON_GAPS = {
     # members of the request object besides jsonrpc/id/method/params are ignored (the spec does not say; the schema refuses them)
     "unknown envelope member",
-    # a workDoneToken that is neither string nor integer is ignored (an object, true, null, an array) or used (1.5), not -32602
-    "select workDoneToken is an object",
-    # viewport.md: rows' `count` is at most 10,000 and "count over 10,000" is -32602; the daemon clamps rows' count to 10,000
-    # instead (the viewport method and the viewport member do answer -32602 {path: "params.count"})
-    "rows count 10001",
-    # README/edit.md check order: params are decoded first (-32602), then the source is looked up (1001); viewport and rows
-    # (and highlights, and search's viewport member) look the source up first: a bad start/count on an unknown source is 1001
-    "viewport count -1 on an unknown source",
 }
 
 # The error data the daemon must answer some wrong requests with (a subset of error.data), beyond matching the schema.

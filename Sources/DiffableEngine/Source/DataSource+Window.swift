@@ -162,7 +162,9 @@ extension DataSource {
         changeset.itemReconfigures.forEach { mark($0.new) }
         changeset.itemMoves.filter(\.contentChanged).forEach { mark($0.to) }
         for s in changeset.sectionInserts where s + 1 < layout.starts.count {
-            let low = max(window.lowerBound, layout.starts[s]), high = min(window.upperBound, layout.starts[s + 1])
+            // Items only: headers are always sent.
+            let items = layout.starts[s] + (layout.hasHeader[s] ? 1 : 0)
+            let low = max(window.lowerBound, items), high = min(window.upperBound, layout.starts[s + 1])
             guard low < high else { continue }
             for index in low..<high { sent.insert(index - window.lowerBound) }
         }

@@ -6,13 +6,14 @@ extension Server {
     /// index `section` (rows the frontend scrolled to).
     func highlights(_ raw: JSON?) throws(RPCError) -> JSON {
         let params = try Params(raw, accepting: ["source", "section", "start", "count"])
-        let source = try existingSource(try params.sourceName())
+        let name = try params.sourceName()
         guard let section = try params.optionalInt("section") else { throw params.missing("section", "a section index") }
+        let start = try params.optionalCount("start") ?? 0
+        let count = try params.optionalCount("count") ?? 100
+        let source = try existingSource(name)
         guard source.visible.sections.indices.contains(section) else {
             throw .invalidParams("No visible section \(section)", data: Params.pathData(params.fieldPath("section")))
         }
-        let start = try params.optionalCount("start") ?? 0
-        let count = try params.optionalCount("count") ?? 100
         let rows = start..<(start > Int.max - 10_000 ? Int.max : start + min(count, 10_000))
         return .object(JSONObject([
             ("source", .string(source.name)),

@@ -39,8 +39,9 @@ extension Server {
     /// will be applied (see `cancellation(for:…)`).
     func searchRequest(_ raw: JSON?) throws(RPCError) -> SearchRequest {
         let params = try Params(raw, accepting: ["source", "query", "sections", "mode", "order", "limit", "placeholder", "highlightLimit", "form", "baseVersion", "viewport"])
-        let source = try existingSource(try params.sourceName())
-        try checkBaseVersion(try params.optionalCount("baseVersion"), of: source)
+        // Params first (-32602), then what depends on the source (1001, …).
+        let name = try params.sourceName()
+        let baseVersion = try params.optionalCount("baseVersion")
         let form = try form(params)
         let text = try params.string("query")
         let mode = SearchMode(rawValue: try params.optionalEnum("mode", ["substring", "fuzzy"]) ?? "substring") ?? .substring
@@ -48,21 +49,15 @@ extension Server {
         let order = try params.optionalEnum("order", ["source", "score"]).flatMap(SearchOrder.init(rawValue:)) ?? defaultOrder
         let limit = try params.optionalCount("limit")
         let highlightLimit = try params.optionalCount("highlightLimit") ?? 100
-        var scope: [String]?
+        let viewport = try WindowCodec.viewport(params)
+        var sectionIDs: [String]?
         if let sections = try params.optionalArray("sections") {
             var ids: [String] = []
             for (index, value) in sections.enumerated() {
                 guard case .string(let id) = value else { throw params.wrongType("sections[\(index)]", "a string") }
                 ids.append(id)
             }
-            let known = Set(source.snapshot.sections.map(\.id))
-            let unknown = ids.filter { !known.contains($0) }
-            guard unknown.isEmpty else {
-                throw RPCError(code: ErrorCode.unknownID,
-                               message: "No section \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")) in \"\(source.name)\"; nothing was changed.",
-                               data: .object(JSONObject([("sections", .array(unknown.map { .string($0) }))])))
-            }
-            scope = ids
+            sectionIDs = ids
         }
         var placeholder: Item?
         if let value = params.object["placeholder"], !value.isNull {
@@ -72,15 +67,27 @@ extension Server {
                 throw .invalidParams("params.placeholder must be an item {\"id\", \"content\"?}",
                                      data: .object(JSONObject([("problems", .array(error.problems))])))
             }
-            if let id = placeholder?.id, source.containsItem(id) {
-                throw .invalidParams("params.placeholder.id \"\(id)\" is already an item of the source; pick an id no item uses",
-                                     data: .object(JSONObject([("path", .string("params.placeholder.id")), ("ids", .array([.string(id)]))])))
-            }
         }
-
+        let source = try existingSource(name)
+        try checkBaseVersion(baseVersion, of: source)
+        var scope: [String]?
+        if let ids = sectionIDs {
+            let known = Set(source.snapshot.sections.map(\.id))
+            let unknown = ids.filter { !known.contains($0) }
+            guard unknown.isEmpty else {
+                throw RPCError(code: ErrorCode.unknownID,
+                               message: "No section \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")) in \"\(source.name)\"; nothing was changed.",
+                               data: .object(JSONObject([("sections", .array(unknown.map { .string($0) }))])))
+            }
+            scope = ids
+        }
+        if let id = placeholder?.id, source.containsItem(id) {
+            throw .invalidParams("params.placeholder.id \"\(id)\" is already an item of the source; pick an id no item uses",
+                                 data: .object(JSONObject([("path", .string("params.placeholder.id")), ("ids", .array([.string(id)]))])))
+        }
         let query = SearchQuery(text: text, mode: mode, order: order, limit: limit)
         return SearchRequest(source: source, settings: SearchSettings(query: query, scope: scope, placeholder: placeholder),
-                             form: form, highlightLimit: highlightLimit, viewport: try WindowCodec.viewport(params))
+                             form: form, highlightLimit: highlightLimit, viewport: viewport)
     }
 
     /// `[{id, path, ranges: [[start, count]…]}]` for the first

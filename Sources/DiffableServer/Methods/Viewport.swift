@@ -8,12 +8,10 @@ extension Server {
     /// - Complexity: O(window log window + sections).
     func viewport(_ raw: JSON?) throws(RPCError) -> JSON {
         let params = try Params(raw, accepting: ["source", "start", "count"])
-        var source = try existingSource(try params.sourceName())
+        let name = try params.sourceName()
         let start = try params.optionalCount("start") ?? 0
-        let count = try params.optionalCount("count") ?? 0
-        guard count <= WindowCodec.maxCount else {
-            throw .invalidParams("params.count must be at most \(WindowCodec.maxCount) rows", data: Params.pathData("params.count"))
-        }
+        let count = try WindowCodec.count(params, default: 0)
+        var source = try existingSource(name)
         let update = source.setViewport(count == 0 ? nil : Viewport(start: start, count: count))
         sources[source.name] = source
         return .object(JSONObject([
@@ -26,9 +24,10 @@ extension Server {
     /// rows of the flat visible list, without changing the window.
     func rows(_ raw: JSON?) throws(RPCError) -> JSON {
         let params = try Params(raw, accepting: ["source", "start", "count"])
-        let source = try existingSource(try params.sourceName())
+        let name = try params.sourceName()
         let start = try params.optionalCount("start") ?? 0
-        let count = min(try params.optionalCount("count") ?? 100, WindowCodec.maxCount)
+        let count = try WindowCodec.count(params, default: 100)
+        let source = try existingSource(name)
         let (total, rows) = source.flatRows(start: start, count: count)
         return .object(JSONObject([
             ("source", .string(source.name)), ("version", .int(source.version)),

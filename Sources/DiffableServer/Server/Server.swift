@@ -67,6 +67,9 @@ public final class Server {
         "rows": { s, p throws(RPCError) in try s.rows(p) },
     ]
 
+    /// Methods whose params may carry LSP's `workDoneToken` (all that take params).
+    static let takesProgress: Set<String> = Set(requestHandlers.keys).subtracting(["initialize", "shutdown", "sources"])
+
     /// Names reported in `initialize`'s capabilities.
     static var methodNames: [String] { requestHandlers.keys.sorted() }
 
@@ -163,7 +166,17 @@ public final class Server {
             throw RPCError(code: ErrorCode.methodNotFound, message: "Method not found: \(method)",
                            data: .object(JSONObject([("method", .string(method))])))
         }
-        let token = lazyParams?.workDoneToken ?? params?["workDoneToken"]
+        // Methods without params refuse the token as an unknown member.
+        let token = Self.takesProgress.contains(method) ? lazyParams?.workDoneToken ?? params?["workDoneToken"] : nil
+        if let token {
+            switch token {
+            case .string: break
+            case .number where token.intValue != nil: break
+            default:
+                throw .invalidParams("params.workDoneToken must be a string or an integer (LSP's ProgressToken)",
+                                     data: Params.pathData("params.workDoneToken"))
+            }
+        }
         work = WorkProgress(token: token, sink: notificationSink, cancellation: cancellation)
         work.begin(method)
         defer {

@@ -48,12 +48,18 @@ enum WindowCodec {
         guard let object = try params.optionalObject(key) else { return .some(nil) }
         try object.checkMembers(["start", "count"], alsoAccepting: [])
         let start = try object.optionalCount("start") ?? 0
-        let count = try object.optionalCount("count") ?? 0
-        guard count <= maxCount else {
-            throw .invalidParams("\(object.fieldPath("count")) must be at most \(maxCount) rows",
-                                 data: Params.pathData(object.fieldPath("count")))
-        }
+        let count = try Self.count(object, default: 0)
         return .some(count == 0 ? nil : Viewport(start: start, count: count))
+    }
+
+    /// A `count` of rows: a non-negative integer, at most `maxCount`.
+    static func count(_ params: Params, default value: Int) throws(RPCError) -> Int {
+        let count = try params.optionalCount("count") ?? value
+        guard count <= maxCount else {
+            throw .invalidParams("\(params.fieldPath("count")) must be at most \(maxCount) rows",
+                                 data: Params.pathData(params.fieldPath("count")))
+        }
+        return count
     }
 
     /// The most rows a window (or a `rows` request) may hold.

@@ -84,7 +84,13 @@ extension DataSource {
         }
         var update = refreshWindow(from: state.rows, start: start, layout: newLayout)
         if let changeset {
-            update.sentByClient = Self.rowsSent(by: changeset, window: start..<start + update.rowCount, layout: newLayout)
+            let window = start..<start + update.rowCount
+            // The placeholder is the daemon's row, never the client's.
+            let placeholder = search?.isActive == true ? search?.placeholder?.id : nil
+            update.sentByClient = Self.rowsSent(by: changeset, window: window, layout: newLayout)
+                .filter { offset in placeholder == nil || self.window?.rows[offset].id != placeholder }
+            update.steps += Self.redraws(asked: changeset, window: window, layout: newLayout, steps: update.steps,
+                                         rows: self.window?.rows ?? [])
         }
         return update
     }
@@ -148,6 +154,28 @@ extension DataSource {
         }
         return changeset.newSection(ofOld: section, oldSectionCount: old.sections.count, newSectionCount: newSectionCount)
             .flatMap(layout.headerIndex(of:))
+    }
+
+    /// `update` steps for rows a `reloadItems`/`reconfigureItems` asked to
+    /// redraw though nothing drawn changed (the steps already redraw rows
+    /// that changed, and insert rows that came in).
+    private static func redraws(asked changeset: Changeset, window: Range<Int>, layout: FlatLayout,
+                                steps: [WindowStep], rows: [WindowRow]) -> [WindowStep] {
+        guard !changeset.itemReloads.isEmpty || !changeset.itemReconfigures.isEmpty else { return [] }
+        var covered: Set<Int> = []
+        for step in steps {
+            switch step {
+            case .insert(let at, let inserted), .update(let at, let inserted): covered.formUnion(at..<at + inserted.count)
+            case .delete, .move: break
+            }
+        }
+        var offsets: Set<Int> = []
+        for update in changeset.itemReloads + changeset.itemReconfigures {
+            if let index = layout.index(of: update.new), window.contains(index) { offsets.insert(index - window.lowerBound) }
+        }
+        return offsets.subtracting(covered).sorted().compactMap { offset in
+            rows.indices.contains(offset) ? .update(at: offset, rows: [rows[offset]]) : nil
+        }
     }
 
     /// Offsets in the window of rows whose item the change inserted or

@@ -55,7 +55,7 @@ extension Server {
         }
         // `source` is a copy until stored: a cancel up to here changes nothing.
         try work.step(85, "encoding the diff")
-        let result = diffResult(source, update, form: form, echoContent: echo)
+        let result = diffResult(source, update, form: form, echoContent: echo, viewportRemoved: viewport == .some(nil))
         try work.checkCancelled()
         sources[name] = source
         return result

@@ -43,7 +43,7 @@ extension Server {
                     ("ids", .array(error.ids.map(JSON.string))),
                 ])))
         }
-        return diffResult(source, update, form: form, echoContent: echo)
+        return diffResult(source, update, form: form, echoContent: echo, viewportRemoved: viewport == .some(nil))
     }
 }
 

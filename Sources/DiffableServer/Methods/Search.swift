@@ -14,7 +14,7 @@ extension Server {
         // `source` is a copy until stored: a cancel up to here changes nothing.
         try work.checkCancelled()
         sources[source.name] = source
-        return diffResult(source, update, form: request.form, extra: [
+        return diffResult(source, update, form: request.form, viewportRemoved: request.viewport == .some(nil), extra: [
             ("search", .object(JSONObject([
                 ("query", .string(request.settings.query.text)),
                 ("matches", .int(source.searchMatchCount ?? source.visible.itemCount)),

@@ -11,16 +11,16 @@ public enum DiffForm: String, Sendable {
 /// Encodes a `Changeset` into the wire payload, taking content for inserted,
 /// reloaded and changed rows from the new visible snapshot.
 ///
-/// With `echoContent` false (`echo: "ids"`), items carry their id only: the
+/// With `echo.all` false (`echo: "ids"`), items carry their id only: the
 /// client sent their content itself (the rows of an `apply` or an `edit`).
 ///
 /// - Complexity: O(changes + content sent): unchanged rows are never touched.
 struct DiffEncoding {
-    var echoContent = true
+    var echo = ContentEcho.full
 
     static func encode(_ changeset: Changeset, form: DiffForm, old: Snapshot, new: Snapshot,
-                       echoContent: Bool = true) -> (key: String, value: JSON) {
-        let encoder = DiffEncoding(echoContent: echoContent)
+                       echo: ContentEcho = .full) -> (key: String, value: JSON) {
+        let encoder = DiffEncoding(echo: echo)
         switch form {
         case .batch: return ("batch", encoder.batch(changeset, new: new))
         case .steps:
@@ -73,7 +73,7 @@ struct DiffEncoding {
             items.append(("move", .array(c.itemMoves.map { move in
                 var m: [(String, JSON)] = [("from", path(move.from)), ("to", path(move.to))]
                 if move.contentChanged, let item = new.item(at: move.to) {
-                    m.append(("item", SnapshotCodec.encode(item, withContent: echoContent)))
+                    m.append(("item", SnapshotCodec.encode(item, echo: echo)))
                 }
                 return .object(JSONObject(m))
             })))
@@ -113,7 +113,7 @@ struct DiffEncoding {
                 var m: [(String, JSON)] = [("from", path(from)), ("to", path(to))]
                 let destination = moveIndex < moveDestinations.count ? moveDestinations[moveIndex] : to
                 moveIndex += 1
-                if contentChanged, let item = new.item(at: destination) { m.append(("item", SnapshotCodec.encode(item, withContent: echoContent))) }
+                if contentChanged, let item = new.item(at: destination) { m.append(("item", SnapshotCodec.encode(item, echo: echo))) }
                 return op("moveItem", m)
             case .insertItems(let section, let row, let count):
                 return op("insertItems", rowRun(new, section, row, count))
@@ -146,11 +146,11 @@ struct DiffEncoding {
 
     private func sectionList(_ new: Snapshot, _ start: Int, _ count: Int) -> JSON {
         let range = start..<min(start + count, new.sections.count)
-        return SnapshotCodec.encode(sections: range.isEmpty ? [] : new.sections[range], withContent: echoContent)
+        return SnapshotCodec.encode(sections: range.isEmpty ? [] : new.sections[range], echo: echo)
     }
 
     private func itemList(_ new: Snapshot, _ paths: [ItemPath]) -> JSON {
-        SnapshotCodec.encode(items: paths.lazy.compactMap { new.item(at: $0) }, withContent: echoContent)
+        SnapshotCodec.encode(items: paths.lazy.compactMap { new.item(at: $0) }, echo: echo)
     }
 
     /// Rows `row ..< row + count` of one section, sliced without copying.
@@ -159,7 +159,7 @@ struct DiffEncoding {
         let items = new.sections[section].items
         let range = max(0, row)..<min(items.count, row + count)
         guard !range.isEmpty else { return SnapshotCodec.encode(items: EmptyCollection<Item>()) }
-        return SnapshotCodec.encode(items: items[range], withContent: echoContent)
+        return SnapshotCodec.encode(items: items[range], echo: echo)
     }
 
     private func itemRun(section: Int, at: Int, items: JSON) -> JSON {

@@ -242,15 +242,21 @@ public final class Server {
     /// The common result of every request that changes a source: the diff in
     /// the window form when the source has a viewport, else in `form`.
     /// `echoContent` false leaves out the content the client just sent.
+    /// `viewportRemoved`: the request's own `viewport: null` ended the
+    /// window; the answer is `window: null` (the frontend reloads the whole
+    /// list with `snapshot`: a diff would refer to rows it never held).
     func diffResult(_ source: DataSource, _ update: DataSource.Update, form: DiffForm, echoContent: Bool = true,
-                    extra: [(String, JSON)] = []) -> JSON {
+                    viewportRemoved: Bool = false, extra: [(String, JSON)] = []) -> JSON {
         defer { if update.oldVisible.itemCount >= 4096 { retired.append(update.oldVisible) } }
         let diff: (key: String, value: JSON)
-        if let window = update.window {
+        if viewportRemoved {
+            diff = ("window", .null)
+        } else if let window = update.window {
             diff = ("window", WindowCodec.encode(window, echoContent: echoContent))
         } else {
+            let placeholder = source.searchSettings?.isActive == true ? source.searchSettings?.placeholder?.id : nil
             diff = DiffEncoding.encode(update.changeset, form: form, old: update.oldVisible, new: update.newVisible,
-                                       echoContent: echoContent)
+                                       echo: ContentEcho(all: echoContent, exception: placeholder))
         }
         var members: [(String, JSON)] = [("source", .string(source.name)), ("version", .int(source.version)), (diff.key, diff.value)]
         // Selected rows follow their items; report where they are now when

@@ -147,11 +147,23 @@ struct ProblemList: Error {
     }
 }
 
+/// Which items carry their content on the wire (`echo: "full" | "ids"`).
+struct ContentEcho {
+    var all = true
+    /// Carries its content even when `all` is false: the search placeholder
+    /// is the daemon's row, never one the client sent.
+    var exception: String?
+
+    static let full = ContentEcho()
+
+    func includes(_ item: Item) -> Bool { all || item.id == exception }
+}
+
 extension SnapshotCodec {
     /// Wire form of an item: `{"id", "content"?}`.
-    static func encode(_ item: Item, withContent: Bool = true) -> JSON {
+    static func encode(_ item: Item, echo: ContentEcho = .full) -> JSON {
         var writer = JSONWriter()
-        write(item, withContent: withContent, into: &writer)
+        write(item, echo: echo, into: &writer)
         return .raw(writer.bytes)
     }
 
@@ -171,35 +183,35 @@ extension SnapshotCodec {
 
     /// A run of sections as one pre-serialized array.
     static func encode(sections: ArraySlice<Section>, policies: [String: SectionSelectionPolicy] = [:],
-                       withContent: Bool = true) -> JSON {
-        var writer = JSONWriter(reservingCapacity: (withContent ? 64 : 24) * sections.reduce(0) { $0 + $1.items.count + 1 })
+                       echo: ContentEcho = .full) -> JSON {
+        var writer = JSONWriter(reservingCapacity: (echo.all ? 64 : 24) * sections.reduce(0) { $0 + $1.items.count + 1 })
         writer.beginArray()
-        for section in sections { write(section, policy: policies[section.id], withContent: withContent, into: &writer) }
+        for section in sections { write(section, policy: policies[section.id], echo: echo, into: &writer) }
         writer.endArray()
         return .raw(writer.bytes)
     }
 
     /// Items as one pre-serialized array.
-    static func encode<S: Sequence<Item>>(items: S, withContent: Bool = true) -> JSON {
-        var writer = JSONWriter(reservingCapacity: (withContent ? 64 : 24) * items.underestimatedCount)
+    static func encode<S: Sequence<Item>>(items: S, echo: ContentEcho = .full) -> JSON {
+        var writer = JSONWriter(reservingCapacity: (echo.all ? 64 : 24) * items.underestimatedCount)
         writer.beginArray()
-        for item in items { write(item, withContent: withContent, into: &writer) }
+        for item in items { write(item, echo: echo, into: &writer) }
         writer.endArray()
         return .raw(writer.bytes)
     }
 
-    static func write(_ item: Item, withContent: Bool = true, into writer: inout JSONWriter) {
+    static func write(_ item: Item, echo: ContentEcho = .full, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key(raw: "id")
         writer.appendString(item.id)
-        if withContent, let content = item.content {
+        if echo.includes(item), let content = item.content {
             writer.key(raw: "content")
             writer.appendRaw(content.bytes)
         }
         writer.endObject()
     }
 
-    static func write(_ section: Section, policy: SectionSelectionPolicy?, withContent: Bool = true,
+    static func write(_ section: Section, policy: SectionSelectionPolicy?, echo: ContentEcho = .full,
                       into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key(raw: "id")
@@ -218,7 +230,7 @@ extension SnapshotCodec {
         }
         writer.key(raw: "items")
         writer.beginArray()
-        for item in section.items { write(item, withContent: withContent, into: &writer) }
+        for item in section.items { write(item, echo: echo, into: &writer) }
         writer.endArray()
         writer.endObject()
     }

@@ -7,7 +7,9 @@ Standard library only (curses) on the Python client of this checkout
 (protocol/clients/python/src, imported from the tree: nothing to install).
 Every change is a request to the daemon; the screen is redrawn from the diff
 it answers (steps form, replayed into a `diffable.Frontend` model), never from
-a `snapshot`. Only the screen lines whose text changed are rewritten.
+a `snapshot`. Only the screen lines whose text changed are rewritten. With
+`--rows N` above 2,000 the people picker holds only a viewport of the screen's
+height (window form; scrolling past the screen sends `viewport`).
 
 Keys: arrows (and j/k outside the people picker) move, Enter/space toggles,
 q/Esc quits. settings: single/multiple selection, the number cannot be left
@@ -31,11 +33,9 @@ import diffable  # noqa: E402
 from diffable import ops  # noqa: E402
 
 WINDOW_THRESHOLD = 2000
-"""Above this many people the list is windowed: every search carries `limit` = the pane's height."""
-
-MATCH_ALL = " "
-"""In windowed mode an empty search box sends this query instead of "" (see README: the daemon
-ignores `limit` for an empty query, which would send every row); every name has a space."""
+"""Above this many people the picker holds only a **viewport** of the pane's height: the daemon
+answers every change with the window form (rows in and out of the screen), and scrolling past the
+screen is a `viewport` request (protocol/methods/viewport.md)."""
 
 PLACEHOLDER = {"id": "no-results", "content": {"text": "No results"}}
 
@@ -81,8 +81,20 @@ def text_of(content: Any) -> str:
 # -- diffs -------------------------------------------------------------------------------------------------------
 
 def diff_summary(result: Dict[str, Any], rtt: float) -> str:
-    """`−1 +1 ↕0 ⟳1 in 0.3 ms` (rows deleted, inserted, moved, reloaded; sections after §)."""
+    """`−1 +1 ↕0 ⟳1 in 0.3 ms` (rows deleted, inserted, moved, reloaded; sections after §; for the
+    window form the screen's rows, then `· window START+ROWS of TOTAL`)."""
     d = i = m = r = sd = si = sm = 0
+    window = result.get("window")
+    for step in window["steps"] if window else []:
+        op = step["op"]
+        if op == "delete":
+            d += step["count"]
+        elif op == "insert":
+            i += len(step["rows"])
+        elif op == "move":
+            m += 1
+        elif op == "update":
+            r += len(step["rows"])
     for step in result.get("steps", []):
         op = step["op"]
         if op == "deleteItems":
@@ -105,6 +117,8 @@ def diff_summary(result: Dict[str, Any], rtt: float) -> str:
     text = f"−{d} +{i} ↕{m} ⟳{r}"
     if sd or si or sm:
         text += f" §−{sd} +{si} ↕{sm}"
+    if window:
+        text += f" · window {window['start']}+{window['count']} of {window['total']}"
     sel = result.get("selection") or {}
     if sel.get("selected") or sel.get("deselected") or sel.get("kept"):
         text += " · sel"
@@ -257,36 +271,35 @@ class People(Screen):
             self.people += [{"id": f"gen-{k}", "content": {"text": n}} for k, n in enumerate(generated_names(extra))]
         self.query = ""
         self.windowed = len(self.people) > WINDOW_THRESHOLD
+        self.added = 0  # people in "Added" (windowed: where the list's header row is, flat row 2 + added)
         self.highlights: Dict[str, List[List[int]]] = {}
         self.counts: Optional[Dict[str, int]] = None
-        skeleton = [{"id": "addedList", "header": "Added", "items": []},
+        sections = [{"id": "addedList", "header": "Added", "items": []},
                     {"id": "searchBar", "items": [{"id": "search-bar"}]},
-                    {"id": "list", "header": "People", "items": []}]
+                    {"id": "list", "header": "People", "items": self.people}]
         if self.windowed:
-            # the filter (with its limit) first, so the big apply answers only the rows that fit
-            self.app.call(lambda c: c.apply(self.source, skeleton))
-            self.search()
             self.app.message(f"sending {len(self.people)} people to the daemon…")
-        skeleton[2]["items"] = self.people
-        self.app.call(lambda c: c.apply(self.source, skeleton))
+            # with the viewport in the same request the answer is one screenful, not N rows
+            self.app.call(lambda c: c.apply(self.source, sections, viewport=self.app.viewport_at(0)))
+        else:
+            self.app.call(lambda c: c.apply(self.source, sections))
         self.people = []  # the daemon has them; we keep only what the diffs show
 
-    def limit(self) -> Optional[int]:
-        return max(1, self.app.pane_height() - 4) if self.windowed else None
-
     def search(self) -> None:
-        query = self.query if self.query or not self.windowed else MATCH_ALL
-        result = self.app.call(lambda c: c.search(self.source, query, sections=["list"], placeholder=PLACEHOLDER,
-                                                  limit=self.limit()))
+        # windowed: back to the top with every query (a picker shows the best/first matches first)
+        extra: Dict[str, Any] = {"viewport": self.app.viewport_at(0)} if self.windowed else {}
+        result = self.app.call(lambda c: c.search(self.source, self.query, sections=["list"],
+                                                  placeholder=PLACEHOLDER, **extra))
         if result is not None:
             self.highlights = {h["id"]: h["ranges"] for h in result.get("highlights", [])}
             self.counts = result.get("search")
 
     def refresh_highlights(self) -> None:
-        """After an edit under an active query: the rows the diff brought get their highlights."""
+        """After an edit under an active query: the rows the diff brought get their highlights
+        (windowed: rows carry their highlights, nothing to ask)."""
         sections = self.app.sections()
         index = next((k for k, s in enumerate(sections) if s["id"] == "list"), None)
-        if self.query and index is not None:
+        if self.query and index is not None and not self.windowed:
             result = self.app.call(lambda c: c.highlights(self.source, index, start=0, count=self.app.pane_height()),
                                    summary=False, replay=False)
             if result is not None:
@@ -297,13 +310,16 @@ class People(Screen):
 
     def header_text(self, section):
         if section["id"] == "list":
-            shown = sum(1 for item in section["items"] if item["id"] != PLACEHOLDER["id"])
-            text = f"People · {shown} matching “{self.query}”" if self.query else f"People · {shown}"
-            if self.windowed and self.counts:
-                text += f" (first {shown} of {self.counts['matches']}: windowed by search limit)"
-            return text
+            if self.windowed:  # the rows under the header: all of the list after it (or the placeholder)
+                window = self.app.frontend.view(self.source).window
+                shown = window.total - (2 + self.added) - 1 if window else 0
+                if shown == 1 and window and any(r["id"] == PLACEHOLDER["id"] for r in window.rows):
+                    shown = 0
+            else:
+                shown = sum(1 for item in section["items"] if item["id"] != PLACEHOLDER["id"])
+            return f"People · {shown} matching “{self.query}”" if self.query else f"People · {shown}"
         if section["id"] == "addedList":
-            return f"Added · {len(section['items'])}"
+            return f"Added · {self.added if self.windowed else len(section['items'])}"
         return super().header_text(section)
 
     def row_text(self, section, item, selected):
@@ -316,7 +332,8 @@ class People(Screen):
         mark = "−" if section["id"] == "addedList" else "+"
         spans = [(2, 1, self.app.color("selected"))]
         if self.query and section["id"] == "list":
-            for start, count in self.highlights.get(item["id"], []):
+            ranges = item.get("highlights", []) if self.windowed else self.highlights.get(item["id"], [])
+            for start, count in ranges:
                 spans.append((4 + start, count, self.app.color("match")))
         return f"  {mark} {name}", 0, spans
 
@@ -324,11 +341,16 @@ class People(Screen):
         if key in (10, 13, -curses.KEY_ENTER):
             if item is None or not self.selectable({}, item):
                 return True
-            section = self.app.section_of(item["id"])
-            siblings = next(s["items"] for s in self.app.sections() if s["id"] == section)
+            if self.windowed:  # the rows on screen: the neighbour is the next (or previous) row of the section
+                section = item["section"]
+                siblings = [r for r in self.app.window_rows() if r["section"] == section and not r.get("header")]
+            else:
+                section = self.app.section_of(item["id"])
+                siblings = next(s["items"] for s in self.app.sections() if s["id"] == section)
             index = next(k for k, i in enumerate(siblings) if i["id"] == item["id"])
             neighbour = siblings[index + 1] if index + 1 < len(siblings) else siblings[index - 1] if index else None
             target = "list" if section == "addedList" else "addedList"
+            self.added += 1 if target == "addedList" else -1
             moved = {"id": item["id"], "content": item.get("content")}
             # delete + append in one edit: the same id comes back, so the daemon reports a move
             self.app.call(lambda c: c.edit(self.source, [ops.delete_items([item["id"]]),
@@ -416,6 +438,55 @@ class App:
     def sections(self) -> List[Dict[str, Any]]:
         return self.frontend.view(self.screen.source).sections
 
+    @property
+    def windowed(self) -> bool:
+        """The screen holds only a viewport (the people picker with --rows above WINDOW_THRESHOLD)."""
+        return bool(getattr(self.screen, "windowed", False))
+
+    def viewport_at(self, start: int) -> Dict[str, int]:
+        return {"start": max(0, start), "count": self.pane_height()}
+
+    def window_rows(self) -> List[Dict[str, Any]]:
+        window = self.frontend.view(self.screen.source).window
+        return window.rows if window is not None else []
+
+    def window_start(self) -> int:
+        window = self.frontend.view(self.screen.source).window
+        return window.start if window is not None else 0
+
+    def window_total(self) -> int:
+        window = self.frontend.view(self.screen.source).window
+        return window.total if window is not None else 0
+
+    def scroll_to(self, start: int) -> None:
+        """A `viewport` request: the daemon answers the rows that come in and go out."""
+        start = max(0, min(start, max(self.window_total() - self.pane_height(), 0)))
+        if start != self.window_start():
+            self.call(lambda c: c.viewport(self.screen.source, **self.viewport_at(start)))
+
+    def window_move(self, delta: int) -> None:
+        """Windowed cursor movement by `delta` flat rows (to the next selectable row in its direction),
+        scrolling with `viewport` when the row is off the screen."""
+        total, pane = self.window_total(), self.pane_height()
+        if total == 0:
+            return
+        step = 1 if delta >= 0 else -1
+        first = max(0, min(self.cursor + delta, total - 1))
+        # headers and the search bar are not stops: the next few rows in the direction of the move,
+        # then (at the top or the end of the list) the other way
+        candidates = [first + step * k for k in range(4)] + [first - step * k for k in range(1, 4)]
+        for target in (t for t in candidates if 0 <= t < total):
+            start = self.window_start()
+            if target < start:
+                self.scroll_to(target)
+            elif target >= start + pane:
+                self.scroll_to(target - pane + 1)
+            rows, start = self.rows(), self.window_start()
+            k = target - start
+            if 0 <= k < len(rows) and rows[k][0] is not None and self.screen.selectable(rows[k][1], rows[k][0]):
+                self.cursor, self.cursor_id = target, rows[k][0]["id"]
+                return
+
     def section_of(self, item_id: str) -> Optional[str]:
         for section in self.sections():
             if any(i["id"] == item_id for i in section["items"]):
@@ -439,8 +510,15 @@ class App:
         return result
 
     def rows(self) -> List[Tuple[Optional[Dict[str, Any]], Dict[str, Any]]]:
-        """(item or None for a header, section) per display row."""
+        """(item or None for a header, section) per display row (windowed: the window's rows)."""
         out: List[Tuple[Optional[Dict[str, Any]], Dict[str, Any]]] = []
+        if self.windowed:
+            for row in self.window_rows():
+                if row.get("header"):
+                    out.append((None, {"id": row["section"], "header": row.get("content")}))
+                else:
+                    out.append((row, {"id": row["section"]}))
+            return out
         for section in self.sections():
             if self.screen.header_text(section) is not None:
                 out.append((None, section))
@@ -472,7 +550,8 @@ class App:
         rows = self.rows()
         if self.cursor_id is None or not rows:
             return None
-        item = rows[min(self.cursor, len(rows) - 1)][0]
+        index = self.cursor - self.window_start() if self.windowed else self.cursor
+        item = rows[max(0, min(index, len(rows) - 1))][0]
         return item if item is not None and item["id"] == self.cursor_id else None
 
     # drawing: only lines whose text or attributes changed are rewritten
@@ -496,23 +575,34 @@ class App:
     def draw(self) -> None:
         height, width = self.size()
         rows = self.rows()
-        self.place_cursor(rows)
         pane = self.pane_height()
-        if self.cursor < self.top:
-            self.top = self.cursor
-        elif self.cursor >= self.top + pane:
-            self.top = self.cursor - pane + 1
-        self.top = max(0, min(self.top, max(len(rows) - pane, 0)))
+        if self.windowed:  # the window is the screen: rows[k] is flat row start + k; cursor is a flat row
+            start = self.window_start()
+            self.cursor -= start
+            self.place_cursor(rows)
+            self.cursor += start
+            self.top = start
+        else:
+            self.place_cursor(rows)
+            if self.cursor < self.top:
+                self.top = self.cursor
+            elif self.cursor >= self.top + pane:
+                self.top = self.cursor - pane + 1
+            self.top = max(0, min(self.top, max(len(rows) - pane, 0)))
         version = self.frontend.version(self.screen.source)
         title = f" diffable · {self.screen.title}"
         right = f"{self.screen.source} v{version} "
+        if self.windowed:
+            shown = len(self.window_rows())
+            right = f"rows {self.top + 1}–{self.top + shown} of {self.window_total()} · " + right
         self.put(0, (title + " " * max(1, width - len(title) - len(right)) + right, self.color("title"), []))
+        base = self.top if self.windowed else 0  # windowed: rows are flat rows top, top + 1, …
         for y in range(pane):
             k = self.top + y
-            if k >= len(rows):
+            if k - base >= len(rows):
                 self.put(1 + y, ("", 0, []))
                 continue
-            item, section = rows[k]
+            item, section = rows[k - base]
             if item is None:
                 self.put(1 + y, (" " + (self.screen.header_text(section) or ""), self.color("header"), []))
                 continue
@@ -555,8 +645,8 @@ class App:
                 if key == -curses.KEY_RESIZE:
                     self.drawn.clear()
                     self.stdscr.clear()
-                    if isinstance(self.screen, People) and self.screen.windowed:
-                        self.screen.search()
+                    if self.windowed:  # the viewport follows the pane's height
+                        self.call(lambda c: c.viewport(self.screen.source, **self.viewport_at(self.window_start())))
                     continue
                 quit_keys = (27,) if self.screen.letters_type else (27, ord("q"))
                 if key in quit_keys:
@@ -571,7 +661,12 @@ class App:
                     self.screen.type(pending)  # type: ignore[attr-defined]
                     pending = []
                 rows = self.rows()
-                if key in (-curses.KEY_UP, ord("k")) and not (self.screen.letters_type and key == ord("k")):
+                moves = {-curses.KEY_UP: -1, -curses.KEY_DOWN: 1, -curses.KEY_PPAGE: -self.pane_height(),
+                         -curses.KEY_NPAGE: self.pane_height(), -curses.KEY_HOME: -self.window_total(),
+                         -curses.KEY_END: self.window_total()}
+                if self.windowed and key in moves:
+                    self.window_move(moves[key])
+                elif key in (-curses.KEY_UP, ord("k")) and not (self.screen.letters_type and key == ord("k")):
                     self.move_cursor(rows, -1)
                 elif key in (-curses.KEY_DOWN, ord("j")) and not (self.screen.letters_type and key == ord("j")):
                     self.move_cursor(rows, 1)

@@ -5,6 +5,8 @@ Run through ./run-tests. Needs tmux (and chromium for the PNG screenshot): a mis
 failure, never a skip. Prints every check and `N passed, M failed`; exit 1 on any failure.
 Environment: DIFFABLE_BIN (daemon), DIFFABLE_TUI_BIG_ROWS (default 1000000; 0 leaves the
 big-list timing out, which counts as a failure), DIFFABLE_TUI_KEEP (keep tmux sessions).
+The big list is shown through a viewport: every check there compares the screen with the people the
+generated names put at those flat rows, for keystrokes (search) and scrolling (viewport).
 """
 from __future__ import annotations
 
@@ -319,38 +321,104 @@ def test_fruit() -> None:
         app.close()
 
 
+RANGE = re.compile(r"rows (\d+)–(\d+) of (\d+)")
+
+
+def pane_names(lines: List[str]) -> List[str]:
+    """The person rows on screen, top to bottom (the pane is lines 1 .. HEIGHT - 3)."""
+    return names(lines[1:HEIGHT - 2])
+
+
+def shown_range(lines: List[str]) -> Optional[tuple]:
+    match = RANGE.search(lines[0]) if lines else None
+    return (int(match.group(1)), int(match.group(2)), int(match.group(3))) if match else None
+
+
 def test_big(rows: int) -> None:
+    sys.path.insert(0, str(HERE))
+    import demo  # the same deterministic names the app generates
+    everyone = SEED + demo.generated_names(rows)
+    total = len(everyone) + 3  # flat rows: "Added" header, the search bar, "People" header, the people
     app = App("people", "--rows", str(rows))
     try:
         started = time.monotonic()
-        ok = app.wait(lambda l: len(list_names(l)) > 20 and "windowed" in "\n".join(l), 75)
-        check(f"big: {rows} people loaded ({time.monotonic() - started:.1f} s)", ok, app.text())
+        ok = app.wait(lambda l: shown_range(l) == (1, HEIGHT - 3, total) and len(pane_names(l)) > 20, 180)
+        lines = app.screen()
+        check(f"big: {rows} people loaded, a viewport of the pane ({time.monotonic() - started:.1f} s)", ok,
+              "\n".join(lines))
         if not ok:
             return
+        check("big: the first screen is the first people, in order", pane_names(lines) == everyone[:HEIGHT - 3 - 3],
+              f"{pane_names(lines)[:5]}…")
+        check("big: the apply's answer was one screenful (window form, not N rows)",
+              f"+{HEIGHT - 3} " in status_line(lines) and f"window 0+{HEIGHT - 3} of {total}" in status_line(lines),
+              status_line(lines))
+
         times: List[float] = []
         daemon: List[float] = []
         query = ""
-        for key in ["m", "o", "l", "BSpace", "BSpace", "BSpace", "k"]:
+        for key in ["m", "o", "l", "BSpace", "BSpace", "BSpace", "k", "BSpace"]:
             query = query[:-1] if key == "BSpace" else query + key
+            matching = [n for n in everyone if query.lower() in n.lower()]
+            expected = matching[:HEIGHT - 3 - 3]  # the pane less the two headers and the search bar
             started = time.monotonic()
             if key == "BSpace":
                 app.keys(key)
             else:
                 app.literal(key)
-            ok = app.wait(has(f"Search: {query}▏"), 20)
+            # the whole pane, not only the search bar: tmux may show a redraw half done
+            ok = app.wait(lambda l: any(f"Search: {query}▏" in x for x in l) and pane_names(l) == expected, 30)
             times.append(time.monotonic() - started)
+            time.sleep(0.05)  # the status line (the request's round trip) is drawn after the pane
             lines = app.screen()
             rtt = re.search(r" in ([\d.]+) ms", status_line(lines))
             daemon.append(float(rtt.group(1)) / 1000 if rtt else float("nan"))
-            shown = list_names(lines)
-            good = ok and bool(shown) and all(query.lower() in n.lower() for n in shown) if query else ok and len(shown) > 20
-            check(f"big: “{query}” → {len(shown)} rows on screen, all matching, in {times[-1] * 1000:.0f} ms", good,
-                  "\n".join(lines))
+            shown = pane_names(lines)
+            good = ok and shown == expected
+            check(f"big: “{query}” → the first {len(shown)} of {len(matching)} matches, in order, in "
+                  f"{times[-1] * 1000:.0f} ms", good, "\n".join(lines))
         first, rest = times[0], times[1:]
         print(f"big: key → redrawn pane at {rows} rows: median {statistics.median(rest) * 1000:.0f} ms "
               f"(first keystroke, which builds the search index: {first * 1000:.0f} ms; all: "
               f"{', '.join(f'{t * 1000:.0f}' for t in times)} ms; of which the search request's round trip: "
               f"{', '.join(f'{t * 1000:.0f}' for t in daemon)} ms)")
+
+        scrolls: List[float] = []
+        scroll_rtt: List[float] = []
+
+        def right_people(lines: List[str]) -> bool:
+            now = shown_range(lines)
+            return now is not None and pane_names(lines) == everyone[max(now[0] - 1 - 3, 0):now[1] - 3]
+
+        def scroll(key: str, expect: Callable[[Optional[tuple], Optional[tuple]], bool], what: str) -> None:
+            before = shown_range(app.screen())
+            started = time.monotonic()
+            app.keys(key)
+            ok = app.wait(lambda l: shown_range(l) != before and expect(before, shown_range(l)) and right_people(l), 30)
+            scrolls.append(time.monotonic() - started)
+            time.sleep(0.05)
+            lines = app.screen()
+            rtt = re.search(r" in ([\d.]+) ms", status_line(lines))
+            scroll_rtt.append(float(rtt.group(1)) / 1000 if rtt else float("nan"))
+            now = shown_range(lines)
+            good = ok and now is not None
+            if now is not None:
+                first_row = now[0] - 1  # flat row at the top of the screen
+                expected = everyone[max(first_row - 3, 0):now[1] - 3]
+                good = good and pane_names(lines) == expected and now[2] == total
+            check(f"big: {what}: rows {now[0] if now else '?'}–{now[1] if now else '?'} are the right people, "
+                  f"in {scrolls[-1] * 1000:.0f} ms", good, "\n".join(lines))
+
+        pane = HEIGHT - 3
+        for _ in range(3):
+            scroll("NPage", lambda b, a: bool(a and b and a[0] > b[0]), "PageDown past the screen")
+        scroll("Down", lambda b, a: bool(a and b and a[0] == b[0] + 1), "Down at the bottom edge: one row")
+        scroll("End", lambda b, a: a == (total - pane + 1, total, total), "End")
+        scroll("PPage", lambda b, a: bool(a and b and a[0] < b[0]), "PageUp")
+        scroll("Home", lambda b, a: a == (1, pane, total), "Home")
+        print(f"big: scroll key → redrawn pane at {rows} rows (viewport request): median "
+              f"{statistics.median(scrolls) * 1000:.0f} ms (all: {', '.join(f'{t * 1000:.0f}' for t in scrolls)} ms; "
+              f"round trips: {', '.join(f'{t * 1000:.1f}' for t in scroll_rtt)} ms)")
         app.keys("Escape")
         check("big: Esc quits with status 0", exit_code(app, 20) == 0)
     finally:

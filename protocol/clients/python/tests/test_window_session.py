@@ -10,7 +10,7 @@ from typing import Any, Dict, List, cast
 
 from support import daemon_argv, env_int
 from diffable import AsyncClient, Client, Frontend, params
-from diffable.selftest import KNOWN_GAPS, run_window_session
+from diffable.selftest import run_window_session
 from diffable.types import InitializationOptions, SectionIn
 
 FIRST_SEED = env_int("DIFFABLE_SEED", 1)
@@ -87,31 +87,29 @@ class ViewportMethodTests(unittest.TestCase):
                                                                   {"id": "p3", "section": "people",
                                                                    "content": {"text": "Person 3"}}]}])
         self.assertEqual([r["id"] for r in got["rows"]["rows"]], ["p2", "p3"])
-        self.assertIn("batch", got["edited"])  # viewport=None sends null: the viewport is removed with the edit
+        self.assertIsNone(got["edited"]["window"])  # viewport=None sends null: removed with the edit
 
 
-class KnownDaemonGapTests(unittest.TestCase):
-    """The daemon bugs KNOWN_GAPS names. These fail once the daemon is fixed: then drop the gap from
-    KNOWN_GAPS and from test_random_window_sessions_echo_ids."""
+class EchoIdsTests(unittest.TestCase):
+    """echo "ids" leaves out only what this client sent: section header rows and a search placeholder
+    always carry their content (both were left out by the daemon before 10f566f / 0b5e42e)."""
 
-    def test_echo_ids_header_rows_come_without_content(self) -> None:
+    def test_header_rows_carry_their_content(self) -> None:
         with client() as c:
             result = c.apply("s", [{"id": "s", "header": "S", "items": [{"id": "a", "content": "A"}]}],
                              viewport={"start": 0, "count": 5}, echo="ids")
-            header = result["window"]["steps"][0]["rows"][0]  # type: ignore[index]
-            self.assertEqual(header, {"id": "s", "section": "s", "header": True},
-                             "fixed? the header row carries its content now: remove echo-ids-header-content")
-            self.assertEqual(c.rows("s", count=1)["rows"][0]["content"], "S")
+            rows = result["window"]["steps"][0]["rows"]  # type: ignore[index]
+            self.assertEqual(rows, [{"id": "s", "section": "s", "header": True, "content": "S"},
+                                    {"id": "a", "section": "s"}])
 
-    def test_echo_ids_placeholder_brought_by_an_apply_comes_without_content(self) -> None:
+    def test_a_placeholder_brought_by_an_apply_carries_its_content(self) -> None:
         with client() as c:
             c.apply("p", [{"id": "s", "items": [{"id": "c", "content": "cherry"}]}], viewport={"start": 0, "count": 5})
             c.search("p", "ch", placeholder={"id": "none-0", "content": "No results"})
             result = c.apply("p", [{"id": "s", "items": [{"id": "a", "content": "apple"}]}], echo="ids")
             steps = result["window"]["steps"]  # type: ignore[index]
-            self.assertEqual(steps[-1], {"op": "insert", "at": 0, "rows": [{"id": "none-0", "section": "s"}]},
-                             "fixed? the placeholder carries its content now: remove echo-ids-placeholder-content")
-            self.assertEqual(c.rows("p")["rows"][0]["content"], "No results")
+            self.assertEqual(steps[-1], {"op": "insert", "at": 0, "rows": [
+                {"id": "none-0", "section": "s", "content": "No results"}]})
 
 
 class RandomWindowSessionTests(unittest.TestCase):
@@ -129,8 +127,8 @@ class RandomWindowSessionTests(unittest.TestCase):
         self.run_seeds("full", echoes=("full",))
 
     def test_random_window_sessions_echo_ids(self) -> None:
-        """echo "ids" as the session default and per request; the KNOWN_GAPS are counted, not failed on."""
-        self.run_seeds("ids", echoes=("ids", "full"), known_gaps=KNOWN_GAPS)
+        """echo "ids" as the session default and per request (rows without content filled by sending())."""
+        self.run_seeds("ids", echoes=("ids", "full"))
 
 
 if __name__ == "__main__":

@@ -226,8 +226,8 @@ def on_sections(replay: Callable[[SectionList, Any], SectionList]) -> Replayer:
     list (not only a window), and an answer in it means the source has no viewport (any more). Items
     without content get the content recorded by `Frontend.sending` (`echo: "ids"`)."""
     def replayer(view: SourceView, payload: Any) -> SourceView:
-        check(view.holds_list, "a whole-list diff for a source whose model holds only a window (its viewport "
-                               "was removed by this request?): load a snapshot first (Frontend.load)")
+        check(view.holds_list, "a whole-list diff for a source whose model holds only a window: "
+                               "load a snapshot first (Frontend.load)")
         sections = replay(view.sections, payload)
         if view.sent:  # echo "ids": items the client just sent come back without their content
             for section in sections:
@@ -310,7 +310,9 @@ def _replay_window(old: Optional[Window], payload: Mapping[str, Any],
 
 def _replay_window_view(view: SourceView, payload: Any) -> SourceView:
     if payload is None:  # `window: null`: the viewport was removed; the list is not held until a `load`
-        return dataclasses.replace(view, window=None)
+        if view.window is None and view.holds_list:  # there was none: nothing changes
+            return dataclasses.replace(view)
+        return dataclasses.replace(view, window=None, sections=[], holds_list=False)
     window = replay_window(view.window, payload, view.sent)
     return dataclasses.replace(view, window=window, sections=[], holds_list=False)
 

@@ -114,13 +114,9 @@ def random_select(rng: random.Random, name: str, current: SectionList) -> Dict[s
 
 
 def _check_against_daemon(client: Client, frontend: Frontend, name: str, what: str, before: Any,
-                          result: Any, known_gaps: Sequence[str] = (), counts: Optional[Counter[str]] = None) -> None:
+                          result: Any) -> None:
     truth: Any = client.snapshot(name)
     view = frontend.view(name)
-    if known_gaps and len(view.sections) == len(truth["sections"]):
-        for mine, theirs in zip(view.sections, truth["sections"]):
-            theirs["items"] = _without_gaps(mine["items"], theirs["items"], known_gaps,
-                                            counts if counts is not None else collections.Counter())
     if normalized(view.sections) != normalized(truth["sections"]) or view.version != truth["version"] \
             or view.selected != set(truth["selected"]):
         raise ReplayError(f"after {what}: model != daemon snapshot\n model:  v{view.version} "
@@ -197,51 +193,16 @@ def _flat_total(sections: Sequence[Mapping[str, Any]]) -> int:
     return sum((section.get("header") is not None) + len(section.get("items", [])) for section in sections)
 
 
-KNOWN_GAPS = ("echo-ids-header-content", "echo-ids-placeholder-content")
-"""Daemon bugs `run_window_session(known_gaps=...)` can be told to count instead of failing on:
-with `echo: "ids"` the daemon leaves out the content of section header rows in the window form, and
-of a search placeholder an `apply`/`edit` brings in (any form), although protocol/methods/viewport.md
-says both always carry it. Each occurrence is counted as `known daemon gap: NAME`."""
-
-
-def _gap(model: Dict[str, Any], daemon: Dict[str, Any]) -> Optional[str]:
-    """Which known gap explains a model row (or item) that differs from the daemon's only by lacking
-    its content, or None."""
-    if "content" in model or "content" not in daemon or {**model, "content": daemon["content"]} != daemon:
-        return None
-    if daemon.get("header"):
-        return "echo-ids-header-content"
-    return "echo-ids-placeholder-content" if str(daemon["id"]).startswith("none-") else None
-
-
-def _without_gaps(model: Sequence[Any], daemon: Sequence[Any], known_gaps: Sequence[str],
-                  counts: Counter[str]) -> List[Any]:
-    """`daemon` with the content the model lacks because of a known gap removed (counted)."""
-    if len(model) != len(daemon):
-        return list(daemon)
-    out = []
-    for mine, theirs in zip(model, daemon):
-        gap = _gap(mine, theirs)
-        if gap is not None and gap in known_gaps:
-            counts[f"known daemon gap: {gap}"] += 1
-            theirs = {k: v for k, v in theirs.items() if k != "content"}
-        out.append(theirs)
-    return out
-
-
-def _check_window(client: Client, frontend: Frontend, name: str, what: str, before: Any, result: Any,
-                  known_gaps: Sequence[str] = (), counts: Optional[Counter[str]] = None) -> None:
+def _check_window(client: Client, frontend: Frontend, name: str, what: str, before: Any, result: Any) -> None:
     """The replayed window against the daemon's `rows` at the same start and count (rows, total,
     version), and the selection against `snapshot`; without a window, the whole model as in
     `run_session`."""
-    counts = counts if counts is not None else collections.Counter()
     view = frontend.view(name)
     if view.window is None:
-        _check_against_daemon(client, frontend, name, what, before, result, known_gaps, counts)
+        _check_against_daemon(client, frontend, name, what, before, result)
         return
     window = view.window
     truth: Any = client.rows(name, start=window.start, count=window.count)
-    truth["rows"] = _without_gaps(window.rows, truth["rows"], known_gaps, counts)
     snapshot: Any = client.snapshot(name)
     problems = []
     if (truth["version"], truth["total"], truth["start"]) != (view.version, window.total, window.start):
@@ -260,13 +221,12 @@ def _check_window(client: Client, frontend: Frontend, name: str, what: str, befo
 
 
 def run_window_session(client: Client, seed: int, rounds: int, log: Optional[Callable[[str], None]] = None,
-                       known_gaps: Sequence[str] = (), echoes: Sequence[str] = ("ids", "full")) -> Counter[str]:
+                       echoes: Sequence[str] = ("ids", "full")) -> Counter[str]:
     """`run_session` with viewports: random `apply` and `edit` (some with an `echo` from `echoes`), `select` and
     `search`, most with a `viewport` member (a new window, or null / `count: 0` removing it), scrolls
     (`viewport` method, sometimes past the end) and removals (`viewport` with `count: 0`). After every
     step the replayed window must equal the daemon's `rows` at the same start and count (and `total`),
-    or, without a viewport, the whole model its `snapshot`. Returns the counts of what ran (and of
-    the `known_gaps`, names from `KNOWN_GAPS`, that were met instead of failing)."""
+    or, without a viewport, the whole model its `snapshot`. Returns the counts of what ran."""
     rng = random.Random(seed)
     frontend = Frontend()
     counts: Counter[str] = collections.Counter()
@@ -310,10 +270,6 @@ def run_window_session(client: Client, seed: int, rounds: int, log: Optional[Cal
         if kind in ("apply", "edit") and rng.random() < 0.6:
             params["echo"] = rng.choice(list(echoes))
             counts[f"echo {params['echo']}"] += 1
-        removing = kind == "unview" or ("viewport" in params and not (params["viewport"] or {}).get("count"))
-        if removing and windowed and not view.holds_list:
-            # a change that removes the viewport answers a whole-list diff: hold the list first
-            frontend.load(client.snapshot(name))
         before = [dict(r) for r in view.window.rows] if view.window is not None else normalized(view.sections)
         method = "viewport" if kind in ("scroll", "unview") else kind
         if kind == "apply":
@@ -328,7 +284,7 @@ def run_window_session(client: Client, seed: int, rounds: int, log: Optional[Cal
             counts[kind] += 1
             if "window" in result:
                 counts["window answers"] += 1
-            if result.get("window", {}) is None:  # the viewport is gone: take the whole list again
+            if result.get("window", {}) is None:  # the viewport is gone (`window: null`): take the whole list
                 frontend.load(client.snapshot(name))
         except RpcError as error:
             if error.code not in EXPECTED_REJECTIONS:
@@ -336,6 +292,6 @@ def run_window_session(client: Client, seed: int, rounds: int, log: Optional[Cal
             counts["rejected"] += 1
         if log is not None:
             log(what)
-        _check_window(client, frontend, name, what, before, result, known_gaps, counts)
+        _check_window(client, frontend, name, what, before, result)
         full = [dict(section) for section in client.snapshot(name, full=True)["sections"]]
     return counts

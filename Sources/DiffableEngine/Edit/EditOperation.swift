@@ -123,6 +123,8 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
         case relativeToItself
         /// `appendItems` without a section when the snapshot has no section.
         case noSection
+        /// An item moved under itself or one of its descendants.
+        case cycle
     }
 
     /// Index of the failing op in the request's list.
@@ -149,6 +151,7 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
         case .duplicateItem: what = "duplicate item id \(quoted) (already in the source, or listed twice in the op)"
         case .relativeToItself: what = "\(quoted) cannot move relative to itself"
         case .noSection: what = "there is no section to append to"
+        case .cycle: what = "\(quoted): an item cannot move under itself or its own descendants"
         }
         return "op \(op) (\(opName)): \(what)"
     }

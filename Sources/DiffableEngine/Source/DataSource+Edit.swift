@@ -13,6 +13,8 @@ extension DataSource {
     ///   `apply`, to build the index. Selection bookkeeping
     ///   (`SelectionState.reconcile`) adds its own cost when items are selected.
     public mutating func edit(_ ops: [EditOperation]) throws(EditError) -> Update {
+        // On a tree, items move and go with their subtrees.
+        guard outline.isEmpty else { return try editOutline(ops.map { .op($0) }) }
         // Take the index out so it is uniquely referenced while it is updated.
         var index: EditIndex
         if let kept = editIndex {

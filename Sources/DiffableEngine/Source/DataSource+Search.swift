@@ -131,8 +131,8 @@ extension DataSource {
     /// Rebuilds the visible snapshot for the current full snapshot and search.
     mutating func computeVisible() -> Snapshot {
         guard let search, search.isActive else {
-            searchCache.rowSources = [:]
-            return snapshot
+            searchCache.rowSources = outline.isEmpty ? [:] : expandedRowSources(except: [])
+            return visibleSnapshot(searchCache.rowSources)
         }
         if searchCache.index == nil {
             searchCache.index = SearchIndex(snapshot: snapshot)
@@ -167,22 +167,81 @@ extension DataSource {
             let s = section(ofFlat: hit.index, starts: starts)
             rowSources[s]?.append(hit.index)
         }
+        if !outline.isEmpty {
+            // A match is shown with its ancestors (expanded for the search
+            // only), in tree order; unscoped sections follow the expansion.
+            for s in scoped { rowSources[s] = withAncestors(rowSources[s] ?? [], section: s, start: starts[s]) }
+            for (s, rows) in expandedRowSources(except: Set(scoped)) { rowSources[s] = rows }
+        }
+        if result.hits.isEmpty, search.placeholder != nil, let first = scoped.first,
+           snapshot.sections.indices.contains(first) {
+            rowSources[first] = [SearchCache.placeholderKey]
+        }
+        searchCache.rowSources = rowSources
+        return visibleSnapshot(rowSources)
+    }
+
+    /// The full snapshot with the sections named in `rowSources` cut down to
+    /// those flat rows (`placeholderKey`: the search placeholder).
+    /// - Complexity: O(sections + listed rows)
+    func visibleSnapshot(_ rowSources: [Int: [Int]]) -> Snapshot {
+        guard !rowSources.isEmpty else { return snapshot }
         var sections = snapshot.sections
-        for s in scoped where sections.indices.contains(s) {
-            let start = starts[s]
+        var start = 0
+        for s in sections.indices {
+            defer { start += snapshot.sections[s].items.count }
+            guard let rows = rowSources[s] else { continue }
             let items = snapshot.sections[s].items
-            sections[s].items = ItemList((rowSources[s] ?? []).compactMap { flat in
+            if rows == [SearchCache.placeholderKey], let placeholder = search?.placeholder, !containsItem(placeholder.id) {
+                sections[s].items = [placeholder]
+                continue
+            }
+            sections[s].items = ItemList(rows.compactMap { flat in
                 let row = flat - start
                 return items.indices.contains(row) ? items[row] : nil
             })
         }
-        if result.hits.isEmpty, let placeholder = search.placeholder, let first = scoped.first,
-           sections.indices.contains(first), !containsItem(placeholder.id) {
-            sections[first].items = [placeholder]
-            rowSources[first] = [SearchCache.placeholderKey]
-        }
-        searchCache.rowSources = rowSources
         return Snapshot(sections: sections)
+    }
+
+    /// Row sources of the sections (other than `excluded`) whose outline
+    /// hides rows under collapsed items.
+    /// - Complexity: O(n)
+    func expandedRowSources(except excluded: Set<Int>) -> [Int: [Int]] {
+        var result: [Int: [Int]] = [:]
+        var start = 0
+        for (s, section) in snapshot.sections.enumerated() {
+            defer { start += section.items.count }
+            guard !excluded.contains(s) else { continue }
+            let rows = outline.visibleRows(of: section.items)
+            if rows.count != section.items.count { result[s] = rows.map { start + $0 } }
+        }
+        return result
+    }
+
+    /// Flat rows plus the rows of their ancestors, in tree order.
+    /// - Complexity: O(section + rows × depth)
+    private func withAncestors(_ rows: [Int], section s: Int, start: Int) -> [Int] {
+        guard !rows.isEmpty, snapshot.sections.indices.contains(s) else { return rows }
+        let items = snapshot.sections[s].items
+        var rowOf: [String: Int] = [:]
+        for (row, item) in items.enumerated() where outline.hasChildren(item.id) { rowOf[item.id] = start + row }
+        var shown = Set(rows)
+        for flat in rows where items.indices.contains(flat - start) {
+            for ancestor in outline.ancestors(of: items[flat - start].id) {
+                guard let row = rowOf[ancestor], shown.insert(row).inserted else { break }
+            }
+        }
+        return shown.sorted()
+    }
+
+    /// Items of the sections `scope` names (nil: all), in the full snapshot
+    /// or, with `visible`, shown now. - Complexity: O(sections)
+    public func itemCount(inScope scope: [String]?, visible inVisible: Bool) -> Int {
+        let sections = inVisible ? visible.sections : snapshot.sections
+        guard let scope else { return sections.reduce(0) { $0 + $1.items.count } }
+        let wanted = Set(scope)
+        return sections.reduce(0) { wanted.contains($1.id) ? $0 + $1.items.count : $0 }
     }
 
     /// Indices of the scoped sections, ascending (unknown ids are ignored).

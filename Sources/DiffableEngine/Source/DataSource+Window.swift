@@ -120,9 +120,11 @@ extension DataSource {
             let section = visible.sections[s]
             if let row, section.items.indices.contains(row) {
                 let item = section.items[row]
+                let isPlaceholder = search?.isActive == true && item.id == search?.placeholder?.id
                 rows.append(WindowRow(kind: .item, id: item.id, section: section.id, content: item.content,
                                       selected: selection.isSelected(item.id),
-                                      highlights: highlights(at: ItemPath(section: s, row: row))))
+                                      highlights: highlights(at: ItemPath(section: s, row: row)),
+                                      outline: outline.isEmpty || isPlaceholder ? nil : outline.row(of: item.id)))
             } else {
                 rows.append(WindowRow(kind: .header, id: section.id, section: section.id, content: section.header))
             }

@@ -16,6 +16,8 @@ public struct DataSource: Sendable {
     public internal(set) var visible = Snapshot()
     /// Per-section selection policies and the selected ids.
     public internal(set) var selection = SelectionState()
+    /// The hierarchy of the items (empty for flat sources).
+    public internal(set) var outline = Outline()
     /// The current search (nil: everything is visible).
     var search: SearchSettings?
     /// Index and matches of the current search, for the current snapshot.
@@ -51,11 +53,15 @@ public struct DataSource: Sendable {
     /// `policies` get that selection policy; other sections keep theirs.
     /// - Throws: `invalidPolicy`, before anything changes.
     /// - Complexity: O(n) expected, n = items in both snapshots.
+    /// `outline`: the hierarchy of `new`'s items (preorder sections, see
+    /// `Outline.flatten`); an empty one makes the source flat.
     public mutating func apply(
-        _ new: Snapshot, policies: [String: SectionSelectionPolicy] = [:]
+        _ new: Snapshot, policies: [String: SectionSelectionPolicy] = [:], outline newOutline: Outline = Outline()
     ) throws(SelectionError) -> Update {
         try SelectionState.validate(policies)
-        return commit(new, fullChangeset: nil, policies: policies)
+        let oldOutline = outline
+        outline = newOutline
+        return commit(new, fullChangeset: nil, policies: policies, oldOutline: oldOutline)
     }
 
     /// Makes `newFull` the source's snapshot.
@@ -64,20 +70,27 @@ public struct DataSource: Sendable {
     /// snapshot (an `edit` derives it from its ops), is used as the visible
     /// diff while nothing is filtered; otherwise the visible snapshots are
     /// diffed. `policies` must have been validated.
+    /// `oldOutline`: the outline before the change, when it changed too
+    /// (rows whose level, parent or disclosure changed are redrawn).
     mutating func commit(
-        _ newFull: Snapshot, fullChangeset: Changeset?, policies: [String: SectionSelectionPolicy] = [:]
+        _ newFull: Snapshot, fullChangeset: Changeset?, policies: [String: SectionSelectionPolicy] = [:],
+        oldOutline: Outline? = nil, redraws: RedrawRequests? = nil
     ) -> Update {
         let oldVisible = visible
         editIndex = nil
         snapshot = newFull
         searchCache = SearchCache()
         visible = computeVisible()
-        let changeset: Changeset
+        var changeset: Changeset
         if let fullChangeset, !isFiltering {
             changeset = fullChangeset
         } else {
             changeset = oldVisible.difference(to: visible)
         }
+        if let oldOutline, !(oldOutline.isEmpty && outline.isEmpty) {
+            changeset.redrawOutlineRows(old: oldVisible, oldOutline: oldOutline, new: visible, newOutline: outline)
+        }
+        if let redraws { changeset.addRedraws(redraws, old: oldVisible, new: visible) }
         var selectionDelta = SelectionDelta()
         if !policies.isEmpty, let delta = try? selection.setPolicies(policies, in: snapshot, visible: visible) {
             selectionDelta = delta
@@ -93,5 +106,5 @@ public struct DataSource: Sendable {
     }
 
     /// Whether the visible snapshot may differ from the full one.
-    var isFiltering: Bool { search?.isActive ?? false }
+    var isFiltering: Bool { (search?.isActive ?? false) || !outline.isEmpty }
 }

@@ -57,6 +57,11 @@ enum WindowDiff {
             }
         }
         bytes.append(contentsOf: Array(row.section.utf8))
+        if let outline = row.outline {
+            bytes.append(contentsOf: [0xFF, UInt8(truncatingIfNeeded: outline.level), outline.hasChildren ? 1 : 0, outline.expanded ? 1 : 0])
+            withUnsafeBytes(of: outline.level.littleEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: Array((outline.parent ?? "").utf8))
+        }
         return bytes
     }
 }

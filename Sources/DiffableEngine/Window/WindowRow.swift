@@ -29,15 +29,18 @@ public struct WindowRow: Equatable, Sendable {
     public var selected: Bool
     /// Highlighted Unicode-scalar ranges of a search match.
     public var highlights: [Range<Int>]
+    /// The item's place in the outline (sources with nested items).
+    public var outline: OutlineRow?
 
     public init(kind: Kind, id: String, section: String, content: Content?, selected: Bool = false,
-                highlights: [Range<Int>] = []) {
+                highlights: [Range<Int>] = [], outline: OutlineRow? = nil) {
         self.kind = kind
         self.id = id
         self.section = section
         self.content = content
         self.selected = selected
         self.highlights = highlights
+        self.outline = outline
     }
 
     /// Identity within the flat list: item ids and section ids are separate

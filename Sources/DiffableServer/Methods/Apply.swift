@@ -11,10 +11,16 @@ extension Server {
         let form = try form(params)
         let baseVersion = try params.optionalCount("baseVersion")
         let sections = try params.array("sections")
-        let snapshot = try SnapshotCodec.decodeSnapshot(sections, path: "params.sections")
+        var snapshot: Snapshot, outline = Outline()
+        if OutlineCodec.isNested(sections) {
+            (snapshot, outline) = try OutlineCodec.decode(sections, path: "params.sections",
+                                                          previous: sources[name]?.outline ?? Outline())
+        } else {
+            snapshot = try SnapshotCodec.decodeSnapshot(sections, path: "params.sections")
+        }
         let policies = try SelectionCodec.policies(inSections: sections, path: "params.sections")
         return try apply(name, form: form, baseVersion: baseVersion, snapshot: snapshot, policies: policies,
-                         viewport: try WindowCodec.viewport(params), echo: try echoContent(params))
+                         viewport: try WindowCodec.viewport(params), echo: try echoContent(params), outline: outline)
     }
 
     /// `apply` of a large request, decoded straight from its bytes when
@@ -41,7 +47,7 @@ extension Server {
 
     private func apply(
         _ name: String, form: DiffForm, baseVersion: Int?, snapshot: Snapshot,
-        policies: [String: SectionSelectionPolicy], viewport: Viewport??, echo: Bool
+        policies: [String: SectionSelectionPolicy], viewport: Viewport??, echo: Bool, outline: Outline = Outline()
     ) throws(RPCError) -> JSON {
         var source = sources[name] ?? DataSource(name: name)
         try checkBaseVersion(baseVersion, of: source)
@@ -49,7 +55,7 @@ extension Server {
         try work.step(Int(Self.readingShare), "diffing")
         let update: DataSource.Update
         do throws(SelectionError) {
-            update = try source.apply(snapshot, policies: policies)
+            update = try source.apply(snapshot, policies: policies, outline: outline)
         } catch {
             throw SelectionCodec.error(error)
         }

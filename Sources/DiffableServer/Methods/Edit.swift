@@ -16,11 +16,13 @@ extension Server {
         let viewport = try WindowCodec.viewport(params)
         let echo = try echoContent(params)
         let opsJSON = try params.array("ops")
-        var ops: [EditOperation] = []
+        var ops: [OutlineEditOperation] = []
         ops.reserveCapacity(opsJSON.count)
         for (index, json) in opsJSON.enumerated() {
-            ops.append(try EditCodec.decodeOp(json, path: "\(params.fieldPath("ops"))[\(index)]"))
+            ops.append(try EditCodec.decodeOutlineOp(json, path: "\(params.fieldPath("ops"))[\(index)]"))
         }
+        // Ops that only trees have take the tree path (so does a source with nested items).
+        let flatOps = ops.compactMap { op -> EditOperation? in if case .op(let flat) = op { flat } else { nil } }
         // Taken out of the table while it changes, so its storage is not shared
         // (no copy-on-write copy of a large snapshot or index); always put back.
         // The last safe point: the edit below changes the source in place.
@@ -32,7 +34,7 @@ extension Server {
         if let viewport { source.prepareViewport(viewport) }
         let update: DataSource.Update
         do throws(EditError) {
-            update = try source.edit(ops)
+            update = flatOps.count == ops.count ? try source.edit(flatOps) : try source.editOutline(ops)
         } catch {
             source.restoreWindow(savedWindow)
             throw RPCError(
@@ -86,13 +88,15 @@ enum EditCodec {
             return .reloadItems(try ids(op))
         case "reconfigureItems":
             return .reconfigureItems(try ids(op))
-        default:  // "setContent"
+        case "setContent":
             let style = try op.optionalEnum("style", ["reload", "reconfigure"]).flatMap(ContentUpdateStyle.init) ?? .reload
             return .setContent(try objects(op, "items") { o throws(RPCError) in
                 let value = o.object["content"]
                 return ContentUpdate(id: try o.string("id"), content: value.flatMap(SnapshotCodec.content(of:)),
                                      text: value.flatMap(SnapshotCodec.searchText(of:)))
             }, style: style)
+        default:  // the tree ops, decoded by decodeOutlineOp
+            throw .invalidParams("\(path): \"\(kind)\" is decoded as a tree op", data: Params.pathData(op.fieldPath("op")))
         }
     }
 
@@ -100,11 +104,62 @@ enum EditCodec {
     static let opMembers: [(op: String, members: [String])] = [
         ("appendSections", ["sections"]), ("insertSections", ["sections", "before", "after"]),
         ("deleteSections", ["ids"]), ("moveSection", ["id", "before", "after"]), ("reloadSections", ["ids"]),
-        ("setHeaders", ["sections"]), ("appendItems", ["items", "section"]),
+        ("setHeaders", ["sections"]), ("appendItems", ["items", "section", "parent"]),
         ("insertItems", ["items", "before", "after"]), ("deleteItems", ["ids"]), ("deleteAllItems", []),
-        ("moveItem", ["id", "before", "after"]), ("reloadItems", ["ids"]), ("reconfigureItems", ["ids"]),
-        ("setContent", ["items", "style"]),
+        ("moveItem", ["id", "before", "after", "parent"]), ("reloadItems", ["ids"]), ("reconfigureItems", ["ids"]),
+        ("setContent", ["items", "style"]), ("replaceChildren", ["parent", "items"]),
+        ("expand", ["ids", "recursive"]), ("collapse", ["ids", "recursive"]),
     ]
+
+    /// An op as a tree reads it: `.op` for the flat ops, the tree ops for
+    /// nested items, `parent`, `replaceChildren`, `expand` and `collapse`.
+    static func decodeOutlineOp(_ json: JSON, path: String) throws(RPCError) -> OutlineEditOperation {
+        guard case .object(let object) = json, case .string(let name)? = object["op"] else {
+            return .op(try decodeOp(json, path: path))
+        }
+        let op = Params(object: object, path: path)
+        func nested() -> Bool {
+            guard case .array(let items)? = object["items"] else { return false }
+            return items.contains { $0["children"] != nil || $0["expanded"] != nil }
+        }
+        switch name {
+        case "appendItems" where object["parent"] != nil || nested():
+            _ = try decodeOp(json, path: path)  // shape and member checks
+            let parent = try op.optionalString("parent")
+            if parent != nil, object["section"] != nil {
+                throw .invalidParams("\(path): give \"section\" or \"parent\", not both", data: Params.pathData(op.fieldPath("parent")))
+            }
+            return .appendNodes(try nodes(op), section: try op.optionalString("section"), parent: parent)
+        case "insertItems" where nested():
+            _ = try decodeOp(json, path: path)
+            return .insertNodes(try nodes(op), try position(op))
+        case "moveItem" where object["parent"] != nil:
+            try op.checkMembers(["op", "id", "parent"], alsoAccepting: [])
+            guard let parent = try op.optionalString("parent") else { throw op.missing("parent", "an item id") }
+            return .moveInto(try op.string("id"), parent: parent)
+        case "replaceChildren":
+            try op.checkMembers(["op", "parent", "items"], alsoAccepting: [])
+            return .replaceChildren(try op.string("parent"), try nodes(op))
+        case "expand", "collapse":
+            try op.checkMembers(["op", "ids", "recursive"], alsoAccepting: [])
+            return .setExpanded(try ids(op), name == "expand", recursive: try op.optionalBool("recursive") ?? false)
+        default:
+            return .op(try decodeOp(json, path: path))
+        }
+    }
+
+    /// `items` that may nest (`children`, `expanded`).
+    static func nodes(_ op: Params) throws(RPCError) -> [OutlineNode] {
+        var result: [OutlineNode] = []
+        for (index, value) in try op.array("items").enumerated() {
+            do throws(ProblemList) {
+                result.append(try OutlineCodec.node(value, path: "\(op.fieldPath("items"))[\(index)]"))
+            } catch {
+                throw invalid(error)
+            }
+        }
+        return result
+    }
 
     /// Exactly one of `before` / `after`, a string.
     static func position(_ op: Params) throws(RPCError) -> EditPosition {

@@ -17,8 +17,9 @@ extension Server {
         return diffResult(source, update, form: request.form, viewportRemoved: request.viewport == .some(nil), extra: [
             ("search", .object(JSONObject([
                 ("query", .string(request.settings.query.text)),
-                ("matches", .int(source.searchMatchCount ?? source.visible.itemCount)),
-                ("shown", .int(source.searchShownCount ?? source.visible.itemCount)),
+                // An empty query matches every item of the scoped sections.
+                ("matches", .int(source.searchMatchCount ?? source.itemCount(inScope: request.settings.scope, visible: false))),
+                ("shown", .int(source.searchShownCount ?? source.itemCount(inScope: request.settings.scope, visible: true))),
             ]))),
         ] + (update.window == nil ? [  // window rows carry their own highlights
             ("highlights", highlightRows(source, limitPerSection: max(0, request.highlightLimit))),

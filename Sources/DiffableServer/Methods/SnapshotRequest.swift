@@ -8,10 +8,31 @@ extension Server {
         let params = try Params(raw, accepting: ["source", "full"])
         let source = try existingSource(try params.sourceName())
         let full = try params.optionalBool("full") ?? false
+        let sections: JSON
+        if source.outline.isEmpty {
+            sections = SnapshotCodec.encode(full ? source.snapshot : source.visible, policies: source.selection.policies)
+        } else if full {
+            // The tree, nested as `apply` takes it.
+            sections = .array(source.snapshot.sections.map { section in
+                var members: [(String, JSON)] = [("id", .string(section.id))]
+                if let header = section.header { members.append(("header", .raw(header.bytes))) }
+                members.append(("items", OutlineCodec.encode(source.outline.nest(section.items))))
+                return .object(JSONObject(members))
+            })
+        } else {
+            // The visible rows, each with its place in the outline.
+            let encoding = ItemEncoding(all: true, exception: source.searchSettings?.placeholder?.id, outline: source.outline)
+            sections = .array(source.visible.sections.map { section in
+                var members: [(String, JSON)] = [("id", .string(section.id))]
+                if let header = section.header { members.append(("header", .raw(header.bytes))) }
+                members.append(("items", SnapshotCodec.encode(items: section.items, echo: encoding)))
+                return .object(JSONObject(members))
+            })
+        }
         return .object(JSONObject([
             ("source", .string(source.name)),
             ("version", .int(source.version)),
-            ("sections", SnapshotCodec.encode(full ? source.snapshot : source.visible, policies: source.selection.policies)),
+            ("sections", sections),
             ("selected", .array(source.selection.selectedIDs(in: source.snapshot).map { .string($0) })),
         ]))
     }

@@ -174,6 +174,8 @@ enum ApplyScanner {
                 } else if s.bytes(key, equal: "content") {
                     guard let value = s.skipValue() else { return nil }
                     content = value
+                } else if s.bytes(key, equal: "children") || s.bytes(key, equal: "expanded") {
+                    return nil  // nested items: the tree path builds the outline
                 } else {
                     guard s.skipValue() != nil else { return nil }
                 }

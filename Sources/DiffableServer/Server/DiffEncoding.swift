@@ -16,10 +16,10 @@ public enum DiffForm: String, Sendable {
 ///
 /// - Complexity: O(changes + content sent): unchanged rows are never touched.
 struct DiffEncoding {
-    var echo = ContentEcho.full
+    var echo = ItemEncoding.full
 
     static func encode(_ changeset: Changeset, form: DiffForm, old: Snapshot, new: Snapshot,
-                       echo: ContentEcho = .full) -> (key: String, value: JSON) {
+                       echo: ItemEncoding = .full) -> (key: String, value: JSON) {
         let encoder = DiffEncoding(echo: echo)
         switch form {
         case .batch: return ("batch", encoder.batch(changeset, new: new))

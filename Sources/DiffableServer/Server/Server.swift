@@ -65,6 +65,9 @@ public final class Server {
         "edit": { s, p throws(RPCError) in try s.edit(p) },
         "viewport": { s, p throws(RPCError) in try s.viewport(p) },
         "rows": { s, p throws(RPCError) in try s.rows(p) },
+        "expand": { s, p throws(RPCError) in try s.expand(p) },
+        "collapse": { s, p throws(RPCError) in try s.collapse(p) },
+        "outline": { s, p throws(RPCError) in try s.outlineQuery(p) },
     ]
 
     /// Methods whose params may carry LSP's `workDoneToken` (all that take params).
@@ -256,7 +259,8 @@ public final class Server {
         } else {
             let placeholder = source.searchSettings?.isActive == true ? source.searchSettings?.placeholder?.id : nil
             diff = DiffEncoding.encode(update.changeset, form: form, old: update.oldVisible, new: update.newVisible,
-                                       echo: ContentEcho(all: echoContent, exception: placeholder))
+                                       echo: ItemEncoding(all: echoContent, exception: placeholder,
+                                                          outline: source.outline.isEmpty ? nil : source.outline))
         }
         var members: [(String, JSON)] = [("source", .string(source.name)), ("version", .int(source.version)), (diff.key, diff.value)]
         // Selected rows follow their items; report where they are now when

@@ -104,7 +104,7 @@ enum SnapshotCodec {
         }
     }
 
-    private static func invalid(_ problems: [JSON]) -> RPCError {
+    static func invalid(_ problems: [JSON]) -> RPCError {
         let first: String
         if case .object(let o)? = problems.first, case .string(let message)? = o["message"], case .string(let p)? = o["path"] {
             first = "\(p): \(message)"
@@ -147,21 +147,25 @@ struct ProblemList: Error {
     }
 }
 
-/// Which items carry their content on the wire (`echo: "full" | "ids"`).
-struct ContentEcho {
+/// How items are written in diffs: which carry their content
+/// (`echo: "full" | "ids"`), and their place in the outline, if any.
+struct ItemEncoding {
     var all = true
     /// Carries its content even when `all` is false: the search placeholder
     /// is the daemon's row, never one the client sent.
     var exception: String?
+    /// Rows of a source with an outline carry `level`, `parent`,
+    /// `hasChildren` and `expanded`.
+    var outline: Outline?
 
-    static let full = ContentEcho()
+    static let full = ItemEncoding()
 
     func includes(_ item: Item) -> Bool { all || item.id == exception }
 }
 
 extension SnapshotCodec {
     /// Wire form of an item: `{"id", "content"?}`.
-    static func encode(_ item: Item, echo: ContentEcho = .full) -> JSON {
+    static func encode(_ item: Item, echo: ItemEncoding = .full) -> JSON {
         var writer = JSONWriter()
         write(item, echo: echo, into: &writer)
         return .raw(writer.bytes)
@@ -183,7 +187,7 @@ extension SnapshotCodec {
 
     /// A run of sections as one pre-serialized array.
     static func encode(sections: ArraySlice<Section>, policies: [String: SectionSelectionPolicy] = [:],
-                       echo: ContentEcho = .full) -> JSON {
+                       echo: ItemEncoding = .full) -> JSON {
         var writer = JSONWriter(reservingCapacity: (echo.all ? 64 : 24) * sections.reduce(0) { $0 + $1.items.count + 1 })
         writer.beginArray()
         for section in sections { write(section, policy: policies[section.id], echo: echo, into: &writer) }
@@ -192,7 +196,7 @@ extension SnapshotCodec {
     }
 
     /// Items as one pre-serialized array.
-    static func encode<S: Sequence<Item>>(items: S, echo: ContentEcho = .full) -> JSON {
+    static func encode<S: Sequence<Item>>(items: S, echo: ItemEncoding = .full) -> JSON {
         var writer = JSONWriter(reservingCapacity: (echo.all ? 64 : 24) * items.underestimatedCount)
         writer.beginArray()
         for item in items { write(item, echo: echo, into: &writer) }
@@ -200,7 +204,7 @@ extension SnapshotCodec {
         return .raw(writer.bytes)
     }
 
-    static func write(_ item: Item, echo: ContentEcho = .full, into writer: inout JSONWriter) {
+    static func write(_ item: Item, echo: ItemEncoding = .full, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key(raw: "id")
         writer.appendString(item.id)
@@ -208,10 +212,13 @@ extension SnapshotCodec {
             writer.key(raw: "content")
             writer.appendRaw(content.bytes)
         }
+        if let outline = echo.outline, item.id != echo.exception {
+            OutlineCodec.write(outline.row(of: item.id), into: &writer)
+        }
         writer.endObject()
     }
 
-    static func write(_ section: Section, policy: SectionSelectionPolicy?, echo: ContentEcho = .full,
+    static func write(_ section: Section, policy: SectionSelectionPolicy?, echo: ItemEncoding = .full,
                       into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key(raw: "id")

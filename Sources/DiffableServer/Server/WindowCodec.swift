@@ -36,6 +36,7 @@ enum WindowCodec {
             if !row.highlights.isEmpty {
                 members.append(("highlights", .array(row.highlights.map { .array([.int($0.lowerBound), .int($0.count)]) })))
             }
+            if let outline = row.outline { members += OutlineCodec.members(outline) }
             return .object(JSONObject(members))
         })
     }

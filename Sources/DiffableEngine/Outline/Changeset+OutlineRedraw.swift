@@ -1,0 +1,87 @@
+extension Changeset {
+    /// Marks for redrawing the surviving rows whose place in the outline
+    /// (level, parent, disclosure: has children, expanded) changed: the diff
+    /// compares content only, but an indented row re-parented one level up
+    /// must be drawn again. A moved row says `contentChanged`; a row that
+    /// stayed gets a reload.
+    /// - Complexity: O(n) for the rows of both snapshots.
+    mutating func redrawOutlineRows(old: Snapshot, oldOutline: Outline, new: Snapshot, newOutline: Outline,
+                                    only ids: Set<String>? = nil) {
+        var oldPath: [String: ItemPath] = [:]
+        for (s, section) in old.sections.enumerated() {
+            for (r, item) in section.items.enumerated() where ids?.contains(item.id) ?? true {
+                oldPath[item.id] = ItemPath(section: s, row: r)
+            }
+        }
+        let inserted = Set(itemInserts)
+        var moveAt: [ItemPath: Int] = [:]
+        for (i, move) in itemMoves.enumerated() { moveAt[move.to] = i }
+        let reloaded = Set(itemReloads.map(\.new)).union(itemReconfigures.map(\.new))
+        let insertedSections = Set(sectionInserts)
+        var added = false
+        for (s, section) in new.sections.enumerated() where !insertedSections.contains(s) {
+            for (r, item) in section.items.enumerated() where ids?.contains(item.id) ?? true {
+                let path = ItemPath(section: s, row: r)
+                guard !inserted.contains(path), !reloaded.contains(path), let from = oldPath[item.id],
+                      oldOutline.row(of: item.id) != newOutline.row(of: item.id) else { continue }
+                if let m = moveAt[path] {
+                    itemMoves[m].contentChanged = true
+                } else {
+                    itemReloads.append(ItemUpdate(old: from, new: path))
+                    added = true
+                }
+            }
+        }
+        if added { itemReloads.sort { $0.old < $1.old } }
+    }
+}
+
+extension Changeset {
+    /// Adds the redraws an edit asked for (see `RedrawRequests`): rows that
+    /// were not inserted get a reload or a reconfigure (a moved row says
+    /// `contentChanged`; a reload a `reconfigure` asked for becomes one);
+    /// sections that stayed get a header reload.
+    /// - Complexity: O(n) for the rows of both snapshots.
+    mutating func addRedraws(_ requests: RedrawRequests, old: Snapshot, new: Snapshot) {
+        guard !requests.isEmpty else { return }
+        var oldPath: [String: ItemPath] = [:]
+        for (s, section) in old.sections.enumerated() {
+            for (r, item) in section.items.enumerated()
+            where requests.reloadItems.contains(item.id) || requests.reconfigureItems.contains(item.id) {
+                oldPath[item.id] = ItemPath(section: s, row: r)
+            }
+        }
+        let inserted = Set(itemInserts)
+        var moveAt: [ItemPath: Int] = [:]
+        for (i, move) in itemMoves.enumerated() { moveAt[move.to] = i }
+        let insertedSections = Set(sectionInserts)
+        for (s, section) in new.sections.enumerated() where !insertedSections.contains(s) {
+            for (r, item) in section.items.enumerated() {
+                let reconfigure = requests.reconfigureItems.contains(item.id)
+                guard reconfigure || requests.reloadItems.contains(item.id), let from = oldPath[item.id] else { continue }
+                let path = ItemPath(section: s, row: r)
+                if inserted.contains(path) { continue }
+                if let m = moveAt[path] {
+                    itemMoves[m].contentChanged = true
+                    continue
+                }
+                let update = ItemUpdate(old: from, new: path)
+                itemReloads.removeAll { $0.new == path }
+                itemReconfigures.removeAll { $0.new == path }
+                if reconfigure { itemReconfigures.append(update) } else { itemReloads.append(update) }
+            }
+        }
+        itemReloads.sort { $0.old < $1.old }
+        itemReconfigures.sort { $0.old < $1.old }
+        for id in requests.reloadSections {
+            guard let s = new.sections.firstIndex(where: { $0.id == id }), !insertedSections.contains(s),
+                  let from = old.sections.firstIndex(where: { $0.id == id }) else { continue }
+            if let m = sectionMoves.firstIndex(where: { $0.to == s }) {
+                sectionMoves[m].headerChanged = true
+            } else if !sectionReloads.contains(where: { $0.new == s }) {
+                sectionReloads.append(SectionUpdate(old: from, new: s))
+            }
+        }
+        sectionReloads.sort { $0.old < $1.old }
+    }
+}

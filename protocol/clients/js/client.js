@@ -354,6 +354,24 @@ export class Client {
     return this.request('rows', { source, ...params }, requestOptions);
   }
 
+  /** Expands items of an outline (`recursive`: their descendants too); the diff of the visible rows. */
+  expand(source, ids, options) {
+    const { params, requestOptions } = paramsFrom('expand', options, ['recursive', 'form', 'baseVersion'], false);
+    return this.request('expand', { source, ids, ...params }, requestOptions);
+  }
+
+  /** Collapses items of an outline (`recursive`: their descendants too); the diff of the visible rows. */
+  collapse(source, ids, options) {
+    const { params, requestOptions } = paramsFrom('collapse', options, ['recursive', 'form', 'baseVersion'], false);
+    return this.request('collapse', { source, ids, ...params }, requestOptions);
+  }
+
+  /** Where an item is in its outline: `{id, parent, level, children, hasChildren, expanded, visible, path}`. */
+  outline(source, id, options) {
+    const { requestOptions } = paramsFrom('outline', options, [], false);
+    return this.request('outline', { source, id }, requestOptions);
+  }
+
   snapshot(source, options) {
     const { params, requestOptions } = paramsFrom('snapshot', options, ['full'], false);
     return this.request('snapshot', { source, ...params }, requestOptions);

@@ -6,9 +6,16 @@ export type Range = [start: number, count: number];
 export type DiffForm = 'batch' | 'steps';
 export type SelectionMode = 'none' | 'single' | 'multiple';
 
-export interface Item { id: string; content?: Json }
-/** In `apply` an item may be its id alone. */
-export type ItemInput = Item | string;
+/**
+ * A row as diffs and `snapshot` carry it. In a source with nested items (protocol/methods/outline.md)
+ * every row also has `level` (0 at the top), `parent` (absent at the top), `hasChildren` and `expanded`
+ * (each absent when false).
+ */
+export interface Item { id: string; content?: Json; level?: number; parent?: string; hasChildren?: true; expanded?: true }
+/** An item as `apply`/`edit` take it: its id alone, or with content and (outlines) nested `children`. */
+export type ItemInput = string | { id: string; content?: Json; children?: ItemInput[]; expanded?: boolean };
+/** An item of `snapshot {full: true}` of an outline: the tree, nested as `apply` takes it. */
+export interface TreeItem { id: string; content?: Json; children?: (TreeItem | string)[]; expanded?: boolean }
 export interface Section { id: string; header?: Json; items: Item[] }
 export interface SectionInput {
   id: string;
@@ -98,9 +105,34 @@ export interface SnapshotResult {
   selected: string[];
 }
 
+/** `snapshot {full: true}`: every item, nested (outlines: `children`, `expanded`). */
+export interface FullSnapshotResult {
+  source: string;
+  version: number;
+  sections: { id: string; header?: Json; items: (TreeItem | string)[]; selection?: SelectionMode; allowsEmptySelection?: boolean }[];
+  selected: string[];
+}
+
+/** `outline {source, id}`: where an item is in its tree; `path` is its visible `[section, row]` or null. */
+export interface OutlineResult {
+  source: string;
+  version: number;
+  id: string;
+  parent: string | null;
+  level: number;
+  /** The number of children. */
+  children: number;
+  hasChildren: boolean;
+  expanded: boolean;
+  visible: boolean;
+  path: Path | null;
+}
+
 export type Row =
   | { kind: 'header'; section: string; index: number; header: Json }
-  | { kind: 'item'; section: string; path: Path; id: string; content?: Json; selected: boolean };
+  | { kind: 'item'; section: string; path: Path; id: string; content?: Json; selected: boolean;
+      /** Outline rows only (absent in flat sources). */
+      level?: number; parent?: string; hasChildren?: boolean; expanded?: boolean };
 
 export interface SourceState {
   version: number;
@@ -117,7 +149,7 @@ export interface SourceState {
 }
 
 /** What the client sent: an `apply`'s sections, an `edit`'s ops or a `search`'s placeholder. */
-export type SentRequest = { sections: { items?: (Item | string)[] }[] } | { ops: object[] } | { placeholder?: Item };
+export type SentRequest = { sections: { items?: ItemInput[] }[] } | { ops: object[] } | { placeholder?: Item };
 
 /** UIKit batch replay; throws ReplayError on a batch UIKit would reject. Does not mutate `old`. */
 export function replayBatch(old: Section[], batch: Batch): Section[];

@@ -303,7 +303,10 @@ function rememberSent(known, headers, request) {
   };
   const note = (item) => {
     if (typeof item === 'string') known.set(item, undefined);
-    else if (item && typeof item.id === 'string') known.set(item.id, item.content);
+    else if (item && typeof item.id === 'string') {
+      known.set(item.id, item.content);
+      if (Array.isArray(item.children)) item.children.forEach(note); // outlines: nested items
+    }
   };
   if (Array.isArray(request.sections)) {
     // not cleared: a search's placeholder (not in the apply) may still be shown
@@ -315,7 +318,7 @@ function rememberSent(known, headers, request) {
   // a search's placeholder: batch/steps answers of apply/edit under echo "ids" send it by id alone
   if (request.placeholder && typeof request.placeholder.id === 'string') note(request.placeholder);
   for (const op of request.ops ?? []) {
-    if (op.op === 'appendItems' || op.op === 'insertItems') op.items.forEach(note);
+    if (op.op === 'appendItems' || op.op === 'insertItems' || op.op === 'replaceChildren') op.items.forEach(note);
     else if (op.op === 'appendSections' || op.op === 'insertSections' || op.op === 'setHeaders') {
       for (const section of op.sections) {
         noteHeader(section);
@@ -394,7 +397,10 @@ export class Frontend {
         if (!stale) next.sections = replay(next.sections, fillItems(result[form], known), known);
       } else {
         next[into] = replay(next[into], result[form], known, headers);
-        if (into === 'window' && result[form] !== null) stale = true; // the sections are no longer followed
+        // a window: the sections are no longer followed; `window: null` (the viewport removed, by the
+        // `viewport` method or a request's `viewport: null`/`count: 0`) carries no diff at all, even
+        // when the request changed the list: the caller reloads with `snapshot` (`reset`)
+        if (into === 'window') stale = true;
       }
     }
     const selected = result.selection ? applySelection(stale ? null : next.sections, state.selected, result.selection) : state.selected;
@@ -437,25 +443,40 @@ export class Frontend {
   /** The visible sections `[{id, header?, items: [{id, content?}]}]`. */
   sections(source) { return this.state(source).sections; }
 
-  /** Flat rows: a header row per section, then its items, with paths and selection marks. */
+  /**
+   * Flat rows: a header row per section, then its items, with paths and selection marks. In an
+   * outline (protocol/methods/outline.md) item rows also carry `level` (0 at the top), `parent`
+   * (absent at the top), `hasChildren` and `expanded`, as the daemon sent them.
+   */
   rows(source) {
     const { sections, selected } = this.state(source);
     const rows = [];
     sections.forEach((section, s) => {
       rows.push({ kind: 'header', section: section.id, index: s, header: section.header ?? null });
       section.items.forEach((item, r) => {
-        rows.push({ kind: 'item', section: section.id, path: [s, r], id: item.id, content: item.content, selected: selected.has(item.id) });
+        const row = { kind: 'item', section: section.id, path: [s, r], id: item.id, content: item.content, selected: selected.has(item.id) };
+        if (item.level !== undefined) {
+          row.level = item.level;
+          if (item.parent !== undefined) row.parent = item.parent;
+          row.hasChildren = Boolean(item.hasChildren);
+          row.expanded = Boolean(item.expanded);
+        }
+        rows.push(row);
       });
     });
     return rows;
   }
 
-  /** A plain-text rendering: `[section] header` lines and `  * id: content` item lines. */
+  /**
+   * A plain-text rendering: `[section] header` lines and `  * id: content` item lines; outline rows
+   * are indented two spaces per level, with `▾ ` (expanded) or `▸ ` (collapsed) before items that have children.
+   */
   lines(source) {
-    return this.rows(source).map((row) =>
-      row.kind === 'header'
-        ? `[${row.section}] ${JSON.stringify(row.header)}`
-        : `  ${row.selected ? '*' : ' '} ${row.id}: ${row.content === undefined ? 'null' : JSON.stringify(row.content)}`);
+    return this.rows(source).map((row) => {
+      if (row.kind === 'header') return `[${row.section}] ${JSON.stringify(row.header)}`;
+      const outline = row.level === undefined ? '' : '  '.repeat(row.level) + (row.hasChildren ? (row.expanded ? '▾ ' : '▸ ') : '');
+      return `  ${row.selected ? '*' : ' '} ${outline}${row.id}: ${row.content === undefined ? 'null' : JSON.stringify(row.content)}`;
+    });
   }
 }
 

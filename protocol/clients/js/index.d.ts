@@ -1,6 +1,6 @@
 import type {
   ChangeResult, DiffForm, Highlight, ItemInput, Json, Path, SectionInput, SelectionChange, SelectionMode,
-  SnapshotResult, WindowRow,
+  SnapshotResult, WindowRow, FullSnapshotResult, OutlineResult,
 } from './frontend.js';
 
 export * from './frontend.js';
@@ -79,7 +79,14 @@ export type EditOp =
   | ({ op: 'moveSection'; id: string } & Position)
   | { op: 'reloadSections'; ids: string[] }
   | { op: 'setHeaders'; sections: { id: string; header?: Json }[] }
-  | { op: 'appendItems'; items: ItemInput[]; section?: string }
+  | { op: 'appendItems'; items: ItemInput[]; section?: string; parent?: never }
+  /** Outlines: appends as the last children of `parent`. */
+  | { op: 'appendItems'; items: ItemInput[]; parent: string; section?: never }
+  /** Outlines: moves the item and its subtree to the end of `parent`'s children. */
+  | { op: 'moveItem'; id: string; parent: string; before?: never; after?: never }
+  /** Outlines: replaces the children of `parent` (their subtrees are deleted). */
+  | { op: 'replaceChildren'; parent: string; items: ItemInput[] }
+  | { op: 'expand' | 'collapse'; ids: string[]; recursive?: boolean }
   | ({ op: 'insertItems'; items: ItemInput[] } & Position)
   | { op: 'deleteItems'; ids: string[] }
   | { op: 'deleteAllItems' }
@@ -105,6 +112,8 @@ export interface SearchOptions extends ChangeOptions {
   placeholder?: { id: string; content?: Json };
   highlightLimit?: number;
 }
+
+export interface OutlineChangeOptions extends RequestOptions { recursive?: boolean; form?: DiffForm; baseVersion?: number }
 
 export interface Policy { mode: SelectionMode; allowsEmpty?: boolean }
 
@@ -144,7 +153,15 @@ export class Client implements AsyncDisposable {
   viewport(source: string, options?: RequestOptions & { start?: number; count?: number }): Promise<ChangeResult>;
   /** Flat rows `start ..< start + count` (`count` default 100) without moving the window. */
   rows(source: string, options?: RequestOptions & { start?: number; count?: number }): Promise<{ source: string; version: number; total: number; start: number; rows: WindowRow[] }>;
-  snapshot(source: string, options?: RequestOptions & { full?: boolean }): Promise<SnapshotResult>;
+  /** Outlines: expands the items (`recursive`: their descendants too); the diff of the visible rows. Unknown id: RpcError 1003. */
+  expand(source: string, ids: string[], options?: OutlineChangeOptions): Promise<ChangeResult>;
+  /** Outlines: collapses the items (`recursive`: their descendants too); the diff of the visible rows. */
+  collapse(source: string, ids: string[], options?: OutlineChangeOptions): Promise<ChangeResult>;
+  /** Outlines: where `id` is (`parent`, `level`, `children` count, `hasChildren`, `expanded`, `visible`, `path`). */
+  outline(source: string, id: string, options?: RequestOptions): Promise<OutlineResult>;
+  snapshot(source: string, options?: RequestOptions & { full?: false }): Promise<SnapshotResult>;
+  /** `full: true`: every item, nested (outlines: the tree). */
+  snapshot(source: string, options: RequestOptions & { full: true }): Promise<FullSnapshotResult>;
   sources(options?: RequestOptions): Promise<{ sources: { source: string; version: number; sections: number; items: number }[] }>;
   drop(source: string, options?: RequestOptions): Promise<{ source: string; dropped: true }>;
 }

@@ -304,7 +304,7 @@ function rememberSent(known, headers, request) {
   const note = (item) => {
     if (typeof item === 'string') known.set(item, undefined);
     else if (item && typeof item.id === 'string') {
-      known.set(item.id, item.content);
+      known.set(item.id, item.content ?? undefined); // setContent's null removes the content
       if (Array.isArray(item.children)) item.children.forEach(note); // outlines: nested items
     }
   };

@@ -17,15 +17,15 @@ from .errors import (ClientClosed, DaemonExited, DaemonNotFound, DiffableError, 
                      RpcError, SelectionRejected, ServerNotInitialized, UnknownId, UnknownSource, VersionConflict)
 from .frontend import (REPLAYERS, Frontend, ReplayError, Row, Window, on_sections, replay_batch, replay_steps,
                        replay_window)
-from .types import Progress
+from .types import OutlineResult, Progress, TreeItem
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AsyncClient", "AsyncPendingRequest", "CLOSE_GRACE", "Client", "ClientClosed", "DEFAULT_TIMEOUT",
     "DaemonExited", "DaemonNotFound", "DiffableError", "Frontend", "InternalError", "InvalidEdit", "InvalidParams",
-    "InvalidRequest", "MethodNotFound", "ParseError", "PendingRequest", "Progress", "REPLAYERS", "ReplayError",
+    "InvalidRequest", "MethodNotFound", "ParseError", "OutlineResult", "PendingRequest", "Progress", "REPLAYERS", "ReplayError",
     "RequestCancelled", "RequestTimeout", "Row", "RpcError", "SelectionRejected", "ServerNotInitialized",
-    "UnknownId", "UnknownSource", "VersionConflict", "Window", "checkout_root", "find_daemon", "on_sections", "ops",
+    "TreeItem", "UnknownId", "UnknownSource", "VersionConflict", "Window", "checkout_root", "find_daemon", "on_sections", "ops",
     "replay_batch", "replay_steps", "replay_window",
 ]

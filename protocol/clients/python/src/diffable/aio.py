@@ -17,7 +17,7 @@ from . import params as build
 from .core import CLOSE_GRACE, DEFAULT_TIMEOUT, ClientCore, ProgressCallback, log
 from .discovery import DaemonSpec
 from .errors import ClientClosed, DaemonExited, DiffableError, RequestTimeout, RpcError
-from .types import (DiffForm, DiffResult, DropResult, Echo, HighlightsResult, InitializationOptions, ItemIn, Path,
+from .types import (DiffForm, DiffResult, DropResult, Echo, HighlightsResult, InitializationOptions, ItemIn, OutlineResult, Path,
                     ProgressToken, RowsResult, SearchMode, SearchOrder, SearchResult, SectionIn, SelectAction,
                     SelectionPolicy, SelectionResult, SelectResult, SnapshotResult, SourcesResult, ViewportIn,
                     ViewportResult)
@@ -312,6 +312,26 @@ class AsyncClient(ClientCore):
     async def rows(self, source: str, *, start: Optional[int] = None, count: Optional[int] = None,
                    timeout: Optional[float] = None) -> RowsResult:
         return cast(RowsResult, await self.request("rows", build.viewport(source, start, count), timeout=timeout))
+
+    async def expand(self, source: str, ids: Sequence[str], *, recursive: Optional[bool] = None,
+               form: Optional[DiffForm] = None, base_version: Optional[int] = None,
+               timeout: Optional[float] = None) -> DiffResult:
+        """Outlines: expands the items (`recursive=True`: their descendants too); the diff of the visible
+        rows (revealed descendants inserted, the toggled rows reloaded). Unknown id: `UnknownId` (1003)."""
+        return cast(DiffResult, await self.request("expand", build.outline_change(source, ids, recursive, form,
+                                                                             base_version), timeout=timeout))
+
+    async def collapse(self, source: str, ids: Sequence[str], *, recursive: Optional[bool] = None,
+                 form: Optional[DiffForm] = None, base_version: Optional[int] = None,
+                 timeout: Optional[float] = None) -> DiffResult:
+        """Outlines: collapses the items (`recursive=True`: their descendants too); the diff of the visible rows."""
+        return cast(DiffResult, await self.request("collapse", build.outline_change(source, ids, recursive, form,
+                                                                               base_version), timeout=timeout))
+
+    async def outline(self, source: str, item_id: str, *, timeout: Optional[float] = None) -> OutlineResult:
+        """Outlines: where `item_id` is (`parent`, `level`, `children` count, `hasChildren`, `expanded`,
+        `visible`, `path`). Unknown id: `UnknownId` (1003)."""
+        return cast(OutlineResult, await self.request("outline", build.outline(source, item_id), timeout=timeout))
 
     async def snapshot(self, source: str, *, full: Optional[bool] = None,
                        timeout: Optional[float] = None) -> SnapshotResult:

@@ -19,7 +19,7 @@ from .core import CLOSE_GRACE, DEFAULT_TIMEOUT, ClientCore, ProgressCallback, lo
 from .discovery import DaemonSpec
 from .errors import ClientClosed, DaemonExited, DiffableError, RequestTimeout, RpcError
 from .types import (DiffForm, DiffResult, DropResult, Echo, HighlightsResult, InitializationOptions,
-                    InitializeResult, ItemIn, Path, ProgressToken, RowsResult, SearchMode, SearchOrder, SearchResult,
+                    InitializeResult, ItemIn, OutlineResult, Path, ProgressToken, RowsResult, SearchMode, SearchOrder, SearchResult,
                     SectionIn, SelectAction, SelectionPolicy, SelectionResult, SelectResult, SnapshotResult,
                     SourcesResult, ViewportIn, ViewportResult)
 from .wire import Framing, FramingError, JsonObject, Message, content_length, decode_body, encode
@@ -322,6 +322,26 @@ class Client(ClientCore):
              timeout: Optional[float] = None) -> RowsResult:
         """Flat rows `start ..< start + count` (default 0 and 100) without moving the window."""
         return cast(RowsResult, self.request("rows", build.viewport(source, start, count), timeout=timeout))
+
+    def expand(self, source: str, ids: Sequence[str], *, recursive: Optional[bool] = None,
+               form: Optional[DiffForm] = None, base_version: Optional[int] = None,
+               timeout: Optional[float] = None) -> DiffResult:
+        """Outlines: expands the items (`recursive=True`: their descendants too); the diff of the visible
+        rows (revealed descendants inserted, the toggled rows reloaded). Unknown id: `UnknownId` (1003)."""
+        return cast(DiffResult, self.request("expand", build.outline_change(source, ids, recursive, form,
+                                                                             base_version), timeout=timeout))
+
+    def collapse(self, source: str, ids: Sequence[str], *, recursive: Optional[bool] = None,
+                 form: Optional[DiffForm] = None, base_version: Optional[int] = None,
+                 timeout: Optional[float] = None) -> DiffResult:
+        """Outlines: collapses the items (`recursive=True`: their descendants too); the diff of the visible rows."""
+        return cast(DiffResult, self.request("collapse", build.outline_change(source, ids, recursive, form,
+                                                                               base_version), timeout=timeout))
+
+    def outline(self, source: str, item_id: str, *, timeout: Optional[float] = None) -> OutlineResult:
+        """Outlines: where `item_id` is (`parent`, `level`, `children` count, `hasChildren`, `expanded`,
+        `visible`, `path`). Unknown id: `UnknownId` (1003)."""
+        return cast(OutlineResult, self.request("outline", build.outline(source, item_id), timeout=timeout))
 
     def snapshot(self, source: str, *, full: Optional[bool] = None,
                  timeout: Optional[float] = None) -> SnapshotResult:

@@ -309,9 +309,10 @@ def _replay_window(old: Optional[Window], payload: Mapping[str, Any],
 
 
 def _replay_window_view(view: SourceView, payload: Any) -> SourceView:
-    if payload is None:  # `window: null`: the viewport was removed; the list is not held until a `load`
-        if view.window is None and view.holds_list:  # there was none: nothing changes
-            return dataclasses.replace(view)
+    if payload is None:
+        # `window: null`: the viewport was removed (by `viewport`, or a change's `viewport: null` / `count: 0`,
+        # which then answers no diff at all even when it changed the list, and even when there was no
+        # viewport before): the list is not held until a `load` of `snapshot`
         return dataclasses.replace(view, window=None, sections=[], holds_list=False)
     window = replay_window(view.window, payload, view.sent)
     return dataclasses.replace(view, window=window, sections=[], holds_list=False)
@@ -329,10 +330,24 @@ class Row:
     item_id: Optional[str]
     value: Any  # the header for header rows, the content for item rows (None when absent)
     selected: bool = False
+    level: Optional[int] = None
+    """Outlines (protocol/methods/outline.md): 0 for a top-level item, parent's + 1 below; None for
+    header rows and in flat sources. `parent`, `has_children`, `expanded` as the daemon sent them."""
+    parent: Optional[str] = None
+    has_children: bool = False
+    expanded: bool = False
 
     @property
     def is_header(self) -> bool:
         return self.item_id is None
+
+    @property
+    def outline_prefix(self) -> str:
+        """Two spaces per level, then `▾ ` (expanded) or `▸ ` (collapsed) for a row with children;
+        "" in flat sources."""
+        if self.level is None:
+            return ""
+        return "  " * self.level + (("▾ " if self.expanded else "▸ ") if self.has_children else "")
 
 
 class Frontend:
@@ -411,7 +426,7 @@ class Frontend:
             if op.get("op") in ("appendSections", "insertSections"):
                 for section in op.get("sections", []):
                     self._remember(view, section.get("items", []))
-            elif op.get("op") in ("appendItems", "insertItems", "setContent"):
+            elif op.get("op") in ("appendItems", "insertItems", "setContent", "replaceChildren"):
                 self._remember(view, op.get("items", []))
 
     @staticmethod
@@ -419,6 +434,7 @@ class Frontend:
         for item in items:
             entry: Dict[str, Any] = {"id": item} if isinstance(item, str) else dict(item)
             view.sent[entry["id"]] = entry
+            Frontend._remember(view, entry.get("children") or [])  # outlines: nested items
 
     def window(self, source: str) -> Optional[Window]:
         """A copy of the source's window (`total`, `start`, `count`, `rows`), None without a viewport."""
@@ -448,12 +464,15 @@ class Frontend:
         for section in view.sections:
             yield Row(section["id"], None, section.get("header"))
             for item in section["items"]:
-                yield Row(section["id"], item["id"], item.get("content"), item["id"] in view.selected)
+                yield Row(section["id"], item["id"], item.get("content"), item["id"] in view.selected,
+                          level=item.get("level"), parent=item.get("parent"),
+                          has_children=bool(item.get("hasChildren")), expanded=bool(item.get("expanded")))
 
     def lines(self, source: str) -> List[str]:
-        """A text rendering: `[section] header` lines, then `  * id: content` (`*` = selected)."""
+        """A text rendering: `[section] header` lines, then `  * id: content` (`*` = selected); outline
+        rows indented by level, with `▸`/`▾` before items that have children (`Row.outline_prefix`)."""
         return [f"[{row.section_id}] {json.dumps(row.value)}" if row.is_header
-                else f"  {'*' if row.selected else ' '} {row.item_id}: {json.dumps(row.value)}"
+                else f"  {'*' if row.selected else ' '} {row.outline_prefix}{row.item_id}: {json.dumps(row.value)}"
                 for row in self.rows(source)]
 
 

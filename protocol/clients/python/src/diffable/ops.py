@@ -46,12 +46,32 @@ def set_headers(headers: Mapping[str, Any]) -> Op:
     return {"op": "setHeaders", "sections": [{"id": sid, "header": header} for sid, header in headers.items()]}
 
 
-def append_items(items: Iterable[ItemIn], section: Optional[str] = None) -> Op:
-    """To `section`, or to the last section when None."""
+def append_items(items: Iterable[ItemIn], section: Optional[str] = None, *, parent: Optional[str] = None) -> Op:
+    """To `section`, or to the last section when None; in an outline, `parent=` appends them as the last
+    children of that item (not with `section`). Items may nest (`children`)."""
+    if section is not None and parent is not None:
+        raise ValueError("give section= or parent=, not both")
     op: Op = {"op": "appendItems", "items": list(items)}
     if section is not None:
         op["section"] = section
+    if parent is not None:
+        op["parent"] = parent
     return op
+
+
+def replace_children(parent: str, items: Iterable[ItemIn]) -> Op:
+    """Outlines: replaces the children of `parent` (their subtrees are deleted)."""
+    return {"op": "replaceChildren", "parent": parent, "items": list(items)}
+
+
+def expand(ids: Iterable[str], *, recursive: Optional[bool] = None) -> Op:
+    """Outlines: as the `expand` method, inside an atomic edit."""
+    return {"op": "expand", "ids": list(ids), **({"recursive": recursive} if recursive is not None else {})}
+
+
+def collapse(ids: Iterable[str], *, recursive: Optional[bool] = None) -> Op:
+    """Outlines: as the `collapse` method, inside an atomic edit."""
+    return {"op": "collapse", "ids": list(ids), **({"recursive": recursive} if recursive is not None else {})}
 
 
 def insert_items(items: Iterable[ItemIn], *, before: Optional[str] = None, after: Optional[str] = None) -> Op:
@@ -66,7 +86,14 @@ def delete_all_items() -> Op:
     return {"op": "deleteAllItems"}
 
 
-def move_item(item_id: str, *, before: Optional[str] = None, after: Optional[str] = None) -> Op:
+def move_item(item_id: str, *, before: Optional[str] = None, after: Optional[str] = None,
+              parent: Optional[str] = None) -> Op:
+    """Next to `before`/`after` (in an outline with its subtree, re-parented), or with `parent=` to the
+    end of that item's children."""
+    if parent is not None:
+        if before is not None or after is not None:
+            raise ValueError("give one of before=, after= or parent=")
+        return {"op": "moveItem", "id": item_id, "parent": parent}
     return {"op": "moveItem", "id": item_id, **_position(before, after)}
 
 

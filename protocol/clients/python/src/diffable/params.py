@@ -98,3 +98,15 @@ def snapshot(source: str, full: Optional[bool]) -> Params:
 def viewport(source: str, start: Optional[int], count: Optional[int]) -> Params:
     """`viewport` and `rows` (absent `count`: `viewport` removes the window, `rows` reads 100)."""
     return {"source": source, **present(start=start, count=count)}
+
+
+def outline_change(source: str, ids: Sequence[str], recursive: Optional[bool], form: Optional[DiffForm],
+                   base_version: Optional[int]) -> Params:
+    """`expand` and `collapse`."""
+    if isinstance(ids, str):
+        raise TypeError("ids: a sequence of ids, not one string")
+    return {"source": source, "ids": list(ids), **present(recursive=recursive, form=form, baseVersion=base_version)}
+
+
+def outline(source: str, item_id: str) -> Params:
+    return {"source": source, "id": item_id}

@@ -264,7 +264,7 @@ def run_window_session(client: Client, seed: int, rounds: int, log: Optional[Cal
             if r < 0.45 or not full:
                 params["viewport"] = random_viewport()
                 counts["with viewport"] += 1
-            elif r < 0.55 and windowed:
+            elif r < 0.55:  # also without a window: the answer is `window: null` all the same
                 params["viewport"] = rng.choice([None, {"start": 0, "count": 0}, {"count": 0}])
                 counts["viewport removed by a change"] += 1
         if kind in ("apply", "edit") and rng.random() < 0.6:
@@ -294,4 +294,268 @@ def run_window_session(client: Client, seed: int, rounds: int, log: Optional[Cal
             log(what)
         _check_window(client, frontend, name, what, before, result)
         full = [dict(section) for section in client.snapshot(name, full=True)["sections"]]
+    return counts
+
+
+# -- outlines (protocol/methods/outline.md) --------------------------------------------------------
+
+OUTLINE_WORDS = "src view model store cache tests readme docs main util grace ava éva zoë".split()
+PINNED = ("pin", "pin/a")
+"""Always in the tree: the source always has nested items (a source that turns flat, or nested again,
+does not re-send the rows whose outline members go or come: see protocol/clients/README.md)."""
+
+
+def _outline_content(rng: random.Random) -> Any:
+    roll = rng.random()
+    if roll < 0.6:
+        return {"text": f"{rng.choice(OUTLINE_WORDS)} {rng.choice(OUTLINE_WORDS)}"}
+    return rng.choice(OUTLINE_WORDS) if roll < 0.85 else None
+
+
+def random_tree_items(rng: random.Random, fresh: Callable[[], str], depth: int, most: int) -> List[Any]:
+    """Random items, nested up to 3 levels (`children`, sometimes `expanded`); ids from `fresh`."""
+    items: List[Any] = []
+    for _ in range(rng.randint(1 if depth == 0 else 0, most)):
+        item_id, content = fresh(), _outline_content(rng)
+        item: Dict[str, Any] = {"id": item_id, **({"content": content} if content is not None else {})}
+        if depth < 3 and rng.random() < 0.45:
+            item["children"] = random_tree_items(rng, fresh, depth + 1, 3)
+            if rng.random() < 0.5:
+                item["expanded"] = rng.random() < 0.7
+        elif content is None and rng.random() < 0.5:
+            items.append(item_id)
+            continue
+        items.append(item)
+    return items
+
+
+def tree_nodes(sections: Sequence[Mapping[str, Any]]) -> Dict[str, Dict[str, Any]]:
+    """id -> {section, parent, level, children (ids), expanded} of a `snapshot(full=True)`, in tree order."""
+    nodes: Dict[str, Dict[str, Any]] = {}
+
+    def walk(items: Sequence[Any], section: str, parent: Optional[str], level: int) -> None:
+        for raw in items:
+            item = {"id": raw} if isinstance(raw, str) else raw
+            children = item.get("children") or []
+            nodes[item["id"]] = {"section": section, "parent": parent, "level": level,
+                                 "children": [c if isinstance(c, str) else c["id"] for c in children],
+                                 "expanded": bool(item.get("expanded"))}
+            walk(children, section, item["id"], level + 1)
+    for section in sections:
+        walk(section.get("items", []), section["id"], None, 0)
+    return nodes
+
+
+def visible_from_tree(sections: Sequence[Mapping[str, Any]]) -> SectionList:
+    """The visible rows the spec derives from a tree without a search: children only under expanded
+    items, each row with `level`, `parent`, `hasChildren`, `expanded`."""
+    def walk(items: Sequence[Any], level: int, parent: Optional[str], into: List[Dict[str, Any]]) -> None:
+        for raw in items:
+            item = {"id": raw} if isinstance(raw, str) else raw
+            children = item.get("children") or []
+            row: Dict[str, Any] = {"id": item["id"]}
+            if "content" in item:
+                row["content"] = item["content"]
+            row["level"] = level
+            if parent is not None:
+                row["parent"] = parent
+            if children:
+                row["hasChildren"] = True
+                if item.get("expanded"):
+                    row["expanded"] = True
+            into.append(row)
+            if children and item.get("expanded"):
+                walk(children, level + 1, item["id"], into)
+    out: SectionList = []
+    for section in sections:
+        rows: List[Dict[str, Any]] = []
+        walk(section.get("items", []), 0, None, rows)
+        out.append({"id": section["id"], "header": section.get("header"), "items": rows})
+    return out
+
+
+def random_outline_edit(rng: random.Random, fresh: Callable[[], str],
+                        nodes: Mapping[str, Mapping[str, Any]]) -> List[Dict[str, Any]]:
+    """1-3 tree ops; some name unknown ids or move an item into its own subtree (1004)."""
+    ids = list(nodes)
+    free = [i for i in ids if i not in PINNED]
+    folders = [i for i in free if nodes[i]["children"]]
+
+    def any_id() -> str:
+        return "nope" if rng.random() < 0.04 else rng.choice(ids)
+
+    def some() -> str:
+        return rng.choice(free) if free else any_id()
+
+    def position() -> Dict[str, str]:
+        return {rng.choice(["before", "after"]): any_id()}
+
+    ops: List[Dict[str, Any]] = []
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.choice(["appendParent", "appendParent", "appendSection", "insert", "delete", "move", "move",
+                           "moveParent", "moveParent", "replaceChildren", "expand", "collapse", "setContent",
+                           "reload"])
+        new = random_tree_items(rng, fresh, 1, 2) + [fresh()]
+        if kind == "appendParent":
+            ops.append({"op": "appendItems", "parent": any_id(), "items": new})
+        elif kind == "appendSection":
+            ops.append({"op": "appendItems", "section": "s0", "items": new})
+        elif kind == "insert":
+            ops.append({"op": "insertItems", "items": new, **position()})
+        elif kind == "delete" and free:
+            ops.append({"op": "deleteItems", "ids": rng.sample(free, min(len(free), rng.randint(1, 2)))})
+        elif kind == "move":
+            ops.append({"op": "moveItem", "id": some(), **position()})
+        elif kind == "moveParent" and folders and rng.random() < 0.25:  # into its own subtree: a cycle
+            folder = rng.choice(folders)
+            ops.append({"op": "moveItem", "id": folder, "parent": rng.choice(nodes[folder]["children"])})
+        elif kind == "moveParent":
+            ops.append({"op": "moveItem", "id": some(), "parent": any_id()})
+        elif kind == "replaceChildren":
+            ops.append({"op": "replaceChildren", "parent": some(), "items": random_tree_items(rng, fresh, 1, 3)})
+        elif kind in ("expand", "collapse"):
+            op: Dict[str, Any] = {"op": kind, "ids": rng.sample(ids, min(len(ids), rng.randint(1, 3)))}
+            if rng.random() < 0.4:
+                op["recursive"] = rng.random() < 0.7
+            ops.append(op)
+        elif kind == "setContent":
+            ops.append({"op": "setContent", "items": [{"id": some(), "content": _outline_content(rng)}]})
+        else:
+            ops.append({"op": "reloadItems", "ids": [rng.choice(ids)]})
+    return ops
+
+
+def run_outline_session(client: Client, seed: int, rounds: int,
+                        log: Optional[Callable[[str], None]] = None) -> Counter[str]:
+    """A random session on a nested source: `apply` of random trees (ids kept, moved, re-nested, new),
+    `expand`/`collapse` (recursive or not, some of unknown ids), tree `edit`s (`random_outline_edit`),
+    `search` (substring/fuzzy, scoped, cleared) and `select`, each in a random diff form. After every
+    step the model must equal the daemon's `snapshot` (visible rows with `level`/`parent`/`hasChildren`/
+    `expanded`); those rows must be the expanded part of `snapshot(full=True)` (during a search: every
+    row at its tree level, after its parent); `outline` of two ids must agree with the tree and with
+    where the model shows them. Returns the counts of what ran."""
+    rng = random.Random(seed)
+    frontend = Frontend()
+    counts: Counter[str] = collections.Counter()
+    name = "tree"
+    serial = iter(range(10 ** 9))
+
+    def fresh() -> str:
+        return f"n{seed}_{next(serial)}"
+
+    tree: List[Dict[str, Any]] = []
+    searching = False
+    for n in range(rounds):
+        nodes = tree_nodes(tree)
+        kind = "apply" if n == 0 else rng.choice(
+            ["apply", "expand", "expand", "collapse", "collapse", "edit", "edit", "edit", "edit", "search", "search",
+             "select"])
+        params: Dict[str, Any] = {"source": name}
+        form = rng.choice(["batch", "steps", None])
+        if form is not None and kind != "select":
+            params["form"] = form
+        if kind == "apply":
+            old = [i for i in nodes if i not in PINNED]
+            rng.shuffle(old)
+
+            def reuse() -> str:
+                return old.pop() if old and rng.random() < 0.6 else fresh()
+            sections = []
+            for s in range(rng.randint(1, 3)):
+                items = random_tree_items(rng, reuse, 0, 4)
+                if s == 0:
+                    pin: Dict[str, Any] = {"id": "pin", "content": "pin/", "children": [{"id": "pin/a", "content": "a"}]}
+                    if rng.random() < 0.5:
+                        pin["expanded"] = rng.random() < 0.5
+                    items.insert(rng.randint(0, len(items)), pin)
+                sections.append({"id": f"s{s}", **({"header": f"S{s}"} if rng.random() < 0.3 else {}),
+                                 "selection": "multiple", "items": items})
+            params["sections"] = sections
+            frontend.sending(name, sections=sections)
+        elif kind in ("expand", "collapse"):
+            folders = [i for i in nodes if nodes[i]["children"]]
+            pool = folders if folders and rng.random() < 0.8 else list(nodes)
+            params["ids"] = rng.sample(pool, min(len(pool), rng.randint(1, 3))) + (["nope"] if rng.random() < 0.05 else [])
+            if rng.random() < 0.4:
+                params["recursive"] = rng.random() < 0.7
+        elif kind == "edit":
+            params["ops"] = random_outline_edit(rng, fresh, nodes)
+            frontend.sending(name, ops=params["ops"])
+        elif kind == "search":
+            word = rng.choice(OUTLINE_WORDS)
+            start = rng.randint(0, max(0, len(word) - 2))
+            params.update(query="" if rng.random() < 0.3 else word[start:start + rng.randint(1, 3)],
+                          mode=rng.choice(["substring", "fuzzy"]))
+            if rng.random() < 0.3:
+                params["order"] = "score"
+            if rng.random() < 0.25:
+                params["sections"] = [rng.choice(tree)["id"]]
+        else:
+            params.update(action=rng.choice(["select", "toggle", "deselect"]),
+                          ids=rng.sample(list(nodes), min(len(nodes), rng.randint(1, 2))))
+        if kind in ("apply", "edit") and rng.random() < 0.3:
+            params["echo"] = rng.choice(["ids", "full"])
+        what = f"seed {seed} round {n}: {kind} {json.dumps(params)}"
+        before = normalized(frontend.view(name).sections)
+        result: Any = None
+        try:
+            result = client.request(kind, params)
+        except RpcError as error:
+            if error.code not in (1003, 1004):
+                raise ReplayError(f"{what} failed: {error}") from None
+            reason = error.data.get("reason") if isinstance(error.data, dict) else None
+            counts[f"rejected {error.code}" + (f" {reason}" if reason else "")] += 1
+        if result is not None:
+            frontend.update(result)
+            counts[kind] += 1
+            if kind == "search":
+                searching = result["search"]["query"] != ""
+            if "move" in result.get("batch", {}).get("items", {}) or any(
+                    s.get("op") == "moveItem" for s in result.get("steps", [])):
+                counts["moves"] += 1
+        if log is not None:
+            log(what)
+        snapshot: Any = client.snapshot(name)
+        full: Any = client.snapshot(name, full=True)
+        problems = []
+        model = normalized(frontend.view(name).sections)
+        if model != normalized(snapshot["sections"]) or frontend.version(name) != snapshot["version"]:
+            problems.append(f"model v{frontend.version(name)} {json.dumps(model)}\n daemon v{snapshot['version']} "
+                            f"{json.dumps(normalized(snapshot['sections']))}")
+        if frontend.selected(name) != set(snapshot["selected"]):
+            problems.append(f"selected: model {sorted(frontend.selected(name))}, daemon {sorted(snapshot['selected'])}")
+        facts = tree_nodes(full["sections"])
+        if not searching and normalized(snapshot["sections"]) != visible_from_tree(full["sections"]):
+            problems.append(f"the visible rows are not the expanded part of the tree\n rows: "
+                            f"{json.dumps(normalized(snapshot['sections']))}\n tree: {json.dumps(full['sections'])}")
+        for section in snapshot["sections"] if searching else []:
+            shown: set[str] = set()
+            for row in section["items"]:
+                node = facts.get(row["id"])
+                if node is None:
+                    continue
+                got = (row.get("level"), row.get("parent"), bool(row.get("hasChildren")), bool(row.get("expanded")))
+                want = (node["level"], node["parent"], bool(node["children"]), bool(node["children"]) and node["expanded"])
+                if got != want or (node["parent"] is not None and node["parent"] not in shown):
+                    problems.append(f"search row {row} != the tree's {node} (or shown before its parent)")
+                shown.add(row["id"])
+        paths = {item["id"]: [si, ri] for si, s in enumerate(frontend.view(name).sections)
+                 for ri, item in enumerate(s["items"])}
+        levels = {row.item_id: row.level for row in frontend.rows(name) if not row.is_header}
+        for item_id in rng.sample(sorted(facts), min(2, len(facts))):
+            node = facts[item_id]
+            got_outline = dict(client.outline(name, item_id))
+            want_outline = {"source": name, "version": snapshot["version"], "id": item_id, "parent": node["parent"],
+                            "level": node["level"], "children": len(node["children"]),
+                            "hasChildren": bool(node["children"]),
+                            "expanded": bool(node["children"]) and node["expanded"],
+                            "visible": item_id in paths, "path": paths.get(item_id)}
+            if got_outline != want_outline:
+                problems.append(f"outline {item_id}: {got_outline} != {want_outline}")
+            if item_id in levels and levels[item_id] != node["level"]:
+                problems.append(f"Frontend.rows level of {item_id}: {levels[item_id]} != {node['level']}")
+        if problems:
+            raise ReplayError(f"after {what}:\n " + "\n ".join(problems) + f"\n model before: {json.dumps(before)}"
+                              f"\n response: {json.dumps(result)}")
+        tree = [dict(section) for section in full["sections"]]
     return counts

@@ -28,11 +28,26 @@ class _ItemBase(TypedDict):
 
 
 class Item(_ItemBase, total=False):
+    """A row as diffs and `snapshot` carry it. In a source with nested items
+    (protocol/methods/outline.md) every row also has `level` (0 at the top), `parent` (absent at the
+    top), `hasChildren` and `expanded` (absent when false)."""
     content: Any
+    level: int
+    parent: str
+    hasChildren: bool
+    expanded: bool
 
 
-ItemIn = Union[str, Item]
-"""An item as `apply`/`edit` accept it: `{"id", "content"?}` or its id alone."""
+class TreeItem(_ItemBase, total=False):
+    """An item as `apply`/`edit` take it and `snapshot(full=True)` returns it in an outline:
+    `children` nest (recursively; ids unique in the whole source), `expanded` opens an item with children."""
+    content: Any
+    children: List["ItemIn"]
+    expanded: bool
+
+
+ItemIn = Union[str, TreeItem]
+"""An item as `apply`/`edit` accept it: `{"id", "content"?, "children"?, "expanded"?}` or its id alone."""
 
 
 class _SectionBase(TypedDict):
@@ -174,6 +189,33 @@ class HighlightsResult(_ChangeBase):
 class SnapshotResult(_ChangeBase):
     sections: List[Section]
     selected: List[str]
+
+
+class FullSection(_SectionBase, total=False):
+    """A section of `snapshot(full=True)`: every item, nested in an outline."""
+    header: Any
+    items: List[ItemIn]
+    selection: SelectionModeName
+    allowsEmptySelection: bool
+
+
+class FullSnapshotResult(_ChangeBase):
+    """`snapshot(full=True)`: the whole source (in an outline, the tree as `apply` takes it)."""
+    sections: List[FullSection]
+    selected: List[str]
+
+
+class OutlineResult(_ChangeBase):
+    """`outline {source, id}`: where an item is in its tree. `children` is the number of children,
+    `visible` whether the row is shown now, `path` its visible `[section, row]` or None."""
+    id: str
+    parent: Optional[str]
+    level: int
+    children: int
+    hasChildren: bool
+    expanded: bool
+    visible: bool
+    path: Optional[Path]
 
 
 class SourceInfo(_ChangeBase):

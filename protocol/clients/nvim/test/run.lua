@@ -274,6 +274,77 @@ local function command_checks()
 end
 
 ------------------------------------------------------------------------------
+-- 2b. Outlines: rows indented by level with a disclosure marker, :DiffableToggle.
+local function outline_checks()
+  local s, err = d.start({ bin = bin })
+  assert(s, err and err.message)
+  local buf = api.nvim_create_buf(true, true)
+  render.setup_buffer(buf)
+  api.nvim_set_current_buf(buf)
+  local view = s:attach('tree', buf)
+  -- the model (with level/parent/hasChildren/expanded) and the buffer against the daemon
+  local function same(what)
+    local snap = s:snapshot('tree')
+    local want = {}
+    for i, sec in ipairs(snap.sections) do
+      local items = {}
+      for k, it in ipairs(sec.items) do items[k] = render.item_of(it) end
+      want[i] = { id = sec.id, items = items }
+    end
+    local got = {}
+    for i, sec in ipairs(render.model(view).sections) do got[i] = { id = sec.id, items = sec.items } end
+    check(what .. ': model = snapshot (level, parent, disclosure)', got, want)
+    check(what .. ': buffer = the snapshot drawn', lines(buf), render.expected_lines(snap.sections))
+  end
+  s:apply('tree', { { id = 'files', items = {
+    { id = 'a', content = 'a/', children = { { id = 'a/b', content = 'b/', children = { 'a/b/c' } } } },
+    { id = 'r', content = { text = 'readme' } } } } })
+  check('outline: collapsed folder and a leaf', lines(buf), { '▸ a/', '  readme' })
+  same('outline apply')
+  api.nvim_win_set_cursor(0, { 1, 0 })
+  local seen = notices(function() vim.cmd('DiffableToggle') end)
+  check(':DiffableToggle expands the row under the cursor', { seen, lines(buf) }, { {}, { '▾ a/', '  ▸ b/', '  readme' } })
+  same(':DiffableToggle expand')
+  check('outline: a is expanded in the daemon', s:outline('tree', 'a').expanded, true)
+  api.nvim_win_set_cursor(0, { 2, 0 })
+  vim.cmd('DiffableToggle!')
+  check(':DiffableToggle! expands recursively', lines(buf), { '▾ a/', '  ▾ b/', '      a/b/c', '  readme' })
+  same(':DiffableToggle!')
+  api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.cmd('DiffableToggle')
+  check(':DiffableToggle collapses an expanded row', lines(buf), { '▸ a/', '  readme' })
+  same(':DiffableToggle collapse')
+  check('collapse keeps the child\'s expansion', s:outline('tree', 'a/b').expanded, true)
+  api.nvim_win_set_cursor(0, { 2, 0 })
+  seen = notices(function() vim.cmd('DiffableToggle') end)
+  check(':DiffableToggle on a leaf: an error notice, nothing changes',
+    { #seen, seen[1] and seen[1].msg:match('no children') ~= nil, seen[1] and seen[1].level, lines(buf) },
+    { 1, true, vim.log.levels.ERROR, { '▸ a/', '  readme' } })
+  -- a search shows the match with its ancestors; the match extmark sits after the indent
+  s:search('tree', 'b/')
+  check('outline search: the match under its collapsed ancestor', lines(buf), { '▸ a/', '  ▾ b/' })
+  same('outline search')
+  local m = marks(buf, render.ns_match)
+  check('outline search: the match extmark is on the text, after the indent', m,
+    { { 1, #'  ▾ ', 1, #'  ▾ b/', 'DiffableMatch', vim.NIL } })
+  s:search('tree', '')
+  -- tree edits: move a file into another folder, replace children
+  s:edit('tree', { { op = 'appendItems', parent = 'r', items = { { id = 'r/x', content = 'x' } } },
+    { op = 'expand', ids = { 'a', 'r' } }, { op = 'moveItem', id = 'a/b/c', parent = 'r' } })
+  check('outline edit: moved under another parent (b/ lost its only child)', lines(buf), { '▾ a/', '    b/', '▾ readme', '    x', '    a/b/c' })
+  same('outline edit')
+  s:edit('tree', { { op = 'replaceChildren', parent = 'a', items = { 'a/n' } } }, { form = 'batch' })
+  check('outline replaceChildren (batch form)', lines(buf), { '▾ a/', '    a/n', '▾ readme', '    x', '    a/b/c' })
+  same('outline replaceChildren')
+  local _, e = s:expand('tree', { 'nope' })
+  check('expand of an unknown id: 1003', e and e.code, 1003)
+  api.nvim_set_current_buf(api.nvim_create_buf(true, true))
+  seen = notices(function() vim.cmd('DiffableToggle') end)
+  check(':DiffableToggle outside a diffable buffer: an error notice', seen[1] and seen[1].level, vim.log.levels.ERROR)
+  check('outline: daemon exit status', s:stop(), 0)
+end
+
+------------------------------------------------------------------------------
 -- 3. A seeded random session compared with the daemon's snapshot after every step.
 local WORDS = vim.split('grace liam ava ruby stella jack emma olivia ethan amelia lucas noah isla mason chloe zoé'
   .. ' ångström naïve', ' ')
@@ -524,6 +595,7 @@ local function main()
     .. tostring(vim.version().patch) .. ', daemon ' .. bin)
   api_checks()
   command_checks()
+  outline_checks()
   local seed = tonumber(vim.env.DIFFABLE_NVIM_SEED or '') or 1
   local rounds = tonumber(vim.env.DIFFABLE_NVIM_ROUNDS or '') or 1000
   random_session(seed, rounds)

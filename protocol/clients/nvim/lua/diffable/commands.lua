@@ -196,4 +196,13 @@ function M.guard(fn)
   end
 end
 
+-- :DiffableToggle[!]: expand or collapse the row under the cursor (! : with its descendants).
+function M.toggle(bang)
+  local s = session()
+  if not s then return end
+  local result, err = s:toggle(0, nil, bang)
+  if not result and err then fail(err) end
+  return result
+end
+
 return M

@@ -356,6 +356,52 @@ function Session:select(source, ids, extra)
   return self:request_sync('select', params)
 end
 
+-- Outlines (protocol/methods/outline.md). extra: recursive, form, baseVersion.
+function Session:expand(source, ids, extra)
+  return self:request_sync('expand', merge({ source = source, ids = ids }, extra))
+end
+
+function Session:collapse(source, ids, extra)
+  return self:request_sync('collapse', merge({ source = source, ids = ids }, extra))
+end
+
+-- {id, parent, level, children, hasChildren, expanded, visible, path}
+function Session:outline(source, id)
+  return self:request_sync('outline', { source = source, id = id })
+end
+
+-- The item drawn on 1-based line `lnum` of `buf` (nil on a header line),
+-- and the buffer's view.
+function Session:item_at(buf, lnum)
+  local src = vim.b[buf].diffable_source
+  for _, view in ipairs(self.views[src] or {}) do
+    if view.buf == buf then
+      local line = lnum - 1
+      for si, sec in ipairs(view.sections) do
+        local first = render.row_line(view, si - 1, 0)
+        if line >= first and line < first + #sec.items then return sec.items[line - first + 1], view end
+      end
+      return nil, view
+    end
+  end
+  return nil, nil
+end
+
+-- Expands the row on line `lnum` of `buf` (default: the cursor's) if it is
+-- collapsed, collapses it if it is expanded (`recursive`: its descendants too).
+-- Returns the result, or nil and an error.
+function Session:toggle(buf, lnum, recursive)
+  if buf == nil or buf == 0 then buf = api.nvim_get_current_buf() end
+  lnum = lnum or api.nvim_win_get_cursor(0)[1]
+  local item, view = self:item_at(buf, lnum)
+  if not view then return nil, { code = 'usage', message = 'this buffer shows no diffable source' } end
+  if not item or not item.hasChildren then
+    return nil, { code = 'usage', message = 'the row under the cursor has no children to expand or collapse' }
+  end
+  local method = item.expanded and 'collapse' or 'expand'
+  return self:request_sync(method, merge({ source = view.source, ids = { item.id } }, recursive and { recursive = true } or nil))
+end
+
 function Session:snapshot(source, full)
   return self:request_sync('snapshot', full and { source = source, full = true } or { source = source })
 end

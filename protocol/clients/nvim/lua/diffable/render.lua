@@ -57,13 +57,37 @@ local function line_of_text(text)
   return (text:gsub('[\n\r]', ' '))
 end
 
--- Items as the protocol writes them: a bare id string or {id, content?}.
+M.marker_open, M.marker_closed = '▾ ', '▸ '
+
+-- What an outline row (protocol/methods/outline.md) is drawn after: two
+-- spaces per level, then `▾ `/`▸ ` for an item with children (expanded or
+-- not), or two spaces for a leaf so its text lines up with its siblings'.
+-- '' in a flat source (rows without `level`).
+function M.outline_prefix(item)
+  if item.level == nil then return '' end
+  local mark = '  '
+  if item.hasChildren then mark = item.expanded and M.marker_open or M.marker_closed end
+  return string.rep('  ', item.level) .. mark
+end
+
+-- The whole line of an item: its outline prefix and its text.
+function M.item_line(item)
+  return M.outline_prefix(item) .. line_of_text(M.item_text(item))
+end
+
+-- Items as the protocol writes them: a bare id string or {id, content?}; rows
+-- of outlines also carry level, parent, hasChildren and expanded.
 local function item_of(raw)
   if type(raw) == 'string' then return { id = raw } end
   local item = { id = raw.id }
   if not is_nil(raw.content) then item.content = raw.content end
+  if type(raw.level) == 'number' then item.level = raw.level end
+  if type(raw.parent) == 'string' then item.parent = raw.parent end
+  if raw.hasChildren == true then item.hasChildren = true end
+  if raw.expanded == true then item.expanded = true end
   return item
 end
+M.item_of = item_of
 
 local function section_of(raw)
   local s = { id = raw.id, items = {} }
@@ -113,13 +137,13 @@ end
 local function section_lines(s)
   local lines = {}
   if s.header ~= nil then table.insert(lines, line_of_text(M.header_text(s.header))) end
-  for _, item in ipairs(s.items) do table.insert(lines, line_of_text(M.item_text(item))) end
+  for _, item in ipairs(s.items) do table.insert(lines, M.item_line(item)) end
   return lines
 end
 
 local function item_lines(items)
   local lines = {}
-  for i, item in ipairs(items) do lines[i] = line_of_text(M.item_text(item)) end
+  for i, item in ipairs(items) do lines[i] = M.item_line(item) end
   return lines
 end
 
@@ -441,9 +465,10 @@ local function redraw_matches(view)
     if item and item.id == h.id then
       local text = M.item_text(item)
       local line = M.row_line(view, si, row)
+      local shift = #M.outline_prefix(item) -- bytes before the text on the line
       for _, range in ipairs(h.ranges or {}) do
-        local first = byte_col(text, range[1])
-        local last = byte_col(text, range[1] + range[2])
+        local first = byte_col(text, range[1]) + shift
+        local last = byte_col(text, range[1] + range[2]) + shift
         if last > first then
           api.nvim_buf_set_extmark(view.buf, M.ns_match, line, first, {
             end_row = line, end_col = last, hl_group = 'DiffableMatch' })

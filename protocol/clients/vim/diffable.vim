@@ -214,7 +214,31 @@ def ItemOf(raw: any): dict<any>
   if type(raw) == v:t_string
     return {id: raw, content: v:null}
   endif
-  return {id: raw.id, content: get(raw, 'content', v:null)}
+  var item: dict<any> = {id: raw.id, content: get(raw, 'content', v:null)}
+  # outlines (protocol/methods/outline.md): where the row is in the tree
+  for key in ['level', 'parent', 'hasChildren', 'expanded']
+    if has_key(raw, key) && raw[key] != v:null
+      item[key] = raw[key]
+    endif
+  endfor
+  return item
+enddef
+
+# What an outline row is drawn after: two spaces per level, then '▾ '/'▸ ' for
+# an item with children (expanded or not), two spaces for a leaf; '' in a flat source.
+export def OutlinePrefix(item: any): string
+  if type(item) != v:t_dict || !has_key(item, 'level')
+    return ''
+  endif
+  var mark = '  '
+  if get(item, 'hasChildren', v:false) == v:true
+    mark = get(item, 'expanded', v:false) == v:true ? '▾ ' : '▸ '
+  endif
+  return repeat('  ', item.level) .. mark
+enddef
+
+def ItemLine(item: any): string
+  return OutlinePrefix(item) .. Line1(ItemText(item))
 enddef
 
 def SectionOf(raw: dict<any>): dict<any>
@@ -228,7 +252,7 @@ enddef
 
 def SectionLines(section: dict<any>): list<string>
   var lines = HasHeader(section) ? [Line1(HeaderText(section.header))] : []
-  return lines + mapnew(section.items, (_, item) => Line1(ItemText(item)))
+  return lines + mapnew(section.items, (_, item) => ItemLine(item))
 enddef
 
 # The lines a list of sections (as the daemon writes them) is drawn with.
@@ -285,7 +309,7 @@ def Modifiable(buf: number, F: func)
 enddef
 
 def Texts(items: list<any>): list<string>
-  return mapnew(items, (_, item) => Line1(ItemText(item)))
+  return mapnew(items, (_, item) => ItemLine(item))
 enddef
 
 # Applies steps in order (protocol/README.md, "Steps form") to the model and the buffer.
@@ -344,7 +368,7 @@ def ReplaySteps(view: dict<any>, steps: list<any>)
       endif
       Delete(view, line, 1)
       insert(S[step.to[0]].items, item, step.to[1])
-      Insert(view, total - 1, Line(view, step.to[0], step.to[1]), [Line1(ItemText(item))])
+      Insert(view, total - 1, Line(view, step.to[0], step.to[1]), [ItemLine(item)])
     elseif step.op == 'insertItems'
       var items = mapnew(step.items, (_, i) => ItemOf(i))
       Insert(view, total, Line(view, step.section, step.at), Texts(items))
@@ -388,11 +412,12 @@ def DrawProps(view: dict<any>)
     endif
     var text = ItemText(item)
     var lnum = Line(view, h.path[0], h.path[1])
+    var shift = len(OutlinePrefix(item))  # bytes of the indent before the text
     for range in h.ranges
       var first = byteidxcomp(text, range[0])
       var last = byteidxcomp(text, range[0] + range[1])
       if first >= 0 && last > first
-        prop_add(lnum, first + 1, {type: 'DiffableMatch', bufnr: buf, length: last - first})
+        prop_add(lnum, first + 1 + shift, {type: 'DiffableMatch', bufnr: buf, length: last - first})
       endif
     endfor
   endfor
@@ -500,6 +525,36 @@ def SearchCmd(text: string)
   Request(s, 'search', params)
 enddef
 
+# :DiffableToggle[!]: expands the row under the cursor when collapsed, collapses
+# it when expanded (!: its descendants too).
+def ToggleCmd(bang: string)
+  var s = Need()
+  var source = SourceHere()
+  var buf = bufnr()
+  var views = filter(copy(get(s.views, source, [])), (_, v) => v.buf == buf)
+  if empty(views)
+    throw 'diffable: usage: this buffer shows no diffable source'
+  endif
+  var view = views[0]
+  var lnum = line('.')
+  var found: any = v:null
+  for si in range(len(view.sections))
+    var first = Line(view, si, 0)
+    var n = len(view.sections[si].items)
+    if lnum >= first && lnum < first + n
+      found = view.sections[si].items[lnum - first]
+    endif
+  endfor
+  if type(found) != v:t_dict || get(found, 'hasChildren', v:false) != v:true
+    throw 'diffable: usage: the row under the cursor has no children to expand or collapse'
+  endif
+  var params: dict<any> = {source: source, ids: [found.id]}
+  if bang == '!'
+    params.recursive = v:true
+  endif
+  Request(s, get(found, 'expanded', v:false) == v:true ? 'collapse' : 'expand', params)
+enddef
+
 def StopCmd()
   if !Running(session)
     throw 'diffable: stopped: the daemon is not running'
@@ -511,4 +566,5 @@ enddef
 command! -nargs=+ -complete=file DiffableOpen Guard(Open, [[<f-args>]])
 command! -nargs=+ DiffableApply Guard(ApplyCmd, [<q-args>])
 command! -nargs=* DiffableSearch Guard(SearchCmd, [<q-args>])
+command! -bang DiffableToggle Guard(ToggleCmd, [<q-bang>])
 command! DiffableStop Guard(StopCmd, [])

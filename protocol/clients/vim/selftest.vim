@@ -221,6 +221,36 @@ def CommandChecks(bin: string)
   Cmd('DiffableStop')
 enddef
 
+# Outlines: rows indented by level with ▸/▾, :DiffableToggle[!] on the row under the cursor.
+def OutlineChecks(bin: string)
+  Check(':DiffableOpen tree', Cmd('DiffableOpen ' .. bin .. ' tree'), '')
+  var buf = bufnr()
+  var s = diffable.Session()
+  var tree = [{id: 'files', items: [
+    {id: 'a', content: 'a/', children: [{id: 'a/b', content: 'b/', children: ['a/b/c']}]},
+    {id: 'r', content: {text: 'readme'}}]}]
+  Check(':DiffableApply a tree', Cmd('DiffableApply ' .. json_encode(tree)), '')
+  Check('outline: collapsed folder and a leaf', Lines(buf), ['▸ a/', '  readme'])
+  cursor(1, 1)
+  Check(':DiffableToggle expands', [Cmd('DiffableToggle'), Lines(buf)], ['', ['▾ a/', '  ▸ b/', '  readme']])
+  Check('expand = snapshot', Lines(buf), SnapshotLines(s, 'tree'))
+  cursor(2, 1)
+  Check(':DiffableToggle! expands recursively', [Cmd('DiffableToggle!'), Lines(buf)], ['', ['▾ a/', '  ▾ b/', '      a/b/c', '  readme']])
+  Check('recursive expand = snapshot', Lines(buf), SnapshotLines(s, 'tree'))
+  cursor(1, 1)
+  Check(':DiffableToggle collapses', [Cmd('DiffableToggle'), Lines(buf)], ['', ['▸ a/', '  readme']])
+  Check('collapse keeps the child expanded', diffable.Request(s, 'outline', {source: 'tree', id: 'a/b'}).expanded, true)
+  cursor(2, 1)
+  Check(':DiffableToggle on a leaf', [Cmd('DiffableToggle') =~ 'no children', Lines(buf)], [true, ['▸ a/', '  readme']])
+  Check(':DiffableSearch b/ (match with its ancestors)', [Cmd('DiffableSearch b/'), Lines(buf)], ['', ['▸ a/', '  ▾ b/']])
+  Check('match property after the indent', Props(buf, 'DiffableMatch'), [[2, len('  ▾ ') + 1, 2]])
+  Check(':DiffableSearch (clear)', Cmd('DiffableSearch'), '')
+  diffable.Request(s, 'edit', {source: 'tree', ops: [{op: 'expand', ids: ['a']}, {op: 'moveItem', id: 'a/b/c', parent: 'r'}]})
+  Check('tree edit: moved under another parent', Lines(buf), ['▾ a/', '    b/', '▸ readme'])
+  Check('tree edit = snapshot', Lines(buf), SnapshotLines(s, 'tree'))
+  Cmd('DiffableStop')
+enddef
+
 # A seeded random session (steps form) compared with the daemon after every step.
 const WORDS = split('grace liam ava ruby stella jack emma olivia ethan amelia lucas noah isla mason chloe zoé ångström')
 var rng_state = 1
@@ -452,6 +482,7 @@ def Run()
   endif
   ApiChecks(bin)
   CommandChecks(bin)
+  OutlineChecks(bin)
   var seed = $DIFFABLE_VIM_SEED == '' ? 1 : str2nr($DIFFABLE_VIM_SEED)
   var rounds = $DIFFABLE_VIM_ROUNDS == '' ? 300 : str2nr($DIFFABLE_VIM_ROUNDS)
   RandomSession(bin, seed, rounds)

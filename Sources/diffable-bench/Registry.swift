@@ -38,6 +38,7 @@ enum BenchmarkRegistry {
         SearchBenchmarks.all,
         LifecycleBenchmarks.all,
         ViewportBenchmarks.all,
+        OutlineBenchmarks.all,
     ]
 
     static var all: [Benchmark] { groups.flatMap { $0 } }

@@ -68,10 +68,15 @@ struct OutlinePropertyTests {
                 case 0, 1:
                     let (snapshot, outline) = Outline.flatten(Self.forest(&rng), previous: source.outline)
                     update = try source.apply(snapshot, outline: outline)
-                case 2, 3:
+                case 2:
                     let ids = source.snapshot.sections.flatMap { $0.items.map(\.id) }
                     let picked = ids.filter { _ in Int.random(in: 0..<3, using: &rng) == 0 }
                     update = try source.setExpanded(picked, Bool.random(using: &rng), recursive: Bool.random(using: &rng))
+                case 3:
+                    // One item: the incremental path while no search is active.
+                    let parents = source.snapshot.sections.flatMap { $0.items.map(\.id) }.filter(source.outline.hasChildren)
+                    guard let id = parents.randomElement(using: &rng) else { continue }
+                    update = try source.setExpanded([id], !source.outline.isExpanded(id), recursive: Bool.random(using: &rng))
                 default:
                     let query = ["", "view", "vie", "mod", "zz", "t"].randomElement(using: &rng) ?? ""
                     searching = !query.isEmpty

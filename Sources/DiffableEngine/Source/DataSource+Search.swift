@@ -38,6 +38,9 @@ struct SearchCache: Sendable {
     /// all its items.
     var rowSources: [Int: [Int]] = [:]
     static let placeholderKey = -1
+    /// Flat index of every item of the full snapshot, built on the first
+    /// incremental expand or collapse after a snapshot change.
+    var flatIndex: [String: Int]?
 }
 
 extension DataSource {
@@ -220,19 +223,52 @@ extension DataSource {
     }
 
     /// Flat rows plus the rows of their ancestors, in tree order.
-    /// - Complexity: O(section + rows × depth)
-    private func withAncestors(_ rows: [Int], section s: Int, start: Int) -> [Int] {
+    /// - Complexity: O(rows × depth + a log a) for a ancestors (rows already
+    ///   in tree order, as substring search gives them; O(rows log rows)
+    ///   otherwise), plus O(n) once per snapshot to index the items.
+    private mutating func withAncestors(_ rows: [Int], section s: Int, start: Int) -> [Int] {
         guard !rows.isEmpty, snapshot.sections.indices.contains(s) else { return rows }
         let items = snapshot.sections[s].items
-        var rowOf: [String: Int] = [:]
-        for (row, item) in items.enumerated() where outline.hasChildren(item.id) { rowOf[item.id] = start + row }
-        var shown = Set(rows)
+        let index = itemFlatIndex()
+        var ancestors: Set<Int> = []
         for flat in rows where items.indices.contains(flat - start) {
             for ancestor in outline.ancestors(of: items[flat - start].id) {
-                guard let row = rowOf[ancestor], shown.insert(row).inserted else { break }
+                guard let row = index[ancestor], ancestors.insert(row).inserted else { break }
             }
         }
-        return shown.sorted()
+        let hits = zip(rows, rows.dropFirst()).allSatisfy { $0 < $1 } ? rows : rows.sorted()
+        // Merge two ascending lists (an ancestor may also be a hit).
+        let extra = ancestors.sorted()
+        var merged: [Int] = []
+        merged.reserveCapacity(hits.count + extra.count)
+        var i = 0, j = 0
+        while i < hits.count || j < extra.count {
+            if j == extra.count || (i < hits.count && hits[i] < extra[j]) {
+                merged.append(hits[i]); i += 1
+            } else if i == hits.count || extra[j] < hits[i] {
+                merged.append(extra[j]); j += 1
+            } else {
+                merged.append(hits[i]); i += 1; j += 1
+            }
+        }
+        return merged
+    }
+
+    /// The flat index of every item of the full snapshot (built once per
+    /// snapshot). - Complexity: O(n) the first time, O(1) after.
+    mutating func itemFlatIndex() -> [String: Int] {
+        if let index = searchCache.flatIndex { return index }
+        var index: [String: Int] = [:]
+        index.reserveCapacity(snapshot.itemCount)
+        var flat = 0
+        for section in snapshot.sections {
+            for item in section.items {
+                index[item.id] = flat
+                flat += 1
+            }
+        }
+        searchCache.flatIndex = index
+        return index
     }
 
     /// Items of the sections `scope` names (nil: all), in the full snapshot

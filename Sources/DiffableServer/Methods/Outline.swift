@@ -21,9 +21,12 @@ extension Server {
             guard case .string(let id) = value else { throw params.wrongType("ids[\(index)]", "a string") }
             ids.append(id)
         }
-        var source = try existingSource(name)
-        try checkBaseVersion(baseVersion, of: source)
+        try checkBaseVersion(baseVersion, of: try existingSource(name))
+        // The last safe point: the source changes in place below (taken out
+        // of the table so that its rows are not copied on write).
         try work.checkCancelled()
+        guard var source = sources.removeValue(forKey: name) else { throw .unknownSource(name) }
+        defer { sources[name] = source }
         let update: DataSource.Update
         do throws(OutlineError) {
             update = try source.setExpanded(ids, expand, recursive: recursive)
@@ -32,8 +35,6 @@ extension Server {
                            message: "No item \(error.unknown.map { "\"\($0)\"" }.joined(separator: ", ")) in \"\(name)\"; nothing was changed.",
                            data: .object(JSONObject([("ids", .array(error.unknown.map { .string($0) }))])))
         }
-        try work.checkCancelled()
-        sources[name] = source
         return diffResult(source, update, form: form)
     }
 

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Outlines over the pipe: a tree of ~1M paths (10 top folders × 100
+/// subfolders × 1000 files, plus a 10-file folder), directories as parents.
+/// Expand and collapse of k visible descendants, search on the tree against
+/// the same texts flat, and `apply` of the tree against a flat apply.
+enum OutlineBenchmarks {
+    static let all: [Benchmark] = [
+        Benchmark(name: "outline.pipe-1m",
+                  summary: "a tree of 1,001,021 paths: apply vs flat, expand/collapse of k = 10 / 1000 / 100k rows (target: collapse of 10 ≤ 0.5 ms), search vs flat") { context in
+            try run(context)
+        },
+    ]
+
+    static let parts = ["view", "model", "grid", "render", "store", "router", "sheet", "table", "cell", "graph"]
+
+    /// `{"id":…,"content":{"text":…},"children":[…]}` nested, and the same items flat.
+    static func tree(files: Int) -> (nested: String, flat: String) {
+        var nested: [String] = [], flat: [String] = []
+        func item(_ id: String, _ text: String) -> String { #"{"id":"\#(id)","content":{"text":"\#(text)"}"# }
+        for d in 0..<10 {
+            var subfolders: [String] = []
+            for s in 0..<100 {
+                var leaves: [String] = []
+                for f in 0..<files {
+                    let id = "d\(d)/s\(s)/\(parts[f % parts.count])_\(f).swift"
+                    leaves.append(item(id, id) + "}")
+                    flat.append(item(id, id) + "}")
+                }
+                subfolders.append(item("d\(d)/s\(s)", "d\(d)/s\(s)/") + #","children":[\#(leaves.joined(separator: ","))]}"#)
+                flat.append(item("d\(d)/s\(s)", "d\(d)/s\(s)/") + "}")
+            }
+            nested.append(item("d\(d)", "d\(d)/") + #","children":[\#(subfolders.joined(separator: ","))]}"#)
+            flat.append(item("d\(d)", "d\(d)/") + "}")
+        }
+        let small = (0..<10).map { item("small/f\($0)", "small/f\($0).swift") + "}" }
+        nested.append(item("small", "small/") + #","children":[\#(small.joined(separator: ","))]}"#)
+        flat.append(item("small", "small/") + "}")
+        flat += small
+        return (nested.joined(separator: ","), flat.joined(separator: ","))
+    }
+
+    static func run(_ context: BenchContext) throws {
+        let r = context.reporter
+        let (nested, flatItems) = tree(files: context.quick ? 100 : 1000)
+        let daemon = try DaemonConnection(path: context.daemonPath)
+        defer { daemon.close() }
+        _ = try daemon.exchange(Array(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"initializationOptions":{"supersedeSearches":false}}}"#.utf8) + [0x0A], id: 1)
+        var id = 10
+        func request(_ body: String) throws -> Double {
+            id += 1
+            let (answer, _, ms) = try daemon.exchange(Array(#"{"jsonrpc":"2.0","id":\#(id),\#(body)}"#.utf8) + [0x0A], id: id)
+            guard !answer.starts(with: Array(#"{"jsonrpc":"2.0","id":\#(id),"error""#.utf8)) else {
+                throw ApplyRequest.Mismatch(description: String(decoding: answer.prefix(300), as: UTF8.self))
+            }
+            return ms
+        }
+        let runs = context.runs(full: 3, quick: 1)
+        var flatApply: [Double] = [], treeApply: [Double] = []
+        for _ in 0..<runs {
+            flatApply.append(try request(#""method":"apply","params":{"source":"flat","sections":[{"id":"files","items":[\#(flatItems)]}]}"#))
+            treeApply.append(try request(#""method":"apply","params":{"source":"tree","sections":[{"id":"files","items":[\#(nested)]}]}"#))
+            _ = try request(#""method":"drop","params":{"source":"flat"}"#)
+            _ = try request(#""method":"drop","params":{"source":"tree"}"#)
+        }
+        r.row("outline.pipe-1m apply, flat items", Sample(flatApply))
+        r.row("outline.pipe-1m apply, the same items nested", Sample(treeApply))
+        r.note(String(format: "tree apply / flat apply = %.2f (target ≤ 1.5)", Sample(treeApply).median / Sample(flatApply).median))
+        _ = try request(#""method":"apply","params":{"source":"tree","sections":[{"id":"files","items":[\#(nested)]}]}"#)
+        _ = try request(#""method":"apply","params":{"source":"flat","sections":[{"id":"files","items":[\#(flatItems)]}]}"#)
+        _ = try request(#""method":"expand","params":{"source":"tree","ids":["d0"]}"#)
+        let cases: [(label: String, ids: String, recursive: Bool, target: Target?)] = [
+            ("k = 10 (small/)", #"["small"]"#, false, .ms(0.5)),
+            ("k = 1000 (d0/s0/)", #"["d0/s0"]"#, false, nil),
+            ("k = 100,100 (d1/, recursive)", #"["d1"]"#, true, nil),
+        ]
+        for c in cases {
+            var expand: [Double] = [], collapse: [Double] = []
+            for _ in 0..<context.runs(full: 5, quick: 2) {
+                expand.append(try request(#""method":"expand","params":{"source":"tree","ids":\#(c.ids),"recursive":\#(c.recursive)}"#))
+                collapse.append(try request(#""method":"collapse","params":{"source":"tree","ids":\#(c.ids),"recursive":\#(c.recursive)}"#))
+            }
+            r.row("outline.pipe-1m expand \(c.label)", Sample(expand))
+            r.row("outline.pipe-1m collapse \(c.label)", Sample(collapse), target: c.target)
+        }
+        for query in ["view", "vie", "d3/s4"] {
+            var tree: [Double] = [], flat: [Double] = []
+            for _ in 0..<context.runs(full: 3, quick: 1) {
+                tree.append(try request(#""method":"search","params":{"source":"tree","query":"\#(query)","viewport":{"start":0,"count":50}}"#))
+                _ = try request(#""method":"search","params":{"source":"tree","query":"","viewport":null}"#)
+                flat.append(try request(#""method":"search","params":{"source":"flat","query":"\#(query)","viewport":{"start":0,"count":50}}"#))
+                _ = try request(#""method":"search","params":{"source":"flat","query":"","viewport":null}"#)
+            }
+            r.row("outline.pipe-1m search \"\(query)\" on the tree (50-row window)", Sample(tree))
+            r.row("outline.pipe-1m search \"\(query)\" on the same items flat", Sample(flat))
+            r.note(String(format: "tree / flat = %.2f (target ≤ 2)", Sample(tree).median / Sample(flat).median))
+        }
+    }
+}

@@ -23,7 +23,7 @@ extension Changeset {
             for (r, item) in section.items.enumerated() where ids?.contains(item.id) ?? true {
                 let path = ItemPath(section: s, row: r)
                 guard !inserted.contains(path), !reloaded.contains(path), let from = oldPath[item.id],
-                      oldOutline.row(of: item.id) != newOutline.row(of: item.id) else { continue }
+                      drawn(oldOutline, item.id) != drawn(newOutline, item.id) else { continue }
                 if let m = moveAt[path] {
                     itemMoves[m].contentChanged = true
                 } else {
@@ -33,6 +33,13 @@ extension Changeset {
             }
         }
         if added { itemReloads.sort { $0.old < $1.old } }
+    }
+
+    /// What a row shows of the outline: nothing in a flat source (rows carry
+    /// no outline members there), so a source that becomes flat or nested
+    /// redraws every row.
+    private func drawn(_ outline: Outline, _ id: String) -> OutlineRow? {
+        outline.isEmpty ? nil : outline.row(of: id)
     }
 }
 

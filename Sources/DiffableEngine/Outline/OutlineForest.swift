@@ -40,6 +40,18 @@ struct RedrawRequests {
     var reconfigureItems: Set<String> = []
     var reloadSections: Set<String> = []
     var isEmpty: Bool { reloadItems.isEmpty && reconfigureItems.isEmpty && reloadSections.isEmpty }
+
+    init() {}
+
+    /// The reloads and reconfigures a full-snapshot changeset reports
+    /// (`new` locates them), to carry them into a diff of visible rows.
+    init(_ changeset: Changeset, in new: Snapshot) {
+        reloadItems = Set(changeset.itemReloads.compactMap { new.item(at: $0.new)?.id })
+        reconfigureItems = Set(changeset.itemReconfigures.compactMap { new.item(at: $0.new)?.id })
+        reloadSections = Set(changeset.sectionReloads.compactMap {
+            new.sections.indices.contains($0.new) ? new.sections[$0.new].id : nil
+        })
+    }
 }
 
 /// A source's sections as trees, for editing (see `DataSource.editOutline`).

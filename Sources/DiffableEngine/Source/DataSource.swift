@@ -91,6 +91,11 @@ public struct DataSource: Sendable {
             changeset.redrawOutlineRows(old: oldVisible, oldOutline: oldOutline, new: visible, newOutline: outline)
         }
         if let redraws { changeset.addRedraws(redraws, old: oldVisible, new: visible) }
+        if let fullChangeset, isFiltering {
+            // The visible diff compares content: keep the redraws the edit
+            // asked for (reload or reconfigure of unchanged rows, headers).
+            changeset.addRedraws(RedrawRequests(fullChangeset, in: newFull), old: oldVisible, new: visible)
+        }
         var selectionDelta = SelectionDelta()
         if !policies.isEmpty, let delta = try? selection.setPolicies(policies, in: snapshot, visible: visible) {
             selectionDelta = delta

@@ -36,7 +36,24 @@ enum OutlineCodec {
         }
         if !problems.isEmpty { throw SnapshotCodec.invalid(problems) }
         let (snapshot, outline) = Outline.flatten(nested, previous: previous)
-        return (try SnapshotCodec.validated(snapshot.sections, path: path), outline)
+        // Where each preorder row was in the request, for duplicate-id errors.
+        let requestPaths: [[String]] = nested.enumerated().map { s, section in
+            var paths: [String] = []
+            func visit(_ nodes: [OutlineNode], _ prefix: String) {
+                for (i, node) in nodes.enumerated() {
+                    let here = prefix + "[\(i)]"
+                    paths.append(here)
+                    visit(node.children, here + ".children")
+                }
+            }
+            visit(section.nodes, "\(path)[\(s)].items")
+            return paths
+        }
+        let checked = try SnapshotCodec.validated(snapshot.sections, path: path) { p in
+            requestPaths.indices.contains(p.section) && requestPaths[p.section].indices.contains(p.row)
+                ? requestPaths[p.section][p.row] : "\(path)[\(p.section)].items[\(p.row)]"
+        }
+        return (checked, outline)
     }
 
     static func node(_ json: JSON, path: String) throws(ProblemList) -> OutlineNode {

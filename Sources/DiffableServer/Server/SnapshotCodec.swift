@@ -34,11 +34,15 @@ enum SnapshotCodec {
 
     /// The snapshot of well-formed sections, checked for duplicate ids.
     /// - Complexity: O(n) expected in the number of items.
-    static func validated(_ sections: [Section], path: String) throws(RPCError) -> Snapshot {
+    /// `itemPath` spells where an item was in the request when that is not
+    /// `path[section].items[row]` (nested items, flattened in preorder).
+    static func validated(_ sections: [Section], path: String,
+                          itemPath: ((ItemPath) -> String)? = nil) throws(RPCError) -> Snapshot {
         let snapshot = Snapshot(sections: sections)
         let issues = snapshot.validationIssues()
         if !issues.isEmpty {
-            throw invalid(issues.prefix(maxReportedProblems).map { problem(for: $0, path: path) })
+            let spell = itemPath ?? { "\(path)[\($0.section)].items[\($0.row)]" }
+            throw invalid(issues.prefix(maxReportedProblems).map { problem(for: $0, path: path, itemPath: spell) })
         }
         return snapshot
     }
@@ -116,7 +120,7 @@ enum SnapshotCodec {
                               data: .object(JSONObject([("problems", .array(problems))])))
     }
 
-    private static func problem(for issue: SnapshotIssue, path: String) -> JSON {
+    private static func problem(for issue: SnapshotIssue, path: String, itemPath: (ItemPath) -> String) -> JSON {
         switch issue {
         case .duplicateSectionID(let id, let sections):
             return .object(JSONObject([
@@ -127,10 +131,10 @@ enum SnapshotCodec {
             ]))
         case .duplicateItemID(let id, let paths):
             return .object(JSONObject([
-                ("path", .string("\(path)[\(paths.last?.section ?? 0)].items[\(paths.last?.row ?? 0)].id")),
+                ("path", .string(itemPath(paths.last ?? ItemPath(section: 0, row: 0)) + ".id")),
                 ("message", .string("item id \"\(id)\" is used \(paths.count) times; item ids must be unique in the whole source")),
                 ("id", .string(id)),
-                ("paths", .array(paths.map { .string("\(path)[\($0.section)].items[\($0.row)].id") })),
+                ("paths", .array(paths.map { .string(itemPath($0) + ".id") })),
             ]))
         }
     }

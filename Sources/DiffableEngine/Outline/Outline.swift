@@ -106,6 +106,14 @@ extension Outline {
     /// - Complexity: O(n)
     public static func flatten(_ sections: [(id: String, header: Content?, nodes: [OutlineNode])],
                                previous: Outline) -> (Snapshot, Outline) {
+        flatten(sections) { $0.expanded ?? previous.expanded.contains($0.item.id) }
+    }
+
+    /// Flattens nested sections; `isExpanded` decides the state of each
+    /// item with children.
+    /// - Complexity: O(n)
+    static func flatten(_ sections: [(id: String, header: Content?, nodes: [OutlineNode])],
+                        isExpanded: (OutlineNode) -> Bool) -> (Snapshot, Outline) {
         var outline = Outline()
         var snapshot = Snapshot()
         snapshot.sections.reserveCapacity(sections.count)
@@ -116,7 +124,7 @@ extension Outline {
                 if let parent { outline.parents[node.item.id] = parent }
                 guard !node.children.isEmpty else { return }
                 outline.childCounts[node.item.id] = node.children.count
-                if node.expanded ?? previous.expanded.contains(node.item.id) { outline.expanded.insert(node.item.id) }
+                if isExpanded(node) { outline.expanded.insert(node.item.id) }
                 for child in node.children { visit(child, parent: node.item.id) }
             }
             for node in section.nodes { visit(node, parent: nil) }

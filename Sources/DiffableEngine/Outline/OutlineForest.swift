@@ -77,22 +77,7 @@ struct OutlineForest {
 
     /// Preorder sections and their outline.
     func flattened() -> (Snapshot, Outline) {
-        var outline = Outline()
-        var snapshot = Snapshot()
-        for tree in sections {
-            var items: [Item] = []
-            func visit(_ node: OutlineNode, parent: String?) {
-                items.append(node.item)
-                if let parent { outline.parents[node.item.id] = parent }
-                guard !node.children.isEmpty else { return }
-                outline.childCounts[node.item.id] = node.children.count
-                if expanded.contains(node.item.id) { outline.expanded.insert(node.item.id) }
-                node.children.forEach { visit($0, parent: node.item.id) }
-            }
-            tree.nodes.forEach { visit($0, parent: nil) }
-            snapshot.sections.append(Section(id: tree.id, header: tree.header, items: items))
-        }
-        return (snapshot, outline)
+        Outline.flatten(sections.map { ($0.id, $0.header, $0.nodes) }) { expanded.contains($0.item.id) }
     }
 
     // MARK: finding

@@ -18,11 +18,31 @@ enum EngineBenchmarks {
         classic(
             "engine.one-change-1m", ClassicWorkload(count: 1_000_000, deletes: 1, inserts: 1, moves: 0),
             target: 60, runs: (9, 3), baseline: { $0.quick ? .inProcess(runs: 1) : .inProcess(runs: 5) }),
+        // The ids users have (issue 13). DifferenceKit 1.3.0's StagedChangeset on the
+        // same workloads, measured elsewhere on this kind of machine, is printed
+        // beside as a fixed reference.
+        classic(
+            "engine.uuid-100k", ClassicWorkload(count: 100_000, deletes: 10_000, inserts: 10_000, moves: 2_000, ids: .uuid),
+            target: 8, runs: (15, 5), baseline: { $0.quick ? .skip("quick mode") : .child(budget: 60_000) },
+            differenceKit: 82.1),
+        classic(
+            "engine.path-100k", ClassicWorkload(count: 100_000, deletes: 10_000, inserts: 10_000, moves: 2_000, ids: .path),
+            target: 8, runs: (15, 5), baseline: { _ in .skip("see engine.uuid-100k") }),
+        classic(
+            "engine.uuid-100k-10sec",
+            ClassicWorkload(count: 100_000, deletes: 10_000, inserts: 10_000, moves: 2_000, sections: 10, ids: .uuid),
+            target: 8, runs: (15, 5), baseline: { _ in .skip("see engine.uuid-100k") }, differenceKit: 85.2),
+        classic(
+            "engine.uuid-1m", ClassicWorkload(count: 1_000_000, deletes: 100_000, inserts: 100_000, moves: 20_000, ids: .uuid),
+            target: 117, runs: (5, 1), baseline: { _ in .skip("Myers O(n·D): hours at this size") }, differenceKit: 1173),
+        classic(
+            "engine.uuid-one-change-1m", ClassicWorkload(count: 1_000_000, deletes: 1, inserts: 1, moves: 0, ids: .uuid),
+            target: 10, runs: (9, 3), baseline: { $0.quick ? .inProcess(runs: 1) : .inProcess(runs: 5) }, differenceKit: 991),
     ]
 
     static func classic(
         _ name: String, _ workload: ClassicWorkload, target: Double, runs: (full: Int, quick: Int),
-        baseline: @escaping @Sendable (BenchContext) -> StdlibBaseline.Plan
+        baseline: @escaping @Sendable (BenchContext) -> StdlibBaseline.Plan, differenceKit: Double? = nil
     ) -> Benchmark {
         Benchmark(name: name, summary: workload.description + ", target ≤ \(Int(target)) ms") { context in
             let r = context.reporter
@@ -55,6 +75,11 @@ enum EngineBenchmarks {
             r.row("\(name) difference(to:)", Sample(differenceTimes), target: .ms(target), baseline: base)
             r.row("\(name) steps(from:to:)", Sample(stepsTimes))
             r.row("\(name) difference + steps", Sample(totals), target: .ms(target), baseline: base)
+            if let differenceKit {
+                r.note(String(format: "DifferenceKit 1.3.0 StagedChangeset, measured elsewhere on this kind of machine: %.1f ms "
+                              + "(fixed reference, not this run); difference(to:) median / that = %.2f",
+                              differenceKit, Sample(differenceTimes).median / differenceKit))
+            }
             // What `apply` runs on every incoming snapshot before diffing it.
             var issues = 0
             r.row("\(name) validationIssues() of new", sampleRuns(runs: count) { issues = new.validationIssues().count })

@@ -27,27 +27,59 @@ struct ClassicWorkload {
     var moves: Int
     var sections: Int = 1
     var seed: UInt64 = 0xD1FF_AB1E
+    var ids: IDStyle = .short
+
+    /// The ids users have, not only short ones Swift stores inline.
+    enum IDStyle: String {
+        /// `i123`: up to 15 UTF-8 bytes, stored inline (no allocation).
+        case short
+        /// 36-byte UUIDs (heap strings).
+        case uuid
+        /// File paths of 40–90 bytes.
+        case path
+
+        func id(_ n: Int, prefix: String) -> String {
+            switch self {
+            case .short: return "\(prefix)\(n)"
+            case .uuid:
+                // Deterministic, UUID-shaped: 8-4-4-4-12 hex digits.
+                var z = UInt64(truncatingIfNeeded: n) &* 0x9E37_79B9_7F4A_7C15 ^ (prefix == "i" ? 0 : 0xABCD)
+                func hex(_ digits: Int) -> String {
+                    z = (z ^ (z >> 31)) &* 0xBF58_476D_1CE4_E5B9
+                    let s = String(z, radix: 16)
+                    return String(String(repeating: "0", count: max(0, digits - s.count)) + s).suffix(digits).description
+                }
+                return "\(hex(8))-\(hex(4))-4\(hex(3))-a\(hex(3))-\(hex(12))"
+            case .path:
+                let dirs = ["Sources", "Tests", "protocol/clients", "Sources/DiffableEngine/Search", "docs/guides/advanced"]
+                let names = ["ItemList+Collection", "SearchIndex+Narrowing", "view", "SelectionState+Operations", "x"]
+                return "\(dirs[n % dirs.count])/module\(n % 97)/\(names[(n / 7) % names.count])_\(prefix)\(n).swift"
+            }
+        }
+    }
 
     var description: String {
-        "\(count) ids in \(sections) section\(sections == 1 ? "" : "s"); delete \(deletes), insert \(inserts), move \(moves)"
+        "\(count) \(ids == .short ? "short " : ids == .uuid ? "UUID " : "path-like ")ids in \(sections) section\(sections == 1 ? "" : "s"); delete \(deletes), insert \(inserts), move \(moves)"
     }
 
     /// Arguments that rebuild this workload in a child process (`--stdlib-child`).
-    var arguments: [String] { ["\(count)", "\(deletes)", "\(inserts)", "\(moves)", "\(seed)"] }
+    var arguments: [String] { ["\(count)", "\(deletes)", "\(inserts)", "\(moves)", "\(seed)", ids.rawValue] }
 
-    init(count: Int, deletes: Int, inserts: Int, moves: Int, sections: Int = 1, seed: UInt64 = 0xD1FF_AB1E) {
+    init(count: Int, deletes: Int, inserts: Int, moves: Int, sections: Int = 1, seed: UInt64 = 0xD1FF_AB1E,
+         ids: IDStyle = .short) {
         self.count = count
         self.deletes = deletes
         self.inserts = inserts
         self.moves = moves
         self.sections = sections
         self.seed = seed
+        self.ids = ids
     }
 
     init?(arguments: [String]) {
-        guard arguments.count == 5, let c = Int(arguments[0]), let d = Int(arguments[1]), let i = Int(arguments[2]),
-              let m = Int(arguments[3]), let s = UInt64(arguments[4]) else { return nil }
-        self.init(count: c, deletes: d, inserts: i, moves: m, seed: s)
+        guard arguments.count == 6, let c = Int(arguments[0]), let d = Int(arguments[1]), let i = Int(arguments[2]),
+              let m = Int(arguments[3]), let s = UInt64(arguments[4]), let style = IDStyle(rawValue: arguments[5]) else { return nil }
+        self.init(count: c, deletes: d, inserts: i, moves: m, seed: s, ids: style)
     }
 
     /// Flat old and new id sequences.
@@ -55,7 +87,7 @@ struct ClassicWorkload {
     func flatIDs() -> (old: [String], new: [String]) {
         precondition(deletes + moves <= count)
         var rng = SplitMix64(seed: seed)
-        let old = (0..<count).map { "i\($0)" }
+        let old = (0..<count).map { ids.id($0, prefix: "i") }
         // Partial Fisher–Yates: the first `deletes` picks are deleted, the next `moves` picks move.
         var order = [Int32](0..<Int32(count))
         for k in 0..<(deletes + moves) {
@@ -76,7 +108,7 @@ struct ClassicWorkload {
             placed.append((Int.random(in: 0...survivors.count, using: &rng), rng.next(), old[Int(order[k])]))
         }
         for k in 0..<inserts {
-            placed.append((Int.random(in: 0...survivors.count, using: &rng), rng.next(), "n\(k)"))
+            placed.append((Int.random(in: 0...survivors.count, using: &rng), rng.next(), ids.id(k, prefix: "n")))
         }
         placed.sort { ($0.slot, $0.tie) < ($1.slot, $1.tie) }
         var new: [String] = []

@@ -422,6 +422,9 @@ function Session:stop()
     if self.stdin and not self.stdin:is_closing() then self.stdin:shutdown() end
     vim.wait(2000, function() return not self.alive end, 5)
     if self.alive then self:_kill() vim.wait(1000, function() return not self.alive end, 5) end
+    -- Let the scheduled close of the pipes and the process handle run before
+    -- returning, so no libuv handle outlives the session (or the editor).
+    vim.wait(1000, function() return self.handle == nil or self.handle:is_closing() end, 5)
   end
   self.stopping = true
   if current == self then current = nil end

@@ -70,6 +70,13 @@ extension DataSource {
         while end < items.count, outline.level(of: items[end].id) > level { end += 1 }
         let subtree = (q - start + 1)..<end
 
+        // Where its row is, checked before anything changes: a row list that
+        // does not show the item takes the general path.
+        let shown = !outline.ancestors(of: id).contains { !outline.isExpanded($0) }
+        var rows = searchCache.rowSources[s] ?? Array(start..<start + items.count)
+        let p = Self.position(of: q, in: rows)
+        guard !shown || (rows.indices.contains(p) && rows[p] == q && visible.sections.indices.contains(s)
+                         && visible.sections[s].items.count == rows.count) else { return nil }
         let oldVisible = visible
         var toggled = [id]
         if recursive { toggled += subtree.map { items[$0].id }.filter(outline.hasChildren) }
@@ -78,10 +85,7 @@ extension DataSource {
         }
         version += 1
         var changeset = Changeset()
-        let shown = !outline.ancestors(of: id).contains { !outline.isExpanded($0) }
         if shown {
-            var rows = searchCache.rowSources[s] ?? Array(start..<start + items.count)
-            let p = Self.position(of: q, in: rows)
             if visible.sections[s].items.count > ItemList.maxChunk { visible.sections[s].items.chunkify() }
             if expand {
                 // Rows of the subtree under the new expansion.

@@ -4,7 +4,8 @@ import Testing
 /// Runs the clients' and tools' own test suites in protocol/ against the
 /// built binary: Python, JavaScript, Neovim and Vim clients (each with a
 /// random session checked against `snapshot`), the whole-message schema
-/// checks, and the interop checks with real JSON-RPC libraries.
+/// checks, the interop checks with real JSON-RPC libraries, and the seed
+/// screens' terminal (tmux) and web (headless Chromium) demos.
 struct ClientTests {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -71,6 +72,8 @@ struct ClientTests {
         "protocol/clients/vim/run-tests",
         "protocol/tools/run-schema-tests",
         "protocol/tools/run-interop-tests",
+        "protocol/examples/tui/run-tests",
+        "protocol/examples/web/run-tests",
     ]
 
     @Test(arguments: suites)

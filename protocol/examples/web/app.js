@@ -222,7 +222,7 @@ function summary(result, ms) {
     else if (step.op === 'reloadSection' || step.op === 'deleteSections') r += 0;
   }
   let line = `−${d} +${i} ↕${m} ⟳${r} in ${ms < 10 ? ms.toFixed(2) : ms.toFixed(0)} ms`;
-  if (result.search) line += ` · “${result.search.query}”: ${result.search.matches} match`;
+  if (result.search) line += ` · “${result.search.query}”: ${result.search.matches} ${result.search.matches === 1 ? "match" : "matches"}`;
   const sel = result.selection ?? {};
   for (const [key, mark] of [['selected', '+'], ['deselected', '−'], ['kept', '=']]) {
     if (sel[key]?.length) line += ` · sel ${mark}${sel[key].map((c) => c.id).join(',')}`;

@@ -92,7 +92,7 @@ export function createBigList({ session, frontend, post, hooks }) {
       else if (step.op === 'move') m += 1;
       else u += step.rows.length;
     }
-    const matches = result.search ? ` · “${result.search.query}”: ${result.search.matches.toLocaleString('en')} match` : '';
+    const matches = result.search ? ` · “${result.search.query}”: ${result.search.matches.toLocaleString('en')} ${result.search.matches === 1 ? 'match' : 'matches'}` : '';
     status.textContent = `rows ${window.start.toLocaleString('en')}–${(window.start + window.rows.length).toLocaleString('en')} of ${window.total.toLocaleString('en')}`
       + ` · −${d} +${i} ↕${m} ⟳${u} in ${ms < 10 ? ms.toFixed(2) : ms.toFixed(0)} ms · ${rows.children.length} rows in the DOM${matches}`;
   }

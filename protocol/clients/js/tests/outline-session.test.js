@@ -1,7 +1,8 @@
 // Outlines (protocol/methods/outline.md) against the real daemon: the spec's
 // project-tree transcript replayed through the Frontend (rows and indented
 // lines), the typed expand/collapse/outline functions, and seeded random
-// sessions on a nested source — applies of random trees, expand/collapse
+// sessions on a source that turns flat and nested again — applies of random
+// trees (a quarter of them flat), expand/collapse
 // (recursive or not), tree edits (appendItems into a parent, insertItems,
 // deleteItems of subtrees, moveItem before/after/into a parent, cycles,
 // replaceChildren, expand/collapse ops, setContent, reloadItems), searches
@@ -84,7 +85,6 @@ test('expand, collapse and outline: typed functions, 1003 for unknown ids, cycle
 // ---- random trees ----------------------------------------------------------------
 
 const WORDS = 'src view model store cache tests readme docs main util grace ava éva zoë'.split(' ');
-const PINNED = ['pin', 'pin/a']; // always there: the source always has nested items (see the README on flat sources)
 
 function content(r) {
   const roll = r.next();
@@ -93,13 +93,13 @@ function content(r) {
   return undefined;
 }
 
-/** A random subtree list; ids from `fresh()`. */
-function randomItems(r, fresh, depth, max) {
+/** A random subtree list; ids from `fresh()`. `nest: false`: leaves only (a flat source, or flat items added to one). */
+function randomItems(r, fresh, depth, max, nest = true) {
   const items = [];
   for (let k = r.int(depth === 0 ? 1 : 0, max); k > 0; k--) {
     const id = fresh();
     const c = content(r);
-    if (depth < 3 && r.chance(0.45)) {
+    if (nest && depth < 3 && r.chance(0.45)) {
       const item = { id, ...(c === undefined ? {} : { content: c }), children: randomItems(r, fresh, depth + 1, 3) };
       const e = r.next();
       if (e < 0.35) item.expanded = true; else if (e < 0.5) item.expanded = false;
@@ -125,11 +125,19 @@ function flatten(sections) {
   return nodes;
 }
 
-/** The visible rows the spec derives from the tree (no search): children only under expanded items. */
+/** Whether a tree (`snapshot {full: true}` sections) has nested items: without any, the source is flat. */
+function isNested(sections) {
+  return flatten(sections).some((n) => n.children.length > 0);
+}
+
+/** The visible rows the spec derives from the tree (no search): children only under expanded items;
+ * rows of a flat source carry no outline members. */
 function visibleFromTree(sections) {
+  const nested = isNested(sections);
   const row = (item, level, parent) => {
     const out = { id: item.id };
     if (item.content !== undefined) out.content = item.content;
+    if (!nested) return out;
     out.level = level;
     if (parent !== null) out.parent = parent;
     if (item.children?.length) out.hasChildren = true;
@@ -148,13 +156,14 @@ function visibleFromTree(sections) {
 }
 
 function randomApply(r, fresh, nodes) {
-  // ids of the current tree come back (kept expansion, moves, reloads); new ones are fresh
-  const old = nodes.map((n) => n.id).filter((id) => !PINNED.includes(id));
+  // ids of the current tree come back (kept expansion, moves, reloads); new ones are fresh.
+  // A quarter of the applies are flat: the source turns flat (and nested again on a later apply or edit).
+  const old = nodes.map((n) => n.id);
   const reuse = () => (old.length && r.chance(0.6) ? old.splice(r.int(0, old.length - 1), 1)[0] : fresh());
+  const nest = !r.chance(0.25);
   const sections = [];
   for (let s = 0, n = r.int(1, 3); s < n; s++) {
-    const items = randomItems(r, reuse, 0, 4);
-    if (s === 0) items.splice(r.int(0, items.length), 0, { id: 'pin', content: 'pin/', children: [{ id: 'pin/a', content: 'a' }], ...(r.chance(0.5) ? { expanded: r.chance(0.5) } : {}) });
+    const items = randomItems(r, reuse, 0, 4, nest);
     sections.push({ id: `s${s}`, ...(r.chance(0.3) ? { header: `S${s}` } : {}), selection: 'multiple', items });
   }
   return sections;
@@ -162,23 +171,28 @@ function randomApply(r, fresh, nodes) {
 
 function randomEdit(r, fresh, nodes) {
   const ids = nodes.map((n) => n.id);
-  const free = ids.filter((id) => !PINNED.includes(id)); // may be deleted, moved, have children replaced
-  const any = () => (r.chance(0.04) ? 'nope' : r.pick(ids));
-  const some = () => (free.length ? r.pick(free) : any());
+  const any = () => (!ids.length || r.chance(0.04) ? 'nope' : r.pick(ids)); // the tree may be empty (everything deleted)
+  const some = () => (ids.length ? r.pick(ids) : 'nope');
+  const nest = () => !r.chance(0.3); // flat new items keep a flat source flat (deletes and replaceChildren flatten a nested one)
   const position = () => (r.chance(0.5) ? { before: any() } : { after: any() });
   const ops = [];
   for (let k = r.int(1, 3); k > 0; k--) {
     const kind = r.pick(['appendParent', 'appendParent', 'appendSection', 'insert', 'delete', 'move', 'move', 'moveParent', 'moveParent',
       'replaceChildren', 'expand', 'collapse', 'setContent', 'reload']);
     switch (kind) {
-      case 'appendParent': ops.push({ op: 'appendItems', parent: any(), items: randomItems(r, fresh, 1, 3).concat([fresh()]) }); break;
-      case 'appendSection': ops.push({ op: 'appendItems', section: 's0', items: randomItems(r, fresh, 1, 2).concat([fresh()]) }); break;
-      case 'insert': ops.push({ op: 'insertItems', items: randomItems(r, fresh, 1, 2).concat([fresh()]), ...position() }); break;
-      case 'delete': ops.push({ op: 'deleteItems', ids: r.sample(free, r.int(1, 2)) }); break;
+      case 'appendParent': ops.push({ op: 'appendItems', parent: any(), items: randomItems(r, fresh, 1, 3, nest()).concat([fresh()]) }); break;
+      case 'appendSection': ops.push({ op: 'appendItems', section: 's0', items: randomItems(r, fresh, 1, 2, nest()).concat([fresh()]) }); break;
+      case 'insert': ops.push({ op: 'insertItems', items: randomItems(r, fresh, 1, 2, nest()).concat([fresh()]), ...position() }); break;
+      case 'delete': {
+        // often every item with children: the source turns flat
+        const folders = nodes.filter((n) => n.children.length && n.parent === null).map((n) => n.id);
+        ops.push({ op: 'deleteItems', ids: folders.length && r.chance(0.3) ? folders : r.sample(ids, r.int(1, 2)) });
+        break;
+      }
       case 'move': ops.push({ op: 'moveItem', id: some(), ...position() }); break;
       case 'moveParent': {
         // sometimes into its own subtree: a cycle (1004 `cycle`)
-        const folders = nodes.filter((n) => n.children.length && !PINNED.includes(n.id));
+        const folders = nodes.filter((n) => n.children.length);
         if (folders.length && r.chance(0.25)) {
           const folder = r.pick(folders);
           const below = nodes.filter((n) => n.parent === folder.id);
@@ -186,7 +200,7 @@ function randomEdit(r, fresh, nodes) {
         } else ops.push({ op: 'moveItem', id: some(), parent: any() });
         break;
       }
-      case 'replaceChildren': ops.push({ op: 'replaceChildren', parent: some(), items: randomItems(r, fresh, 1, 3) }); break;
+      case 'replaceChildren': ops.push({ op: 'replaceChildren', parent: some(), items: randomItems(r, fresh, 1, 3, nest()) }); break;
       case 'expand': case 'collapse': ops.push({ op: kind, ids: r.sample(ids, r.int(1, 3)), ...(r.chance(0.4) ? { recursive: r.chance(0.7) } : {}) }); break;
       case 'setContent': ops.push({ op: 'setContent', items: [{ id: some(), content: content(r) ?? null }] }); break;
       default: ops.push({ op: 'reloadItems', ids: r.sample(ids, 1) });
@@ -203,6 +217,7 @@ async function session(seed) {
   const frontend = new Frontend();
   const source = 'tree';
   let tree = [];
+  let nested = false;
   let searching = false;
   const counts = {};
   const bump = (key) => { counts[key] = (counts[key] ?? 0) + 1; };
@@ -259,6 +274,7 @@ async function session(seed) {
         assert.deepEqual([...frontend.selected(source)].sort(), [...snapshot.selected].sort(), 'selected ids');
         // the visible rows are the tree of `snapshot {full: true}`
         const facts = new Map(flatten(full.sections).map((n) => [n.id, n]));
+        const nowNested = isNested(full.sections);
         if (!searching) {
           assert.deepEqual(normalized(snapshot.sections), visibleFromTree(full.sections), 'visible rows = the expanded part of the tree');
         } else {
@@ -267,6 +283,10 @@ async function session(seed) {
             for (const row of section.items) {
               const node = facts.get(row.id);
               if (!node) continue; // a placeholder
+              if (!nowNested) {
+                assert.deepEqual([row.level, row.parent, row.hasChildren, row.expanded], [undefined, undefined, undefined, undefined], `${row.id} in a flat source`);
+                continue;
+              }
               assert.equal(row.level, node.level, `level of ${row.id}`);
               assert.equal(row.parent ?? null, node.parent, `parent of ${row.id}`);
               assert.equal(Boolean(row.hasChildren), node.children.length > 0, `hasChildren of ${row.id}`);
@@ -286,10 +306,12 @@ async function session(seed) {
             hasChildren: node.children.length > 0, expanded: node.children.length > 0 && node.expanded, visible: paths.has(id), path: paths.get(id) ?? null },
           `outline ${id}`);
         }
-        // rows() carries the outline members the lines are indented from
+        // rows() carries the outline members the lines are indented from (none in a flat source)
         for (const row of frontend.rows(source)) {
-          if (row.kind === 'item' && facts.has(row.id)) assert.equal(row.level, facts.get(row.id).level, `rows() level of ${row.id}`);
+          if (row.kind === 'item' && facts.has(row.id)) assert.equal(row.level, nowNested ? facts.get(row.id).level : undefined, `rows() level of ${row.id}`);
         }
+        if (nested !== nowNested && round > 0) bump(nowNested ? 'nested again' : 'turned flat');
+        nested = nowNested;
         tree = full.sections;
         if (result?.steps?.some((s) => s.op === 'moveItem') || result?.batch?.items?.move?.length) bump('moves');
       } catch (error) {
@@ -307,7 +329,7 @@ for (const seed of seeds) {
   test(`outline session, seed ${seed}: the model follows the daemon's visible tree`, async (t) => {
     const counts = await session(seed);
     t.diagnostic(`seed ${seed}, ${rounds} rounds: ${JSON.stringify(counts)}`);
-    for (const kind of ['apply', 'expand', 'collapse', 'edit', 'search', 'select', 'moves', 'rejected 1004 cycle']) {
+    for (const kind of ['apply', 'expand', 'collapse', 'edit', 'search', 'select', 'moves', 'rejected 1004 cycle', 'turned flat', 'nested again']) {
       assert.ok(counts[kind] > 0, `no ${kind} in ${JSON.stringify(counts)}`);
     }
   });

@@ -136,7 +136,8 @@ class OutlineSessionTests(unittest.TestCase):
                             initialization_options={"supersedeSearches": False,
                                                     **({"echo": "ids"} if seed % 2 else {})}) as c:
                     counts = run_outline_session(c, seed, ROUNDS)
-                for kind in ("apply", "expand", "collapse", "edit", "search", "select", "moves", "rejected 1004 cycle"):
+                for kind in ("apply", "expand", "collapse", "edit", "search", "select", "moves", "rejected 1004 cycle",
+                             "turned flat", "nested again"):
                     self.assertGreater(counts[kind], 0, f"seed {seed}: no {kind}: {dict(counts)}")
 
 

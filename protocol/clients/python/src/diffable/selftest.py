@@ -300,9 +300,6 @@ def run_window_session(client: Client, seed: int, rounds: int, log: Optional[Cal
 # -- outlines (protocol/methods/outline.md) --------------------------------------------------------
 
 OUTLINE_WORDS = "src view model store cache tests readme docs main util grace ava éva zoë".split()
-PINNED = ("pin", "pin/a")
-"""Always in the tree: the source always has nested items (a source that turns flat, or nested again,
-does not re-send the rows whose outline members go or come: see protocol/clients/README.md)."""
 
 
 def _outline_content(rng: random.Random) -> Any:
@@ -312,13 +309,15 @@ def _outline_content(rng: random.Random) -> Any:
     return rng.choice(OUTLINE_WORDS) if roll < 0.85 else None
 
 
-def random_tree_items(rng: random.Random, fresh: Callable[[], str], depth: int, most: int) -> List[Any]:
-    """Random items, nested up to 3 levels (`children`, sometimes `expanded`); ids from `fresh`."""
+def random_tree_items(rng: random.Random, fresh: Callable[[], str], depth: int, most: int,
+                      nest: bool = True) -> List[Any]:
+    """Random items, nested up to 3 levels (`children`, sometimes `expanded`); ids from `fresh`.
+    `nest=False`: leaves only (a flat source, or flat items added to one)."""
     items: List[Any] = []
     for _ in range(rng.randint(1 if depth == 0 else 0, most)):
         item_id, content = fresh(), _outline_content(rng)
         item: Dict[str, Any] = {"id": item_id, **({"content": content} if content is not None else {})}
-        if depth < 3 and rng.random() < 0.45:
+        if nest and depth < 3 and rng.random() < 0.45:
             item["children"] = random_tree_items(rng, fresh, depth + 1, 3)
             if rng.random() < 0.5:
                 item["expanded"] = rng.random() < 0.7
@@ -346,9 +345,16 @@ def tree_nodes(sections: Sequence[Mapping[str, Any]]) -> Dict[str, Dict[str, Any
     return nodes
 
 
+def is_nested(sections: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a tree (`snapshot(full=True)` sections) has nested items: without any, the source is flat."""
+    return any(node["children"] for node in tree_nodes(sections).values())
+
+
 def visible_from_tree(sections: Sequence[Mapping[str, Any]]) -> SectionList:
     """The visible rows the spec derives from a tree without a search: children only under expanded
-    items, each row with `level`, `parent`, `hasChildren`, `expanded`."""
+    items, each row with `level`, `parent`, `hasChildren`, `expanded` (none of them in a flat source)."""
+    nested = is_nested(sections)
+
     def walk(items: Sequence[Any], level: int, parent: Optional[str], into: List[Dict[str, Any]]) -> None:
         for raw in items:
             item = {"id": raw} if isinstance(raw, str) else raw
@@ -356,6 +362,9 @@ def visible_from_tree(sections: Sequence[Mapping[str, Any]]) -> SectionList:
             row: Dict[str, Any] = {"id": item["id"]}
             if "content" in item:
                 row["content"] = item["content"]
+            if not nested:
+                into.append(row)
+                continue
             row["level"] = level
             if parent is not None:
                 row["parent"] = parent
@@ -378,14 +387,16 @@ def random_outline_edit(rng: random.Random, fresh: Callable[[], str],
                         nodes: Mapping[str, Mapping[str, Any]]) -> List[Dict[str, Any]]:
     """1-3 tree ops; some name unknown ids or move an item into its own subtree (1004)."""
     ids = list(nodes)
-    free = [i for i in ids if i not in PINNED]
-    folders = [i for i in free if nodes[i]["children"]]
+    folders = [i for i in ids if nodes[i]["children"]]
 
-    def any_id() -> str:
-        return "nope" if rng.random() < 0.04 else rng.choice(ids)
+    def any_id() -> str:  # the tree may be empty (everything deleted)
+        return "nope" if not ids or rng.random() < 0.04 else rng.choice(ids)
 
     def some() -> str:
-        return rng.choice(free) if free else any_id()
+        return rng.choice(ids) if ids else "nope"
+
+    def nest() -> bool:  # flat new items keep a flat source flat (deletes and replaceChildren flatten a nested one)
+        return rng.random() >= 0.3
 
     def position() -> Dict[str, str]:
         return {rng.choice(["before", "after"]): any_id()}
@@ -395,15 +406,19 @@ def random_outline_edit(rng: random.Random, fresh: Callable[[], str],
         kind = rng.choice(["appendParent", "appendParent", "appendSection", "insert", "delete", "move", "move",
                            "moveParent", "moveParent", "replaceChildren", "expand", "collapse", "setContent",
                            "reload"])
-        new = random_tree_items(rng, fresh, 1, 2) + [fresh()]
+        new = random_tree_items(rng, fresh, 1, 2, nest()) + [fresh()]
         if kind == "appendParent":
             ops.append({"op": "appendItems", "parent": any_id(), "items": new})
         elif kind == "appendSection":
             ops.append({"op": "appendItems", "section": "s0", "items": new})
         elif kind == "insert":
             ops.append({"op": "insertItems", "items": new, **position()})
-        elif kind == "delete" and free:
-            ops.append({"op": "deleteItems", "ids": rng.sample(free, min(len(free), rng.randint(1, 2)))})
+        elif kind == "delete" and ids:
+            top_folders = [i for i in folders if nodes[i]["parent"] is None]
+            if top_folders and rng.random() < 0.3:  # every item with children: the source turns flat
+                ops.append({"op": "deleteItems", "ids": top_folders})
+            else:
+                ops.append({"op": "deleteItems", "ids": rng.sample(ids, min(len(ids), rng.randint(1, 2)))})
         elif kind == "move":
             ops.append({"op": "moveItem", "id": some(), **position()})
         elif kind == "moveParent" and folders and rng.random() < 0.25:  # into its own subtree: a cycle
@@ -412,7 +427,7 @@ def random_outline_edit(rng: random.Random, fresh: Callable[[], str],
         elif kind == "moveParent":
             ops.append({"op": "moveItem", "id": some(), "parent": any_id()})
         elif kind == "replaceChildren":
-            ops.append({"op": "replaceChildren", "parent": some(), "items": random_tree_items(rng, fresh, 1, 3)})
+            ops.append({"op": "replaceChildren", "parent": some(), "items": random_tree_items(rng, fresh, 1, 3, nest())})
         elif kind in ("expand", "collapse"):
             op: Dict[str, Any] = {"op": kind, "ids": rng.sample(ids, min(len(ids), rng.randint(1, 3)))}
             if rng.random() < 0.4:
@@ -421,13 +436,14 @@ def random_outline_edit(rng: random.Random, fresh: Callable[[], str],
         elif kind == "setContent":
             ops.append({"op": "setContent", "items": [{"id": some(), "content": _outline_content(rng)}]})
         else:
-            ops.append({"op": "reloadItems", "ids": [rng.choice(ids)]})
+            ops.append({"op": "reloadItems", "ids": [any_id()]})
     return ops
 
 
 def run_outline_session(client: Client, seed: int, rounds: int,
                         log: Optional[Callable[[str], None]] = None) -> Counter[str]:
-    """A random session on a nested source: `apply` of random trees (ids kept, moved, re-nested, new),
+    """A random session on a source that turns flat and nested again: `apply` of random trees (ids
+    kept, moved, re-nested, new; a quarter of them flat),
     `expand`/`collapse` (recursive or not, some of unknown ids), tree `edit`s (`random_outline_edit`),
     `search` (substring/fuzzy, scoped, cleared) and `select`, each in a random diff form. After every
     step the model must equal the daemon's `snapshot` (visible rows with `level`/`parent`/`hasChildren`/
@@ -444,6 +460,7 @@ def run_outline_session(client: Client, seed: int, rounds: int,
         return f"n{seed}_{next(serial)}"
 
     tree: List[Dict[str, Any]] = []
+    nested = False
     searching = False
     for n in range(rounds):
         nodes = tree_nodes(tree)
@@ -451,23 +468,20 @@ def run_outline_session(client: Client, seed: int, rounds: int,
             ["apply", "expand", "expand", "collapse", "collapse", "edit", "edit", "edit", "edit", "search", "search",
              "select"])
         params: Dict[str, Any] = {"source": name}
+        sent_before = dict(frontend.view(name).sent)  # a rejected apply/edit changed nothing: forget what it sent
         form = rng.choice(["batch", "steps", None])
         if form is not None and kind != "select":
             params["form"] = form
         if kind == "apply":
-            old = [i for i in nodes if i not in PINNED]
+            old = list(nodes)
             rng.shuffle(old)
+            flat = rng.random() < 0.25  # a quarter of the applies are flat: the source turns flat (and nested again later)
 
             def reuse() -> str:
                 return old.pop() if old and rng.random() < 0.6 else fresh()
             sections = []
             for s in range(rng.randint(1, 3)):
-                items = random_tree_items(rng, reuse, 0, 4)
-                if s == 0:
-                    pin: Dict[str, Any] = {"id": "pin", "content": "pin/", "children": [{"id": "pin/a", "content": "a"}]}
-                    if rng.random() < 0.5:
-                        pin["expanded"] = rng.random() < 0.5
-                    items.insert(rng.randint(0, len(items)), pin)
+                items = random_tree_items(rng, reuse, 0, 4, nest=not flat)
                 sections.append({"id": f"s{s}", **({"header": f"S{s}"} if rng.random() < 0.3 else {}),
                                  "selection": "multiple", "items": items})
             params["sections"] = sections
@@ -505,6 +519,7 @@ def run_outline_session(client: Client, seed: int, rounds: int,
                 raise ReplayError(f"{what} failed: {error}") from None
             reason = error.data.get("reason") if isinstance(error.data, dict) else None
             counts[f"rejected {error.code}" + (f" {reason}" if reason else "")] += 1
+            frontend.view(name).sent = sent_before
         if result is not None:
             frontend.update(result)
             counts[kind] += 1
@@ -525,6 +540,7 @@ def run_outline_session(client: Client, seed: int, rounds: int,
         if frontend.selected(name) != set(snapshot["selected"]):
             problems.append(f"selected: model {sorted(frontend.selected(name))}, daemon {sorted(snapshot['selected'])}")
         facts = tree_nodes(full["sections"])
+        now_nested = is_nested(full["sections"])
         if not searching and normalized(snapshot["sections"]) != visible_from_tree(full["sections"]):
             problems.append(f"the visible rows are not the expanded part of the tree\n rows: "
                             f"{json.dumps(normalized(snapshot['sections']))}\n tree: {json.dumps(full['sections'])}")
@@ -533,6 +549,10 @@ def run_outline_session(client: Client, seed: int, rounds: int,
             for row in section["items"]:
                 node = facts.get(row["id"])
                 if node is None:
+                    continue
+                if not now_nested:
+                    if any(key in row for key in ("level", "parent", "hasChildren", "expanded")):
+                        problems.append(f"search row {row} has outline members in a flat source")
                     continue
                 got = (row.get("level"), row.get("parent"), bool(row.get("hasChildren")), bool(row.get("expanded")))
                 want = (node["level"], node["parent"], bool(node["children"]), bool(node["children"]) and node["expanded"])
@@ -552,10 +572,13 @@ def run_outline_session(client: Client, seed: int, rounds: int,
                             "visible": item_id in paths, "path": paths.get(item_id)}
             if got_outline != want_outline:
                 problems.append(f"outline {item_id}: {got_outline} != {want_outline}")
-            if item_id in levels and levels[item_id] != node["level"]:
+            if item_id in levels and levels[item_id] != (node["level"] if now_nested else None):
                 problems.append(f"Frontend.rows level of {item_id}: {levels[item_id]} != {node['level']}")
         if problems:
             raise ReplayError(f"after {what}:\n " + "\n ".join(problems) + f"\n model before: {json.dumps(before)}"
                               f"\n response: {json.dumps(result)}")
+        if n > 0 and now_nested != nested:
+            counts["nested again" if now_nested else "turned flat"] += 1
+        nested = now_nested
         tree = [dict(section) for section in full["sections"]]
     return counts

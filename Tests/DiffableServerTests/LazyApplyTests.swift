@@ -124,6 +124,66 @@ import Testing
         Self.expectSameResponses(bodies)
     }
 
+    /// A random nested item over a small id pool: children and `expanded`
+    /// in any member order, sometimes absent, null, empty, repeated or of
+    /// the wrong type, ids sometimes repeated.
+    static func nestedItem(_ rng: inout SplitMix64, depth: Int) -> String {
+        // Mostly well formed, so that most requests take the byte path; a
+        // few repeated ids and odd members send a request down the tree path.
+        let id = "\"n\(Int.random(in: 0..<400, using: &rng))\""
+        if Int.random(in: 0..<5, using: &rng) == 0 { return id }
+        var members = [#""id":\#(id)"#, #""content":{"text":"t\#(Int.random(in: 0..<9, using: &rng))"}"#]
+        if depth < 3, Bool.random(using: &rng) {
+            let children = (0..<Int.random(in: 0...3, using: &rng)).map { _ in nestedItem(&rng, depth: depth + 1) }
+            members.append(#""children":[\#(children.joined(separator: ","))]"#)
+        }
+        switch Int.random(in: 0..<60, using: &rng) {
+        case 0..<15: members.append(#""expanded":true"#)
+        case 15..<25: members.append(#""expanded":false"#)
+        case 25: members.append(#""expanded":null"#)
+        case 26: members.append(#""expanded":"yes""#)
+        case 27: members.append(#""children":null"#)
+        case 28: members.append(#""children":{}"#)
+        case 29: members.append(#""children":[]"#)
+        default: break
+        }
+        return "{" + members.shuffled(using: &rng).joined(separator: ",") + "}"
+    }
+
+    /// Nested items decoded from bytes give the same responses as the tree
+    /// path, errors included, and the same state (expansion kept across
+    /// applies, checked through `snapshot {full: true}`).
+    @Test(arguments: [11, 12, 13, 14, 15, 16] as [UInt64])
+    func nestedApplies(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var bodies: [[UInt8]] = []
+        var bytePath = 0
+        for id in 1...30 {
+            let sections = (0..<Int.random(in: 1...2, using: &rng)).map { s in
+                let items = (0..<Int.random(in: 0...4, using: &rng)).map { _ in Self.nestedItem(&rng, depth: 0) }
+                return #"{"id":"s\#(s)","items":[\#(items.joined(separator: ","))]}"#
+            }
+            let body = Self.request(#"{"source":"t","sections":[\#(sections.joined(separator: ","))]}"#, id: id)
+            if let (_, params) = LazyRequest.split(body), let decoded = ApplyScanner.decode(params), decoded.isNested {
+                bytePath += 1
+            }
+            bodies.append(body)
+            bodies.append(utf8(#"{"jsonrpc":"2.0","id":\#(1000 + id),"method":"snapshot","params":{"source":"t","full":true}}"#))
+        }
+        #expect(bytePath >= 10, "most nested requests are read by the byte scanner (\(bytePath) of 30)")
+        Self.expectSameResponses(bodies)
+    }
+
+    @Test func cleanNestedInputsTakeTheFastPath() throws {
+        let body = Self.request(#"{"source":"t","sections":[{"id":"s","items":[{"children":[{"id":"a1","content":"x"},"a2"],"id":"a","expanded":true},{"id":"b","content":{"text":"b"},"children":[{"id":"b1","children":["b11"]}]},"c"]}]}"#)
+        let (_, params) = try #require(LazyRequest.split(body))
+        let decoded = try #require(ApplyScanner.decode(params))
+        #expect(decoded.isNested)
+        #expect(decoded.sections[0].items.map(\.id) == ["a", "a1", "a2", "b", "b1", "b11", "c"])
+        #expect(decoded.nesting[0]?.parentRow == [-1, 0, 0, -1, 3, 4, -1])
+        #expect(decoded.nesting[0]?.expanded == [0: true])
+    }
+
     @Test func cleanInputsTakeTheFastPath() {
         var rng = SplitMix64(seed: 99)
         for id in 1...20 {

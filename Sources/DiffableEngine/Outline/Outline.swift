@@ -133,6 +133,25 @@ extension Outline {
         return (snapshot, outline)
     }
 
+    /// The outline of preorder sections given as the parent row of every row
+    /// (-1 at the top; nil for a section without nesting) and the `expanded`
+    /// flags rows named; the same as `flatten` of the nested items.
+    /// - Complexity: O(n)
+    public init(preorder snapshot: Snapshot, parentRows: [[Int32]?], expandedFlags: [[Int: Bool]], previous: Outline) {
+        for (s, section) in snapshot.sections.enumerated() where parentRows.indices.contains(s) {
+            guard let rows = parentRows[s], rows.count == section.items.count else { continue }
+            for (row, parent) in rows.enumerated() where parent >= 0 && Int(parent) < section.items.count {
+                let parentID = section.items[Int(parent)].id
+                parents[section.items[row].id] = parentID
+                childCounts[parentID, default: 0] += 1
+            }
+            let flags = expandedFlags.indices.contains(s) ? expandedFlags[s] : [:]
+            for (row, item) in section.items.enumerated() where childCounts[item.id] != nil {
+                if flags[row] ?? previous.expanded.contains(item.id) { expanded.insert(item.id) }
+            }
+        }
+    }
+
     /// The nested form of a preorder section (for `snapshot`).
     /// - Complexity: O(items)
     public func nest(_ items: ItemList) -> [OutlineNode] {

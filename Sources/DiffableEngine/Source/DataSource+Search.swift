@@ -232,8 +232,11 @@ extension DataSource {
         let index = itemFlatIndex()
         var ancestors: Set<Int> = []
         for flat in rows where items.indices.contains(flat - start) {
-            for ancestor in outline.ancestors(of: items[flat - start].id) {
-                guard let row = index[ancestor], ancestors.insert(row).inserted else { break }
+            // Walk up until an ancestor is already in (its own are then too).
+            var current = items[flat - start].id
+            while let parent = outline.parents[current] {
+                guard let row = index[parent], ancestors.insert(row).inserted else { break }
+                current = parent
             }
         }
         let hits = zip(rows, rows.dropFirst()).allSatisfy { $0 < $1 } ? rows : rows.sorted()

@@ -39,10 +39,22 @@ extension Server {
         let form = try form(params)
         let baseVersion = try params.optionalCount("baseVersion")
         _ = try params.array("sections")
-        let snapshot = try SnapshotCodec.validated(decoded.sections, ids: decoded.ids, path: ApplyScanner.sectionsPath)
+        let snapshot: Snapshot
+        do throws(RPCError) {
+            snapshot = try SnapshotCodec.validated(decoded.sections, ids: decoded.ids, path: ApplyScanner.sectionsPath)
+        } catch {
+            // Duplicate ids among nested items are reported at their place in
+            // the request, which the tree path spells.
+            if decoded.isNested { return try apply(lazy.tree()) }
+            throw error
+        }
         let policies = try SelectionCodec.policies(inSections: decoded.sectionObjects, path: ApplyScanner.sectionsPath)
+        let outline = decoded.isNested
+            ? Outline(preorder: snapshot, parentRows: decoded.nesting.map { $0?.parentRow },
+                      expandedFlags: decoded.nesting.map { $0?.expanded ?? [:] }, previous: sources[name]?.outline ?? Outline())
+            : Outline()
         return try apply(name, form: form, baseVersion: baseVersion, snapshot: snapshot, policies: policies,
-                         viewport: try WindowCodec.viewport(params), echo: try echoContent(params))
+                         viewport: try WindowCodec.viewport(params), echo: try echoContent(params), outline: outline)
     }
 
     private func apply(

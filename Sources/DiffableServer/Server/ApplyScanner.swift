@@ -23,6 +23,17 @@ enum ApplyScanner {
         var sectionObjects: [JSON]
         /// Hashes of every item id, for the duplicate check.
         var ids: IDHashes
+        /// Per section, its nesting (nil: no item of the section nests).
+        var nesting: [Nesting?]
+        var isNested: Bool { nesting.contains { $0 != nil } }
+    }
+
+    /// Nested items of a section, flattened in preorder as they are read:
+    /// the parent row of every row (-1 at the top) and the `expanded` flags
+    /// items named. Made on the first `children` or `expanded` member.
+    struct Nesting {
+        var parentRow: [Int32]
+        var expanded: [Int: Bool] = [:]
     }
 
     static let sectionsPath = "params.sections"
@@ -42,7 +53,7 @@ enum ApplyScanner {
             // The last `sections` member counts; each one is decoded where it
             // stands (no separate pass to find its end), nil when it is not a
             // well-formed array.
-            var decoded: (sections: [Section], objects: [JSON], ids: IDHashes)?
+            var decoded: (sections: [Section], objects: [JSON], ids: IDHashes, nesting: [Nesting?])?
             var isFirst = true
             members: while true {
                 switch s.nextMember(isFirst: isFirst) {
@@ -62,38 +73,41 @@ enum ApplyScanner {
                     }
                 }
             }
-            guard let (sections, objects, ids) = decoded else { return nil }
+            guard let (sections, objects, ids, nesting) = decoded else { return nil }
             return Decoded(params: Params(object: JSONObject(members), path: "params"),
-                           sections: sections, sectionObjects: objects, ids: ids)
+                           sections: sections, sectionObjects: objects, ids: ids, nesting: nesting)
         }
     }
 
     /// The sections of an array whose `[` was consumed.
     static func decodeSections(
         _ s: inout ByteScanner, checkpoint: (ByteScanner) -> Bool
-    ) -> (sections: [Section], objects: [JSON], ids: IDHashes)? {
+    ) -> (sections: [Section], objects: [JSON], ids: IDHashes, nesting: [Nesting?])? {
         var sections: [Section] = []
         var objects: [JSON] = []
+        var nesting: [Nesting?] = []
         var ids = IDHashes()
         var isFirst = true
         while true {
             guard let more = s.nextElement(isFirst: isFirst) else { return nil }
-            if !more { return (sections, objects, ids) }
+            if !more { return (sections, objects, ids, nesting) }
             isFirst = false
-            guard let (section, object) = decodeSection(
+            guard let (section, object, nested) = decodeSection(
                 &s, ids: &ids, path: "\(sectionsPath)[\(sections.count)]", checkpoint: checkpoint) else { return nil }
             sections.append(section)
             objects.append(object)
+            nesting.append(nested)
         }
     }
 
     static func decodeSection(
         _ s: inout ByteScanner, ids: inout IDHashes, path: String, checkpoint: (ByteScanner) -> Bool
-    ) -> (Section, JSON)? {
+    ) -> (Section, JSON, Nesting?)? {
         guard s.consume(UInt8(ascii: "{")) else { return nil }
         var members: [(String, JSON)] = []
         // As for `sections`: the last `items` counts, each decoded in place.
         var items: [Item] = []
+        var nesting: Nesting?
         let mark = ids.count
         var isFirst = true
         members: while true {
@@ -105,14 +119,19 @@ enum ApplyScanner {
                 if s.bytes(key, equal: "items") {
                     members.append(("items", .null))
                     ids.truncate(to: mark)
+                    items = []
+                    nesting = nil
                     if s.byte(s.pos) == UInt8(ascii: "n") {
-                        items = []
                         guard s.skipValue() != nil else { return nil }
                     } else {
                         guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
                         s.pos += 1
-                        guard let decoded = decodeItems(&s, ids: &ids, checkpoint: checkpoint) else { return nil }
-                        items = decoded
+                        guard decodeItems(&s, ids: &ids, into: &items, nesting: &nesting, parent: -1, checkpoint: checkpoint)
+                        else { return nil }
+                        // Growth by doubling can leave up to half the buffer
+                        // unused; the snapshot keeps this array, so give back
+                        // a large slack.
+                        if items.capacity > items.count + items.count / 8 + 16 { items = Array(items) }
                     }
                 } else {
                     guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
@@ -123,64 +142,105 @@ enum ApplyScanner {
         let object = JSON.object(JSONObject(members))
         guard var section = try? SnapshotCodec.decodeSection(object, path: path) else { return nil }
         section.items = ItemList(items)
-        return (section, object)
+        return (section, object, nesting)
     }
 
-    /// The items of an array whose `[` was consumed.
-    static func decodeItems(_ s: inout ByteScanner, ids: inout IDHashes, checkpoint: (ByteScanner) -> Bool) -> [Item]? {
-        var items: [Item] = []
+    /// The items of an array whose `[` was consumed, appended to `items` in
+    /// preorder (an item, then its children); `parent` is the row of their
+    /// parent (-1 at the top).
+    static func decodeItems(
+        _ s: inout ByteScanner, ids: inout IDHashes, into items: inout [Item], nesting: inout Nesting?,
+        parent: Int32, checkpoint: (ByteScanner) -> Bool
+    ) -> Bool {
         var isFirst = true
         while true {
-            guard let more = s.nextElement(isFirst: isFirst) else { return nil }
-            if !more { break }
+            guard let more = s.nextElement(isFirst: isFirst) else { return false }
+            if !more { return true }
             isFirst = false
-            if items.count % checkpointItems == checkpointItems - 1, !checkpoint(s) { return nil }
-            guard let item = decodeItem(&s, ids: &ids) else { return nil }
-            items.append(item)
+            if items.count % checkpointItems == checkpointItems - 1, !checkpoint(s) { return false }
+            guard decodeItem(&s, ids: &ids, into: &items, nesting: &nesting, parent: parent, checkpoint: checkpoint)
+            else { return false }
         }
-        // Growth by doubling can leave up to half the buffer unused; the
-        // snapshot keeps this array, so give back a large slack.
-        if items.capacity > items.count + items.count / 8 + 16 {
-            items = Array(items)
-        }
-        return items
     }
 
-    static func decodeItem(_ s: inout ByteScanner, ids: inout IDHashes) -> Item? {
-        guard let first = s.byte(s.pos) else { return nil }
+    /// One item (and its children), appended to `items`; false when the
+    /// bytes are not an item this scanner understands (the tree path then
+    /// reports the error).
+    static func decodeItem(
+        _ s: inout ByteScanner, ids: inout IDHashes, into items: inout [Item], nesting: inout Nesting?,
+        parent: Int32, checkpoint: (ByteScanner) -> Bool
+    ) -> Bool {
+        guard let first = s.byte(s.pos) else { return false }
         if first == UInt8(ascii: "\"") {
-            guard let token = s.stringToken(), let id = decodeID(s, token, &ids) else { return nil }
-            return Item(id: id)
+            guard let token = s.stringToken(), let id = decodeID(s, token, &ids) else { return false }
+            items.append(Item(id: id))
+            nesting?.parentRow.append(parent)
+            return true
         }
-        guard first == UInt8(ascii: "{") else { return nil }
+        guard first == UInt8(ascii: "{") else { return false }
         s.pos += 1
+        // The item's row comes before its children's: hold it now, fill it last.
+        let slot = items.count
+        items.append(Item(id: ""))
+        nesting?.parentRow.append(parent)
+        var sawChildren = false, sawExpanded = false
         var idToken: ByteScanner.StringToken?
         var content: (range: Range<Int>, canonical: Bool)?
         var isFirst = true
         members: while true {
             switch s.nextMember(isFirst: isFirst) {
-            case .fail: return nil
+            case .fail: return false
             case .end: break members
             case .member(let key):
                 isFirst = false
                 if s.bytes(key, equal: "id") {
                     if s.byte(s.pos) == UInt8(ascii: "\"") {
-                        guard let token = s.stringToken() else { return nil }
+                        guard let token = s.stringToken() else { return false }
                         idToken = token
                     } else {
                         idToken = nil
-                        guard s.skipValue() != nil else { return nil }
+                        guard s.skipValue() != nil else { return false }
                     }
                 } else if s.bytes(key, equal: "content") {
-                    guard let value = s.skipValue() else { return nil }
+                    guard let value = s.skipValue() else { return false }
                     content = value
-                } else if s.bytes(key, equal: "children") || s.bytes(key, equal: "expanded") {
-                    return nil  // nested items: the tree path builds the outline
+                } else if s.bytes(key, equal: "children") {
+                    // A repeated member (the last counts) is left to the tree path.
+                    guard !sawChildren else { return false }
+                    sawChildren = true
+                    if nesting == nil { nesting = Nesting(parentRow: [Int32](repeating: -1, count: items.count)) }
+                    if s.byte(s.pos) == UInt8(ascii: "n") {
+                        guard s.skipValue() != nil else { return false }
+                    } else {
+                        guard s.byte(s.pos) == UInt8(ascii: "[") else { return false }
+                        s.pos += 1
+                        guard decodeItems(&s, ids: &ids, into: &items, nesting: &nesting, parent: Int32(slot),
+                                          checkpoint: checkpoint) else { return false }
+                    }
+                } else if s.bytes(key, equal: "expanded") {
+                    guard !sawExpanded else { return false }
+                    sawExpanded = true
+                    if nesting == nil { nesting = Nesting(parentRow: [Int32](repeating: -1, count: items.count)) }
+                    guard let value = s.skipValue() else { return false }
+                    switch s.byte(value.range.lowerBound) {
+                    case UInt8(ascii: "t"): nesting?.expanded[slot] = true
+                    case UInt8(ascii: "f"): nesting?.expanded[slot] = false
+                    case UInt8(ascii: "n"): break
+                    default: return false
+                    }
                 } else {
-                    guard s.skipValue() != nil else { return nil }
+                    guard s.skipValue() != nil else { return false }
                 }
             }
         }
+        guard let item = item(idToken: idToken, content: content, s, &ids) else { return false }
+        items[slot] = item
+        return true
+    }
+
+    /// The item of an object's `id` and `content` members.
+    private static func item(idToken: ByteScanner.StringToken?, content: (range: Range<Int>, canonical: Bool)?,
+                             _ s: ByteScanner, _ ids: inout IDHashes) -> Item? {
         guard let idToken, let id = decodeID(s, idToken, &ids) else { return nil }
         guard let content, s.byte(content.range.lowerBound) != UInt8(ascii: "n") else { return Item(id: id) }
         guard content.canonical else {

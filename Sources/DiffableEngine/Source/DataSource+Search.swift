@@ -41,6 +41,9 @@ struct SearchCache: Sendable {
     /// Flat index of every item of the full snapshot, built on the first
     /// incremental expand or collapse after a snapshot change.
     var flatIndex: [String: Int]?
+    /// Flat index of every item's parent (-1 at the top), built on the first
+    /// search of an outline after a snapshot change.
+    var parentFlat: [Int32]?
 }
 
 extension DataSource {
@@ -223,38 +226,57 @@ extension DataSource {
     }
 
     /// Flat rows plus the rows of their ancestors, in tree order.
-    /// - Complexity: O(rows × depth + a log a) for a ancestors (rows already
-    ///   in tree order, as substring search gives them; O(rows log rows)
-    ///   otherwise), plus O(n) once per snapshot to index the items.
+    /// - Complexity: O(rows + ancestors × log ancestors) with integer steps
+    ///   (rows already in tree order, as substring search gives them;
+    ///   O(rows log rows) otherwise), plus O(n) once per snapshot to index
+    ///   the parents.
     private mutating func withAncestors(_ rows: [Int], section s: Int, start: Int) -> [Int] {
         guard !rows.isEmpty, snapshot.sections.indices.contains(s) else { return rows }
-        let items = snapshot.sections[s].items
-        let index = itemFlatIndex()
-        var ancestors: Set<Int> = []
-        for flat in rows where items.indices.contains(flat - start) {
+        let parent = parentFlatIndex()
+        let count = snapshot.sections[s].items.count
+        var marked = [Bool](repeating: false, count: count)
+        for flat in rows where flat - start >= 0 && flat - start < count { marked[flat - start] = true }
+        var extra: [Int] = []
+        for flat in rows where parent.indices.contains(flat) {
             // Walk up until an ancestor is already in (its own are then too).
-            var current = items[flat - start].id
-            while let parent = outline.parents[current] {
-                guard let row = index[parent], ancestors.insert(row).inserted else { break }
-                current = parent
+            var p = Int(parent[flat])
+            while p >= start, p - start < count, !marked[p - start] {
+                marked[p - start] = true
+                extra.append(p)
+                p = Int(parent[p])
             }
         }
         let hits = zip(rows, rows.dropFirst()).allSatisfy { $0 < $1 } ? rows : rows.sorted()
-        // Merge two ascending lists (an ancestor may also be a hit).
-        let extra = ancestors.sorted()
+        guard !extra.isEmpty else { return hits }
+        extra.sort()
+        // Merge two ascending lists of distinct rows.
         var merged: [Int] = []
         merged.reserveCapacity(hits.count + extra.count)
         var i = 0, j = 0
         while i < hits.count || j < extra.count {
             if j == extra.count || (i < hits.count && hits[i] < extra[j]) {
                 merged.append(hits[i]); i += 1
-            } else if i == hits.count || extra[j] < hits[i] {
-                merged.append(extra[j]); j += 1
             } else {
-                merged.append(hits[i]); i += 1; j += 1
+                merged.append(extra[j]); j += 1
             }
         }
         return merged
+    }
+
+    /// The flat index of every item's parent (-1 at the top).
+    /// - Complexity: O(n) the first time after a snapshot change, O(1) after.
+    mutating func parentFlatIndex() -> [Int32] {
+        if let cached = searchCache.parentFlat { return cached }
+        let index = itemFlatIndex()
+        var parents: [Int32] = []
+        parents.reserveCapacity(snapshot.itemCount)
+        for section in snapshot.sections {
+            for item in section.items {
+                parents.append(outline.parents[item.id].flatMap { index[$0] }.map { Int32(truncatingIfNeeded: $0) } ?? -1)
+            }
+        }
+        searchCache.parentFlat = parents
+        return parents
     }
 
     /// The flat index of every item of the full snapshot (built once per

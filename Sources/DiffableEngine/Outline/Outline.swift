@@ -49,25 +49,6 @@ public struct Outline: Equatable, Sendable {
     public func row(of id: String) -> OutlineRow {
         OutlineRow(level: level(of: id), parent: parents[id], hasChildren: hasChildren(id), expanded: isExpanded(id))
     }
-
-    /// Rows of a preorder item list that are visible: every ancestor expanded.
-    /// - Complexity: O(items)
-    func visibleRows(of items: ItemList) -> [Int] {
-        var rows: [Int] = []
-        rows.reserveCapacity(items.count)
-        // Depth below which rows are hidden (a collapsed item's subtree).
-        var hiddenBelow = Int.max
-        var depth: [String: Int] = [:]
-        for (row, item) in items.enumerated() {
-            let level = parents[item.id].flatMap { depth[$0] }.map { $0 + 1 } ?? 0
-            if childCounts[item.id] != nil { depth[item.id] = level }
-            if level > hiddenBelow { continue }
-            hiddenBelow = Int.max
-            rows.append(row)
-            if childCounts[item.id] != nil, !expanded.contains(item.id) { hiddenBelow = level }
-        }
-        return rows
-    }
 }
 
 /// An item's place in the outline, drawn with its row.

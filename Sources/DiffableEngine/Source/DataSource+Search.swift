@@ -213,14 +213,27 @@ extension DataSource {
     /// Row sources of the sections (other than `excluded`) whose outline
     /// hides rows under collapsed items.
     /// - Complexity: O(n)
-    func expandedRowSources(except excluded: Set<Int>) -> [Int: [Int]] {
+    mutating func expandedRowSources(except excluded: Set<Int>) -> [Int: [Int]] {
+        // Integer steps over the parent-row index: a row is shown when its
+        // parent is shown and expanded (parents come first in preorder).
+        let parent = parentFlatIndex()
+        let index = itemFlatIndex()
+        var expandedRow = [Bool](repeating: false, count: parent.count)
+        for id in outline.expanded { if let flat = index[id], flat < expandedRow.count { expandedRow[flat] = true } }
+        var shown = [Bool](repeating: false, count: parent.count)
         var result: [Int: [Int]] = [:]
         var start = 0
         for (s, section) in snapshot.sections.enumerated() {
             defer { start += section.items.count }
             guard !excluded.contains(s) else { continue }
-            let rows = outline.visibleRows(of: section.items)
-            if rows.count != section.items.count { result[s] = rows.map { start + $0 } }
+            var rows: [Int] = []
+            rows.reserveCapacity(section.items.count)
+            for flat in start..<min(start + section.items.count, parent.count) {
+                let p = Int(parent[flat])
+                shown[flat] = p < 0 || (shown[p] && expandedRow[p])
+                if shown[flat] { rows.append(flat) }
+            }
+            if rows.count != section.items.count { result[s] = rows }
         }
         return result
     }

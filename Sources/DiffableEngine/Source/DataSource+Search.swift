@@ -50,6 +50,11 @@ extension DataSource {
     /// The current search, if any.
     public var searchSettings: SearchSettings? { search }
 
+    /// The id of the placeholder an active search may show: the daemon's
+    /// row, not an item of the snapshot (never echoed away, never in the
+    /// outline).
+    public var placeholderID: String? { search?.isActive == true ? search?.placeholder?.id : nil }
+
     /// Shows `settings` (or everything, for `nil`): the result is the diff of
     /// the visible snapshot. The version goes up when the visible list changed.
     /// - Complexity: O(n) for the first query after a snapshot change (the

@@ -16,9 +16,6 @@ extension DataSource {
     /// The viewport, if the frontend set one.
     public var viewport: Viewport? { window?.viewport }
 
-    /// The window rows the frontend holds (empty without a viewport).
-    public var windowRows: [WindowRow] { window?.rows ?? [] }
-
     /// Sets the viewport (scrolling), or removes it with nil or a zero count;
     /// answers how the frontend's window rows change (nil when removed).
     /// - Complexity: O(w log w + sections), w = window rows.
@@ -86,9 +83,9 @@ extension DataSource {
         if let changeset {
             let window = start..<start + update.rowCount
             // The placeholder is the daemon's row, never the client's.
-            let placeholder = search?.isActive == true ? search?.placeholder?.id : nil
+            let placeholder = placeholderID, rows = self.window?.rows ?? []
             update.sentByClient = Self.rowsSent(by: changeset, window: window, layout: newLayout)
-                .filter { offset in placeholder == nil || self.window?.rows[offset].id != placeholder }
+                .filter { rows.indices.contains($0) && rows[$0].id != placeholder }
             update.steps += Self.redraws(asked: changeset, window: window, layout: newLayout, steps: update.steps,
                                          rows: self.window?.rows ?? [])
         }
@@ -120,7 +117,7 @@ extension DataSource {
             let section = visible.sections[s]
             if let row, section.items.indices.contains(row) {
                 let item = section.items[row]
-                let isPlaceholder = search?.isActive == true && item.id == search?.placeholder?.id
+                let isPlaceholder = item.id == placeholderID
                 rows.append(WindowRow(kind: .item, id: item.id, section: section.id, content: item.content,
                                       selected: selection.isSelected(item.id),
                                       highlights: highlights(at: ItemPath(section: s, row: row)),

@@ -257,9 +257,8 @@ public final class Server {
         } else if let window = update.window {
             diff = ("window", WindowCodec.encode(window, echoContent: echoContent))
         } else {
-            let placeholder = source.searchSettings?.isActive == true ? source.searchSettings?.placeholder?.id : nil
             diff = DiffEncoding.encode(update.changeset, form: form, old: update.oldVisible, new: update.newVisible,
-                                       echo: ItemEncoding(all: echoContent, exception: placeholder,
+                                       echo: ItemEncoding(all: echoContent, exception: source.placeholderID,
                                                           outline: source.outline.isEmpty ? nil : source.outline))
         }
         var members: [(String, JSON)] = [("source", .string(source.name)), ("version", .int(source.version)), (diff.key, diff.value)]

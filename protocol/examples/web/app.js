@@ -4,7 +4,7 @@
 // inserted rows, a fading ghost for removed ones.
 import { applySteps } from '/lib/dom.js';
 import { Frontend } from '/lib/frontend.js';
-import { createBigList } from '/big.js';
+import { createBigList, paintMarks } from '/big.js';
 
 const session = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2)).replace(/[^A-Za-z0-9-]/g, '');
 const frontend = new Frontend();
@@ -136,26 +136,12 @@ function decoratePeople() {
       const key = JSON.stringify(ranges);
       if (element.dataset.marks !== key) {
         element.dataset.marks = key;
-        paintMarks(element.querySelector('.name'), ranges);
+        const name = element.querySelector('.name');
+        paintMarks(name, name.textContent, ranges);
       }
       element.classList.toggle('cursor', id === state.cursorId);
     }
   }
-}
-
-/** `<mark>`s over [start, count] ranges in Unicode scalars (Array.from splits by code point). */
-function paintMarks(span, ranges) {
-  const chars = Array.from(span.textContent);
-  span.replaceChildren();
-  let at = 0;
-  for (const [start, count] of ranges) {
-    if (start > at) span.append(chars.slice(at, start).join(''));
-    const mark = document.createElement('mark');
-    mark.textContent = chars.slice(start, start + count).join('');
-    span.append(mark);
-    at = start + count;
-  }
-  if (at < chars.length) span.append(chars.slice(at).join(''));
 }
 
 function decorateSettings(kept) {

@@ -10,7 +10,8 @@ const OVERSCAN = 6; // rows drawn above and below the visible ones
 
 const text = (content) => (typeof content === 'string' ? content : content?.text ?? '');
 
-function paintMarks(span, label, ranges) {
+/** `<mark>`s over [start, count] ranges in Unicode scalars (Array.from splits by code point). */
+export function paintMarks(span, label, ranges) {
   const chars = Array.from(label);
   span.replaceChildren();
   let at = 0;

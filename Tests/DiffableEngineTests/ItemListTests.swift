@@ -195,3 +195,58 @@ struct ItemListTests {
         #expect(Array(list) == [Item(id: "z")])
     }
 }
+
+/// The mapped form (a search's visible rows): reads agree with the rows it
+/// names, in every base form; every mutation materializes first, so the
+/// result equals the same mutation on an array; the base is never touched.
+@Suite struct MappedItemListTests {
+    static func bases(_ n: Int) -> [(String, ItemList)] {
+        let items = ItemListTests.items(0..<n)
+        var chunked = ItemList(items)
+        chunked.chunkify()
+        var edited = chunked
+        if n > 10 { edited.remove(at: 3) ; edited.insert(Item(id: "z"), at: 7) }
+        return [("flat", ItemList(items)), ("chunked", chunked), ("edited", edited)]
+    }
+
+    @Test(arguments: [0, 5, 3000, 9000]) func readsAndMutationsMatchTheRows(n: Int) {
+        var rng = SplitMix64(seed: UInt64(n) &+ 11)
+        for (form, base) in Self.bases(n) {
+            let baseItems = Array(base)
+            for round in 0..<20 {
+                let offset = round % 3 == 0 ? 100 : 0
+                // Rows in any order, some out of range (left out).
+                let rows = (0..<Int.random(in: 0...(n + 3), using: &rng)).map { _ in
+                    Int.random(in: -2...(n + 2), using: &rng) + offset
+                }
+                let model = rows.map { $0 - offset }.filter { baseItems.indices.contains($0) }.map { baseItems[$0] }
+                var list = ItemList(rows: rows, offset: offset, of: base)
+                let note = "\(form) n=\(n) round \(round)"
+                #expect(list.isMapped, "\(note)")
+                #expect(list.count == model.count && Array(list) == model, "\(note): reads")
+                for i in model.indices.shuffled(using: &rng).prefix(20) { #expect(list[i] == model[i], "\(note): [\(i)]") }
+                #expect(list == ItemList(model), "\(note): ==")
+                #expect(ItemList(rows: rows, offset: offset, of: base) == list, "\(note): same map ==")
+                // A map of a map composes.
+                let again = (0..<model.count).filter { $0 % 2 == 0 }
+                #expect(Array(ItemList(rows: again, of: list)) == again.map { model[$0] }, "\(note): composed")
+                var expected = model
+                switch round % 5 {
+                case 0:
+                    list.append(Item(id: "new")); expected.append(Item(id: "new"))
+                case 1 where !model.isEmpty:
+                    list[0] = Item(id: "set"); expected[0] = Item(id: "set")
+                case 2 where !model.isEmpty:
+                    list.remove(at: model.count - 1); expected.removeLast()
+                case 3:
+                    list.chunkify()
+                default:
+                    list.replaceSubrange(0..<min(2, model.count), with: [Item(id: "r")])
+                    expected.replaceSubrange(0..<min(2, model.count), with: [Item(id: "r")])
+                }
+                #expect(Array(list) == expected, "\(note): after mutation")
+                #expect(Array(base) == baseItems, "\(note): base untouched")
+            }
+        }
+    }
+}

@@ -110,3 +110,39 @@ import Testing
         #expect(!q("ab", .substring).refines(q("a")))      // mode change
     }
 }
+
+/// The packed radix sort must give exactly the comparison sort's order,
+/// for keys that pack (small ranges, negative scores, duplicates of score
+/// and length) and keys that do not (huge spans fall back).
+@Suite struct RankSortTests {
+    @Test(arguments: 0..<40) func packedOrderIsTheRankingOrder(seed: Int) {
+        var rng = SplitMix64(seed: UInt64(seed) &+ 0x5EED)
+        let count = Int.random(in: 0...3000, using: &rng)
+        let scoreRange: ClosedRange<Int> = switch seed % 4 {
+        case 0: 0...3
+        case 1: -500...500
+        case 2: Int.min / 2...Int.max / 2  // does not pack: comparison sort
+        default: 0...200_000
+        }
+        let lengths = seed % 5 == 0 ? 0...1 : 0...400
+        let indices = Array(0..<count * 3).shuffled(using: &rng).prefix(count)
+        let keys = indices.map {
+            RankKey(score: Int.random(in: scoreRange, using: &rng), length: Int.random(in: lengths, using: &rng), index: $0)
+        }
+        let expected = keys.sorted { $0.precedes($1) }
+        let got = RankSort.sorted(keys)
+        #expect(got.map(\.index) == expected.map(\.index))
+        #expect(got.map(\.score) == expected.map(\.score))
+        #expect(got.map(\.length) == expected.map(\.length))
+    }
+
+    @Test func radixSortSortsByTheUsedBits() {
+        var rng = SplitMix64(seed: 7)
+        for bits in [1, 11, 12, 33, 64] {
+            var words = (0..<5000).map { _ in bits == 64 ? rng.next() : rng.next() & ((1 << UInt64(bits)) - 1) }
+            let expected = words.sorted()
+            RankSort.radixSort(&words, bits: bits)
+            #expect(words == expected, "bits \(bits)")
+        }
+    }
+}

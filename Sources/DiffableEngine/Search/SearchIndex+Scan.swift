@@ -341,10 +341,10 @@ extension SearchIndex {
         case .firstInSource(let k):
             if keys.count > k { keys.removeSubrange(k...) }
         case .best(let k):
-            keys.sort { $0.precedes($1) }
+            keys = RankSort.sorted(keys)
             if keys.count > k { keys.removeSubrange(k...) }
         case .all:
-            keys.sort { $0.precedes($1) }
+            keys = RankSort.sorted(keys)
         }
         let segments = compact ? results.flatMap(\.built) : []
         return (SearchResult(matches: matches, hits: keys.map(\.hit)), segments)

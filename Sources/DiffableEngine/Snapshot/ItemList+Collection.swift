@@ -14,6 +14,10 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
     @inlinable
     public subscript(position: Int) -> Item {
         unsafeAddress {
+            if let mapping {
+                precondition(UInt(bitPattern: position) < UInt(bitPattern: mapping.rows.count), "ItemList index out of range")
+                return mapping.base.address(of: Int(mapping.rows[position]))
+            }
             if !chunked {
                 precondition(UInt(bitPattern: position) < UInt(bitPattern: flat.count), "ItemList index out of range")
                 return flat.withUnsafeBufferPointer { $0.baseAddress.unsafelyUnwrapped + position }
@@ -21,6 +25,7 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
             return chunkedAddress(position)
         }
         set {
+            materialize()
             if !chunked {
                 flat[position] = newValue
                 return
@@ -29,6 +34,17 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
             let offset = chunks[k].startIndex + position - starts[k]
             chunks[k][offset] = newValue
         }
+    }
+
+    /// The address of the item at `position` (flat or chunked form), valid
+    /// while the list's storage is.
+    @inlinable
+    func address(of position: Int) -> UnsafePointer<Item> {
+        if !chunked {
+            precondition(UInt(bitPattern: position) < UInt(bitPattern: flat.count), "ItemList index out of range")
+            return flat.withUnsafeBufferPointer { $0.baseAddress.unsafelyUnwrapped + position }
+        }
+        return chunkedAddress(position)
     }
 
     @inlinable
@@ -47,14 +63,24 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
         @usableFromInline var current: IndexingIterator<ArraySlice<Item>>
         @usableFromInline let chunks: [ArraySlice<Item>]
         @usableFromInline var nextChunk: Int
+        /// Mapped form: the rows still to read.
+        @usableFromInline let mapping: RowMapping?
+        @usableFromInline var position = 0
 
-        @inlinable init(current: IndexingIterator<ArraySlice<Item>>, chunks: [ArraySlice<Item>], nextChunk: Int) {
+        @inlinable init(current: IndexingIterator<ArraySlice<Item>>, chunks: [ArraySlice<Item>], nextChunk: Int,
+                        mapping: RowMapping? = nil) {
             self.current = current
             self.chunks = chunks
             self.nextChunk = nextChunk
+            self.mapping = mapping
         }
 
         @inlinable public mutating func next() -> Item? {
+            if let mapping {
+                guard position < mapping.rows.count else { return nil }
+                defer { position += 1 }
+                return mapping.base[Int(mapping.rows[position])]
+            }
             if let item = current.next() { return item }
             while nextChunk < chunks.count {
                 current = chunks[nextChunk].makeIterator()
@@ -66,6 +92,9 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
     }
 
     @inlinable public func makeIterator() -> Iterator {
+        if let mapping {
+            return Iterator(current: ArraySlice().makeIterator(), chunks: [], nextChunk: 0, mapping: mapping)
+        }
         if isChunked {
             return Iterator(current: chunks[0].makeIterator(), chunks: chunks, nextChunk: 1)
         }
@@ -77,6 +106,7 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
     public func withContiguousStorageIfAvailable<R>(
         _ body: (UnsafeBufferPointer<Item>) throws -> R
     ) rethrows -> R? {
+        if mapping != nil { return nil }
         if isChunked {
             if chunks.count == 1 { return try chunks[0].withContiguousStorageIfAvailable(body) }
             return nil
@@ -92,10 +122,12 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
     }
 
     public mutating func reserveCapacity(_ n: Int) {
+        materialize()
         if !isChunked { flat.reserveCapacity(n) }
     }
 
     public mutating func append(_ item: Item) {
+        materialize()
         if isChunked {
             let last = chunks.count - 1
             chunks[last].append(item)
@@ -113,6 +145,7 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
     }
 
     public mutating func append<S: Sequence<Item>>(contentsOf items: S) {
+        materialize()
         if isChunked {
             replaceSubrange(count..<count, with: Array(items))
         } else {
@@ -136,6 +169,7 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
     mutating func replace<C: Collection<Item>>(
         _ subrange: Range<Int>, with newElements: C, report placements: inout [Placement]?
     ) {
+        materialize()
         let lo = subrange.lowerBound, hi = subrange.upperBound
         if !isChunked {
             let grown = flat.count - subrange.count + newElements.count
@@ -207,6 +241,7 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
         inChunks chunkMayMatch: (Int) -> Bool = { _ in true },
         report placements: inout [Placement]?
     ) {
+        materialize()
         if !isChunked {
             flat.removeAll(where: shouldRemove)
             return
@@ -223,7 +258,8 @@ extension ItemList: Equatable {
     /// - Complexity: O(count)
     public static func == (lhs: ItemList, rhs: ItemList) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if !lhs.isChunked && !rhs.isChunked { return lhs.flat == rhs.flat }
+        if let a = lhs.mapping, let b = rhs.mapping, a.base.sharesStorage(with: b.base), a.rows == b.rows { return true }
+        if !lhs.isChunked && !rhs.isChunked && lhs.mapping == nil && rhs.mapping == nil { return lhs.flat == rhs.flat }
         return lhs.elementsEqual(rhs)
     }
 }

@@ -18,6 +18,13 @@
 /// Every chunk has an id, unique within the list and stable while the chunk
 /// exists; `EditIndex` records the chunk of each item so an edit finds a row
 /// without scanning the section (`row(of:inChunk:)`).
+///
+/// A third, read-mostly form, *mapped* (`init(rows:of:)`), is a list of row
+/// numbers into another list: what a search shows of a section. Building it
+/// costs O(rows) integers instead of O(rows) item copies (each a retain of
+/// the id and content), and dropping it is one array release. Reads go
+/// through the row map; the first mutation turns it into a flat list. See
+/// `ItemList+Mapped.swift`.
 public struct ItemList: Sendable {
     @usableFromInline static let targetChunk = 1024
     @usableFromInline static let maxChunk = 2048
@@ -59,9 +66,15 @@ public struct ItemList: Sendable {
     /// struct so reads test a register, not the chunk table's header.
     @usableFromInline var chunked = false
     @inlinable var isChunked: Bool { chunked }
+    /// The row map in mapped form (then `flat` and `chunks` are empty).
+    @usableFromInline var mapping: RowMapping?
 
     /// - Complexity: O(1)
-    @inlinable public var count: Int { isChunked ? starts[starts.count - 1] : flat.count }
+    @inlinable public var count: Int {
+        if isChunked { return starts[starts.count - 1] }
+        if let mapping { return mapping.rows.count }
+        return flat.count
+    }
 
     /// Chunk holding `row` (`row` in `0..<count`, chunked form).
     /// - Complexity: O(1)
@@ -74,7 +87,9 @@ public struct ItemList: Sendable {
 
     /// Calls `body` with each chunk's id and items, in order.
     func forEachChunk(_ body: (Int, ArraySlice<Item>) throws -> Void) rethrows {
-        if isChunked {
+        if mapping != nil {
+            try body(Self.flatChunkID, Array(self)[...])
+        } else if isChunked {
             for k in chunks.indices { try body(chunkIDs[k], chunks[k]) }
         } else if !flat.isEmpty {
             try body(Self.flatChunkID, flat[...])
@@ -84,6 +99,10 @@ public struct ItemList: Sendable {
     /// The row of the item `id` if it is in chunk `chunkID`.
     /// - Complexity: O(chunks + chunk size) (O(count) in flat form).
     public func row(of id: String, inChunk chunkID: Int) -> Int? {
+        if mapping != nil {
+            guard chunkID == Self.flatChunkID else { return nil }
+            return firstIndex { $0.id == id }
+        }
         if !isChunked {
             guard chunkID == Self.flatChunkID, let r = flat.firstIndex(where: { $0.id == id }) else { return nil }
             return r
@@ -105,6 +124,7 @@ public struct ItemList: Sendable {
     /// change.
     /// - Complexity: O(count / targetChunk)
     public mutating func chunkify() {
+        materialize()
         guard !isChunked, flat.count > Self.maxChunk else { return }
         var ignored: [Placement]? = nil
         let items = flat
@@ -239,7 +259,11 @@ extension ItemList {
     /// - Complexity: O(chunks + chunk size) (O(count) in flat form).
     func rows(of ids: Set<String>, inChunk chunkID: Int) -> [(id: String, row: Int)] {
         let chunk: ArraySlice<Item>, start: Int
-        if isChunked {
+        if mapping != nil {
+            guard chunkID == Self.flatChunkID else { return [] }
+            chunk = Array(self)[...]
+            start = 0
+        } else if isChunked {
             guard let k = chunkIDs.firstIndex(of: chunkID) else { return [] }
             chunk = chunks[k]
             start = starts[k]

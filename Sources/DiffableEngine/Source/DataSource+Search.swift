@@ -194,7 +194,7 @@ extension DataSource {
 
     /// The full snapshot with the sections named in `rowSources` cut down to
     /// those flat rows (`placeholderKey`: the search placeholder).
-    /// - Complexity: O(sections + listed rows)
+    /// - Complexity: O(sections + listed rows), integers only.
     func visibleSnapshot(_ rowSources: [Int: [Int]]) -> Snapshot {
         guard !rowSources.isEmpty else { return snapshot }
         var sections = snapshot.sections
@@ -207,10 +207,8 @@ extension DataSource {
                 sections[s].items = [placeholder]
                 continue
             }
-            sections[s].items = ItemList(rows.compactMap { flat in
-                let row = flat - start
-                return items.indices.contains(row) ? items[row] : nil
-            })
+            // A row map, not copies: O(rows) integers (see `ItemList+Mapped`).
+            sections[s].items = ItemList(rows: rows, offset: start, of: items)
         }
         return Snapshot(sections: sections)
     }

@@ -44,6 +44,10 @@ struct WindowPropertyTests {
             edits.nextID = 1_000_000
             var rng = SplitMix64(seed: seed &+ 77)
             var source = DataSource(name: "w")
+            // The same changes without a viewport: what the window shows must
+            // be cut from the same visible list (a ranked search with a
+            // viewport ranks lazily; see `DeferredRanking`).
+            var mirror = DataSource(name: "m")
             var held: [WindowRow] = []
             if let first = source.setViewport(Viewport(start: pairs.int(0..<4), count: pairs.int(1..<9))) {
                 held = try held.applyingWindowSteps(first.steps)
@@ -64,11 +68,13 @@ struct WindowPropertyTests {
                         ($0.id, SectionSelectionPolicy(mode: .multiple))
                     })
                     let u = try source.apply(snapshot, policies: policies)
+                    _ = try mirror.apply(snapshot, policies: policies)
                     update = u.window
                     lastChangeset = u.changeset
                     anchored = true
                 case 2:
                     let (ops, _) = edits.randomOps(on: source.snapshot, count: pairs.int(1..<4))
+                    _ = try? mirror.edit(ops)
                     if let result = try? source.edit(ops) {
                         update = result.window
                         redrawsAsked = !result.changeset.itemReloads.isEmpty || !result.changeset.itemReconfigures.isEmpty
@@ -87,12 +93,15 @@ struct WindowPropertyTests {
                     }
                     let query = ["", "gr", "a", "zz", "ma"].randomElement(using: &rng) ?? ""
                     let scope: [String]? = pairs.chance(0.5) ? nil : source.snapshot.sections.prefix(1).map(\.id)
-                    update = source.setSearch(SearchSettings(query: SearchQuery(text: query, mode: pairs.chance(0.5) ? .fuzzy : .substring),
-                                                             scope: scope, placeholder: pairs.chance(0.5) ? Item(id: "ph", text: "none") : nil)).window
+                    let settings = SearchSettings(query: SearchQuery(text: query, mode: pairs.chance(0.5) ? .fuzzy : .substring),
+                                                  scope: scope, placeholder: pairs.chance(0.5) ? Item(id: "ph", text: "none") : nil)
+                    update = source.setSearch(settings).window
+                    _ = mirror.setSearch(settings)
                     anchored = true
                 case 4:
                     let ids = source.visible.sections.flatMap { $0.items.map(\.id) }.filter { $0 != "ph" }
                     if let id = ids.randomElement(using: &rng), (try? source.select(.toggle, targets: [.id(id)])) != nil {
+                        _ = try? mirror.select(.toggle, targets: [.id(id)])
                         update = source.refreshWindow()
                     }
                 default:
@@ -105,6 +114,7 @@ struct WindowPropertyTests {
                         continue
                     }
                 }
+                #expect(source.visible == mirror.visible, "seed \(seed) step \(step): the visible list does not depend on the viewport")
                 guard let update else { continue }
                 let flat = Self.flatten(source)
                 held = try held.applyingWindowSteps(update.steps)
@@ -135,5 +145,67 @@ struct WindowPropertyTests {
         #expect(below.window == WindowUpdate(total: 999, start: 98, count: 10, steps: []))
         let inside = try source.edit([.deleteItems(["i102"])])
         #expect(inside.window?.steps == [.delete(at: 2, count: 1), .insert(at: 9, rows: [WindowRow(kind: .item, id: "i110", section: "s", content: nil)])])
+    }
+}
+
+/// A ranked search with a viewport ranks only the rows the window can
+/// reach (`DeferredRanking`); the rest is ranked when first read. Against a
+/// source without a viewport given the same changes: the same visible list
+/// after every keystroke, scroll (past the ranked rows too) and selection;
+/// window rows cut from it; the version moving exactly when it changed.
+struct DeferredRankingTests {
+    @Test(arguments: 0..<24) func lazyRankingShowsWhatAFullRankingShows(seed: Int) throws {
+        var rng = SplitMix64(seed: UInt64(seed) &+ 0xDEF)
+        let words = ["grace", "Gray", "green", "agar", "rag", "gr8", "ogre", "x", "Granger", "mary gr"]
+        let n = Int.random(in: 50...1500, using: &rng)
+        let items = (0..<n).map { i -> Item in
+            let text = "\(words.randomElement(using: &rng) ?? "") \(words.randomElement(using: &rng) ?? "") \(i)"
+            return Item(id: "p\(i)", content: Content(bytes: Array(text.utf8)), text: text)
+        }
+        let sections = seed % 3 == 0
+            ? [Section(id: "top", header: Content(bytes: Array("\"top\"".utf8)), items: [Item(id: "t0"), Item(id: "t1")]),
+               Section(id: "list", header: Content(bytes: Array("\"list\"".utf8)), items: ItemList(items))]
+            : [Section(id: "list", items: ItemList(items))]
+        var source = DataSource(name: "w"), mirror = DataSource(name: "m")
+        var held: [WindowRow] = []
+        if let first = source.setViewport(Viewport(start: 0, count: Int.random(in: 1...6, using: &rng))) {
+            held = try held.applyingWindowSteps(first.steps)
+        }
+        let snapshot = Snapshot(sections: sections)
+        let policies = ["list": SectionSelectionPolicy(mode: .multiple)]
+        held = try held.applyingWindowSteps(try source.apply(snapshot, policies: policies).window?.steps ?? [])
+        _ = try mirror.apply(snapshot, policies: policies)
+        let queries = ["g", "gr", "gra", "r", "ra", "G", "Gr", "gr ", "", "a", "ag", "zzz", "8", "y g"]
+        for step in 0..<40 {
+            let before = source.visible, version = source.version
+            var update: WindowUpdate?
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0..<5:
+                let text = queries.randomElement(using: &rng) ?? ""
+                let settings = SearchSettings(query: SearchQuery(text: text, mode: step % 4 == 0 ? .substring : .fuzzy),
+                                              scope: ["list"], placeholder: Item(id: "ph", text: "none"))
+                update = source.setSearch(settings).window
+                _ = mirror.setSearch(settings)
+                #expect((source.version != version) == (source.visible != before),
+                        "seed \(seed) step \(step): version moves exactly when the visible list changed")
+            case 5..<8:
+                let total = source.visible.sections.reduce(0) { $0 + $1.items.count + 2 }
+                update = source.setViewport(Viewport(start: Int.random(in: 0...max(0, total), using: &rng),
+                                                     count: Int.random(in: 1...6, using: &rng)))
+            default:
+                let ids = source.visible.sections.flatMap { $0.items.map(\.id) }.filter { $0 != "ph" && $0.hasPrefix("p") }
+                if let id = ids.randomElement(using: &rng), (try? source.select(.toggle, targets: [.id(id)])) != nil {
+                    _ = try? mirror.select(.toggle, targets: [.id(id)])
+                    update = source.refreshWindow()
+                }
+            }
+            #expect(source.visible == mirror.visible, "seed \(seed) step \(step): the visible list does not depend on the viewport")
+            guard let update else { continue }
+            let flat = WindowPropertyTests.flatten(source)
+            held = try held.applyingWindowSteps(update.steps)
+            #expect(held == Array(flat[min(update.start, flat.count)..<min(flat.count, update.start + update.count)]),
+                    "seed \(seed) step \(step): window rows")
+            #expect(update.total == flat.count, "seed \(seed) step \(step): total")
+        }
     }
 }

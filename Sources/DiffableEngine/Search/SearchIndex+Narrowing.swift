@@ -63,8 +63,12 @@ extension SearchIndex {
     /// - Complexity: as `evaluate(_:among:)` over the scanned texts, plus
     ///   O(Σ L) to copy the matched texts (both UTF-8 and folded bytes). A
     ///   narrowing scan reads contiguous memory (no cache miss per text).
+    ///
+    /// `rankOnly` (for an unlimited query in score order): return only the
+    /// best `rankOnly` hits, scoring only texts that can be among them; the
+    /// match set still holds every match.
     public func evaluate(_ query: SearchQuery, narrowing previous: SearchMatchSet?,
-                         among candidates: [Int]?) -> NarrowingResult {
+                         among candidates: [Int]?, rankOnly: Int? = nil) -> NarrowingResult {
         let source: ScanSource
         if let previous, previous.indexCount == count, query.refines(previous.query) {
             source = .compact(previous.segments, resumeFrom: Self.resumeFrom(query, after: previous.query))
@@ -73,7 +77,7 @@ extension SearchIndex {
         }
         let pool = previous?.pool ?? SegmentPool()
         let (result, segments) = run(query, source: source, keepMatches: true, scoring: true, compact: true,
-                                     pool: pool)
+                                     pool: pool, rankOnly: query.order == .score ? rankOnly : nil)
         return NarrowingResult(hits: result.hits,
                                matches: SearchMatchSet(query: query, indexCount: count, segments: segments,
                                                        pool: pool))

@@ -206,10 +206,13 @@ extension SearchIndex {
     /// segments when `compact`), and hits unless `scoring` is false.
     /// - Complexity: O(c × L) for c candidates of length L, plus scoring
     ///   (see `search(_:among:)`) and O(Σ L) to copy compacted matches.
+    /// `rankOnly`: for an unlimited query in score order, rank only the
+    /// best `rankOnly` hits (the others are matched, not necessarily scored).
     func run(_ query: SearchQuery, source: ScanSource, keepMatches: Bool, scoring: Bool,
-             compact: Bool, pool: SegmentPool = SegmentPool()) -> (result: SearchResult, segments: [CompactSegment]) {
+             compact: Bool, pool: SegmentPool = SegmentPool(),
+             rankOnly: Int? = nil) -> (result: SearchResult, segments: [CompactSegment]) {
         let prepared = PreparedQuery(query)
-        let limit = query.limit.map { max($0, 0) }
+        let limit = query.limit.map { max($0, 0) } ?? rankOnly.map { max($0, 0) }
         let ranking: ScanRanking
         if !scoring {
             ranking = .none

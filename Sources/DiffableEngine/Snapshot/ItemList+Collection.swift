@@ -15,8 +15,8 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
     public subscript(position: Int) -> Item {
         unsafeAddress {
             if let mapping {
-                precondition(UInt(bitPattern: position) < UInt(bitPattern: mapping.rows.count), "ItemList index out of range")
-                return mapping.base.address(of: Int(mapping.rows[position]))
+                precondition(UInt(bitPattern: position) < UInt(bitPattern: mapping.count), "ItemList index out of range")
+                return mapping.base.address(of: mapping.row(position))
             }
             if !chunked {
                 precondition(UInt(bitPattern: position) < UInt(bitPattern: flat.count), "ItemList index out of range")
@@ -66,6 +66,7 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
         /// Mapped form: the rows still to read.
         @usableFromInline let mapping: RowMapping?
         @usableFromInline var position = 0
+        @usableFromInline var restRows: [Int32]?
 
         @inlinable init(current: IndexingIterator<ArraySlice<Item>>, chunks: [ArraySlice<Item>], nextChunk: Int,
                         mapping: RowMapping? = nil) {
@@ -77,9 +78,14 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
 
         @inlinable public mutating func next() -> Item? {
             if let mapping {
-                guard position < mapping.rows.count else { return nil }
+                guard position < mapping.count else { return nil }
                 defer { position += 1 }
-                return mapping.base[Int(mapping.rows[position])]
+                if position < mapping.rows.count { return mapping.base[Int(mapping.rows[position])] }
+                // Deferred rows: computed (or read) once for the whole walk.
+                if restRows == nil { restRows = mapping.rest?.rows ?? [] }
+                let offset = position - mapping.rows.count
+                guard let restRows, restRows.indices.contains(offset) else { return nil }
+                return mapping.base[Int(restRows[offset])]
             }
             if let item = current.next() { return item }
             while nextChunk < chunks.count {
@@ -258,7 +264,8 @@ extension ItemList: Equatable {
     /// - Complexity: O(count)
     public static func == (lhs: ItemList, rhs: ItemList) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if let a = lhs.mapping, let b = rhs.mapping, a.base.sharesStorage(with: b.base), a.rows == b.rows { return true }
+        if let a = lhs.mapping, let b = rhs.mapping, a.rest == nil, b.rest == nil, a.base.sharesStorage(with: b.base),
+           a.rows == b.rows { return true }
         if !lhs.isChunked && !rhs.isChunked && lhs.mapping == nil && rhs.mapping == nil { return lhs.flat == rhs.flat }
         return lhs.elementsEqual(rhs)
     }

@@ -72,7 +72,7 @@ public struct ItemList: Sendable {
     /// - Complexity: O(1)
     @inlinable public var count: Int {
         if isChunked { return starts[starts.count - 1] }
-        if let mapping { return mapping.rows.count }
+        if let mapping { return mapping.count }
         return flat.count
     }
 

@@ -10,7 +10,7 @@ extension DataSource {
     /// - Complexity: O(r log r), r = visible rows of the sections filtered
     ///   before or after (the unfiltered side of a section counts its items).
     func filteredChangeset(oldRows: [Int: [Int]], old: Snapshot) -> Changeset? {
-        let newRows = searchCache.rowSources
+        let newRows = searchCache.completedRowSources
         guard old.sections.count == visible.sections.count,
               snapshot.sections.count == visible.sections.count else { return nil }
         var starts: [Int] = [0]

@@ -40,7 +40,7 @@ extension DataSource {
             if expand { outline.expanded.insert(id) } else { outline.expanded.remove(id) }
         }
         let oldVisible = visible
-        let oldRows = searchCache.rowSources
+        let oldRows = searchCache.completedRowSources
         visible = computeVisible()
         var changeset = filteredChangeset(oldRows: oldRows, old: oldVisible) ?? oldVisible.difference(to: visible)
         let toggled = Set(targets.filter { oldOutline.isExpanded($0) != outline.isExpanded($0) })
@@ -73,7 +73,7 @@ extension DataSource {
         // Where its row is, checked before anything changes: a row list that
         // does not show the item takes the general path.
         let shown = !outline.ancestors(of: id).contains { !outline.isExpanded($0) }
-        var rows = searchCache.rowSources[s] ?? Array(start..<start + items.count)
+        var rows = searchCache.completedRowSources[s] ?? Array(start..<start + items.count)
         let p = Self.position(of: q, in: rows)
         guard !shown || (rows.indices.contains(p) && rows[p] == q && visible.sections.indices.contains(s)
                          && visible.sections[s].items.count == rows.count) else { return nil }
@@ -86,7 +86,6 @@ extension DataSource {
         version += 1
         var changeset = Changeset()
         if shown {
-            if visible.sections[s].items.count > ItemList.maxChunk { visible.sections[s].items.chunkify() }
             if expand {
                 // Rows of the subtree under the new expansion.
                 var revealed: [Int] = []
@@ -99,16 +98,18 @@ extension DataSource {
                     if outline.hasChildren(items[row].id), !outline.isExpanded(items[row].id) { hiddenBelow = rowLevel }
                 }
                 rows.insert(contentsOf: revealed, at: p + 1)
-                visible.sections[s].items.replaceSubrange(p + 1..<p + 1, with: revealed.map { items[$0 - start] })
                 changeset.itemInserts = (p + 1..<p + 1 + revealed.count).map { ItemPath(section: s, row: $0) }
             } else {
                 var e = p + 1
                 while e < rows.count, rows[e] < start + subtree.upperBound { e += 1 }
                 rows.removeSubrange(p + 1..<e)
-                visible.sections[s].items.replaceSubrange(p + 1..<e, with: EmptyCollection())
                 changeset.itemDeletes = (p + 1..<e).map { ItemPath(section: s, row: $0) }
             }
             searchCache.rowSources[s] = rows.count == items.count ? nil : rows
+            searchCache.deferred = nil
+            // The visible section is a row map (O(rows) integers, as the
+            // row-source update above), never a copy of the items.
+            visible.sections[s].items = rows.count == items.count ? items : ItemList(rows: rows, offset: start, of: items)
             changeset.itemReloads = [Changeset.ItemUpdate(old: ItemPath(section: s, row: p), new: ItemPath(section: s, row: p))]
         }
         let windowUpdate = windowAfter(changeset: changeset, oldVisible: oldVisible, mayScan: false)

@@ -38,12 +38,63 @@ struct SearchCache: Sendable {
     /// all its items.
     var rowSources: [Int: [Int]] = [:]
     static let placeholderKey = -1
+    /// A ranked search with a viewport ranks only the rows its window can
+    /// reach: then `rowSources[deferred.section]` holds the ranked first
+    /// rows, and the others follow in `deferred.rest` (see `DeferredRanking`).
+    var deferred: DeferredRanking?
     /// Flat index of every item of the full snapshot, built on the first
     /// incremental expand or collapse after a snapshot change.
     var flatIndex: [String: Int]?
     /// Flat index of every item's parent (-1 at the top), built on the first
     /// search of an outline after a snapshot change.
     var parentFlat: [Int32]?
+}
+
+/// The rows of a ranked section after its first ranked ones: every other
+/// match, ranked on first use. A keystroke in a million-row list with a
+/// 50-row window then scores only the texts that can still enter the top
+/// rows (see `TopK`) instead of all matches, and sorts none of the rest.
+struct DeferredRanking: Sendable {
+    /// The section (full-snapshot index) and the flat index of its first item.
+    let section: Int
+    let start: Int
+    /// The other matches, ascending flat indices (what `rest` ranks).
+    let unranked: [Int]
+    /// `unranked` ranked, as rows of the section (computed once, on use).
+    let rest: DeferredRows
+    let query: SearchQuery
+
+    /// The rest's flat indices, in ranking order (ranks them if needed).
+    var rankedFlat: [Int] { rest.rows.map { start + Int($0) } }
+}
+
+extension SearchCache {
+    /// Flat index of visible row `row` of section `s` (nil: the section is
+    /// unfiltered, or `row` is out of range); reaching a deferred row ranks
+    /// the rest.
+    func rowSource(section s: Int, row: Int) -> Int? {
+        guard let rows = rowSources[s] else { return nil }
+        if rows.indices.contains(row) { return rows[row] }
+        guard let deferred, deferred.section == s, row >= rows.count, row - rows.count < deferred.rest.count else { return nil }
+        return deferred.start + deferred.rest.row(row - rows.count)
+    }
+
+    /// Row sources with deferred rows ranked and appended.
+    /// - Complexity: O(1) without deferred rows; else O(rows), plus ranking
+    ///   them the first time.
+    var completedRowSources: [Int: [Int]] {
+        guard let deferred else { return rowSources }
+        var rows = rowSources
+        rows[deferred.section, default: []] += deferred.rankedFlat
+        return rows
+    }
+
+    /// Number of visible rows of section `s` given by row sources
+    /// (placeholder included), deferred ones counted.
+    func rowCount(section s: Int) -> Int? {
+        guard let rows = rowSources[s] else { return nil }
+        return rows.count + (deferred?.section == s ? deferred?.rest.count ?? 0 : 0)
+    }
 }
 
 extension DataSource {
@@ -64,7 +115,7 @@ extension DataSource {
     ///   scoped sections).
     public mutating func setSearch(_ settings: SearchSettings?) -> Update {
         let oldVisible = visible
-        let oldRows = searchCache.rowSources
+        let oldCache = searchCache
         search = settings
         visible = computeVisible()
         let changeset: Changeset
@@ -74,7 +125,7 @@ extension DataSource {
             // needed (the window finds its top row by id). The visible list
             // changed when a filtered section's rows, or the placeholder, did.
             changeset = Changeset()
-            if visibleChanged(oldRows: oldRows, newRows: searchCache.rowSources, old: oldVisible, new: visible) {
+            if visibleChanged(old: oldCache, new: searchCache, oldVisible: oldVisible, newVisible: visible) {
                 version += 1
             }
             windowUpdate = windowAfter(changeset: nil, oldVisible: oldVisible, mayScan: true)
@@ -82,7 +133,8 @@ extension DataSource {
             // Both visible snapshots filter the same full snapshot, so rows are
             // compared by their flat index: no id hashing, O(rows of the filtered
             // sections) instead of a general diff.
-            changeset = filteredChangeset(oldRows: oldRows, old: oldVisible) ?? oldVisible.difference(to: visible)
+            changeset = filteredChangeset(oldRows: oldCache.completedRowSources, old: oldVisible)
+                ?? oldVisible.difference(to: visible)
             // Debug builds prove every search diff: replayed on the old visible
             // snapshot it must give the new one (O(rows); not evaluated in -O).
             assert((try? oldVisible.applyingBatch(changeset, contentFrom: visible)) == visible,
@@ -98,8 +150,25 @@ extension DataSource {
     /// Whether two visible snapshots of this full snapshot differ: a
     /// section's rows (a section without row sources shows all its items),
     /// or the placeholder shown in the same place.
+    ///
+    /// Deferred rows are compared without ranking them when that decides:
+    /// another count, another ranked prefix or another set of other matches
+    /// is a change; the same prefix and set for the same query is none. Only
+    /// the same prefix and set for another query ranks both rests.
     /// - Complexity: O(rows of the filtered sections), compared as integers.
-    func visibleChanged(oldRows: [Int: [Int]], newRows: [Int: [Int]], old: Snapshot, new: Snapshot) -> Bool {
+    func visibleChanged(old oldCache: SearchCache, new newCache: SearchCache, oldVisible old: Snapshot,
+                        newVisible new: Snapshot) -> Bool {
+        var oldRows = oldCache.rowSources, newRows = newCache.rowSources
+        for s in Set([oldCache.deferred?.section, newCache.deferred?.section].compactMap { $0 }) {
+            if oldCache.rowCount(section: s) != newCache.rowCount(section: s) { return true }
+            let a = oldCache.deferred, b = newCache.deferred
+            if let a, let b, a.section == s, b.section == s, oldRows[s]?.count == newRows[s]?.count {
+                if oldRows[s] != newRows[s] || a.unranked != b.unranked { return true }
+                if a.query == b.query { oldRows[s] = nil; newRows[s] = nil; continue }
+            }
+            oldRows[s] = oldCache.completedRowSources[s]
+            newRows[s] = newCache.completedRowSources[s]
+        }
         var start = 0
         for (s, section) in snapshot.sections.enumerated() {
             defer { start += section.items.count }
@@ -127,7 +196,8 @@ extension DataSource {
     /// nil without an active search.
     public var searchShownCount: Int? {
         guard let search, search.isActive else { return nil }
-        return searchCache.rowSources.values.reduce(0) { $0 + $1.filter { $0 >= 0 }.count }
+        let deferred = searchCache.deferred?.rest.count ?? 0
+        return deferred + searchCache.rowSources.values.reduce(0) { $0 + $1.filter { $0 >= 0 }.count }
     }
 
     /// The highlighted scalar ranges of the visible row at `path` (empty when
@@ -135,12 +205,13 @@ extension DataSource {
     /// - Complexity: O(L × query length) for a text of length L.
     public func highlights(at path: ItemPath) -> [Range<Int>] {
         guard let search, search.isActive, let index = searchCache.index,
-              let rows = searchCache.rowSources[path.section], rows.indices.contains(path.row) else { return [] }
-        return index.highlights(of: rows[path.row], for: search.query)
+              let flat = searchCache.rowSource(section: path.section, row: path.row) else { return [] }
+        return index.highlights(of: flat, for: search.query)
     }
 
     /// Rebuilds the visible snapshot for the current full snapshot and search.
     mutating func computeVisible() -> Snapshot {
+        searchCache.deferred = nil
         guard let search, search.isActive else {
             searchCache.rowSources = outline.isEmpty ? [:] : expandedRowSources(except: [])
             return visibleSnapshot(searchCache.rowSources)
@@ -168,15 +239,32 @@ extension DataSource {
             for s in scoped where s + 1 < starts.count { flat.append(contentsOf: starts[s]..<starts[s + 1]) }
             candidates = flat
         }
-        let result = index.evaluate(search.query, narrowing: previous, among: candidates)
+        // With a viewport, an unlimited ranked search of one flat section
+        // ranks only the rows the window can reach now (its end, plus two
+        // windows of scrolling); the others are ranked when first read.
+        var rankOnly: Int?
+        if let viewport = window?.viewport, search.query.order == .score, search.query.limit == nil,
+           outline.isEmpty, scoped.count == 1 {
+            rankOnly = viewport.start + 3 * viewport.count
+        }
+        let result = index.evaluate(search.query, narrowing: previous, among: candidates, rankOnly: rankOnly)
         searchCache.lastScope = search.scope
         searchCache.matches = result.matches
+        searchCache.deferred = nil
 
         var rowSources: [Int: [Int]] = [:]
-        for s in scoped { rowSources[s] = [] }
-        for hit in result.hits {
-            let s = section(ofFlat: hit.index, starts: starts)
-            rowSources[s]?.append(hit.index)
+        if scoped.count == 1, let s = scoped.first {
+            rowSources[s] = result.hits.map(\.index)
+        } else {
+            for s in scoped { rowSources[s] = [] }
+            for hit in result.hits {
+                let s = section(ofFlat: hit.index, starts: starts)
+                rowSources[s]?.append(hit.index)
+            }
+        }
+        if rankOnly != nil, let s = scoped.first, result.matches.count > result.hits.count {
+            searchCache.deferred = deferRanking(of: result.matches.indices, shown: result.hits, section: s,
+                                                start: starts[s], query: search.query, index: index)
         }
         if !outline.isEmpty {
             // A match is shown with its ancestors (expanded for the search
@@ -190,6 +278,26 @@ extension DataSource {
         }
         searchCache.rowSources = rowSources
         return visibleSnapshot(rowSources)
+    }
+
+    /// The matches not in `shown` (the best ones), to be ranked on first use.
+    /// - Complexity: O(matches + shown log shown)
+    private func deferRanking(of matches: [Int], shown: [SearchHit], section: Int, start: Int,
+                              query: SearchQuery, index: SearchIndex) -> DeferredRanking {
+        let first = shown.map(\.index).sorted()
+        var unranked: [Int] = []
+        unranked.reserveCapacity(max(0, matches.count - first.count))
+        var j = 0
+        for flat in matches {
+            while j < first.count && first[j] < flat { j += 1 }
+            if j < first.count && first[j] == flat { continue }
+            unranked.append(flat)
+        }
+        let candidates = unranked
+        let rest = DeferredRows(count: unranked.count) {
+            index.rank(candidates, for: query).map { Int32(truncatingIfNeeded: $0.index - start) }
+        }
+        return DeferredRanking(section: section, start: start, unranked: unranked, rest: rest, query: query)
     }
 
     /// The full snapshot with the sections named in `rowSources` cut down to
@@ -208,7 +316,8 @@ extension DataSource {
                 continue
             }
             // A row map, not copies: O(rows) integers (see `ItemList+Mapped`).
-            sections[s].items = ItemList(rows: rows, offset: start, of: items)
+            let rest = searchCache.deferred?.section == s ? searchCache.deferred?.rest : nil
+            sections[s].items = ItemList(rows: rows, offset: start, of: items, rest: rest)
         }
         return Snapshot(sections: sections)
     }

@@ -209,3 +209,27 @@ struct DeferredRankingTests {
         }
     }
 }
+
+extension DeferredRankingTests {
+    /// The one case `visibleChanged` must rank to decide: another query with
+    /// the same ranked rows and the same other matches. "a" → "ab" keeps the
+    /// full order (no version bump); "ab" → "b" reverses the last two rows.
+    @Test func sameRowsUnderAnotherQueryRankToDecide() throws {
+        let texts = ["a b", "a b", "a b", "a xxb", "xxa b"]
+        let items = texts.enumerated().map { Item(id: "t\($0.offset)", content: Content(bytes: Array($0.element.utf8)), text: $0.element) }
+        var source = DataSource(name: "w")
+        _ = source.setViewport(Viewport(start: 0, count: 1))  // ranks the best 3
+        _ = try source.apply(Snapshot(sections: [Section(id: "list", items: ItemList(items))]))
+        func search(_ text: String) -> [String] {
+            _ = source.setSearch(SearchSettings(query: SearchQuery(text: text, mode: .fuzzy, order: .score)))
+            #expect(source.searchCache.deferred != nil, "\(text): the last two rows are deferred")
+            return source.visible.sections[0].items.map(\.id)
+        }
+        #expect(search("a") == ["t0", "t1", "t2", "t3", "t4"])
+        let version = source.version
+        #expect(search("ab") == ["t0", "t1", "t2", "t3", "t4"])
+        #expect(source.version == version, "same full order: no change")
+        #expect(search("b") == ["t0", "t1", "t2", "t4", "t3"])
+        #expect(source.version == version + 1, "the rest's order changed: a change")
+    }
+}

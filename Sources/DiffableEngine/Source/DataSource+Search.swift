@@ -50,53 +50,6 @@ struct SearchCache: Sendable {
     var parentFlat: [Int32]?
 }
 
-/// The rows of a ranked section after its first ranked ones: every other
-/// match, ranked on first use. A keystroke in a million-row list with a
-/// 50-row window then scores only the texts that can still enter the top
-/// rows (see `TopK`) instead of all matches, and sorts none of the rest.
-struct DeferredRanking: Sendable {
-    /// The section (full-snapshot index) and the flat index of its first item.
-    let section: Int
-    let start: Int
-    /// The other matches, ascending flat indices (what `rest` ranks).
-    let unranked: [Int]
-    /// `unranked` ranked, as rows of the section (computed once, on use).
-    let rest: DeferredRows
-    let query: SearchQuery
-
-    /// The rest's flat indices, in ranking order (ranks them if needed).
-    var rankedFlat: [Int] { rest.rows.map { start + Int($0) } }
-}
-
-extension SearchCache {
-    /// Flat index of visible row `row` of section `s` (nil: the section is
-    /// unfiltered, or `row` is out of range); reaching a deferred row ranks
-    /// the rest.
-    func rowSource(section s: Int, row: Int) -> Int? {
-        guard let rows = rowSources[s] else { return nil }
-        if rows.indices.contains(row) { return rows[row] }
-        guard let deferred, deferred.section == s, row >= rows.count, row - rows.count < deferred.rest.count else { return nil }
-        return deferred.start + deferred.rest.row(row - rows.count)
-    }
-
-    /// Row sources with deferred rows ranked and appended.
-    /// - Complexity: O(1) without deferred rows; else O(rows), plus ranking
-    ///   them the first time.
-    var completedRowSources: [Int: [Int]] {
-        guard let deferred else { return rowSources }
-        var rows = rowSources
-        rows[deferred.section, default: []] += deferred.rankedFlat
-        return rows
-    }
-
-    /// Number of visible rows of section `s` given by row sources
-    /// (placeholder included), deferred ones counted.
-    func rowCount(section s: Int) -> Int? {
-        guard let rows = rowSources[s] else { return nil }
-        return rows.count + (deferred?.section == s ? deferred?.rest.count ?? 0 : 0)
-    }
-}
-
 extension DataSource {
     /// The current search, if any.
     public var searchSettings: SearchSettings? { search }
@@ -278,26 +231,6 @@ extension DataSource {
         }
         searchCache.rowSources = rowSources
         return visibleSnapshot(rowSources)
-    }
-
-    /// The matches not in `shown` (the best ones), to be ranked on first use.
-    /// - Complexity: O(matches + shown log shown)
-    private func deferRanking(of matches: [Int], shown: [SearchHit], section: Int, start: Int,
-                              query: SearchQuery, index: SearchIndex) -> DeferredRanking {
-        let first = shown.map(\.index).sorted()
-        var unranked: [Int] = []
-        unranked.reserveCapacity(max(0, matches.count - first.count))
-        var j = 0
-        for flat in matches {
-            while j < first.count && first[j] < flat { j += 1 }
-            if j < first.count && first[j] == flat { continue }
-            unranked.append(flat)
-        }
-        let candidates = unranked
-        let rest = DeferredRows(count: unranked.count) {
-            index.rank(candidates, for: query).map { Int32(truncatingIfNeeded: $0.index - start) }
-        }
-        return DeferredRanking(section: section, start: start, unranked: unranked, rest: rest, query: query)
     }
 
     /// The full snapshot with the sections named in `rowSources` cut down to

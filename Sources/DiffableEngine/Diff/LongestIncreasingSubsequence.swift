@@ -42,9 +42,11 @@ struct LongestIncreasingSubsequence {
         previous.reserveCapacity(m)
         for i in 0..<m {
             let value = values[i]
-            // First k with values[tails[k]] >= value.
+            // First k with values[tails[k]] >= value. Nearly sorted input
+            // (few moves) mostly extends the longest run: test that first.
             var low = 0
             var high = tails.count
+            if high > 0, values[Int(tails[high - 1])] < value { low = high }
             while low < high {
                 let mid = (low &+ high) >> 1
                 if values[Int(tails[mid])] < value { low = mid + 1 } else { high = mid }

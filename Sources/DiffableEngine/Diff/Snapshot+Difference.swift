@@ -16,7 +16,7 @@ extension Snapshot {
     ///   at most once per side; ids that keep their place relative to their
     ///   neighbours in a matched section are compared in place, unhashed.
     public func difference(to new: Snapshot) -> Changeset {
-        var builder = DifferenceBuilder(old: self, new: new, hashID: { $0.hashValue })
+        var builder = DifferenceBuilder(old: self, new: new, hashID: nil)
         return builder.build()
     }
 
@@ -49,6 +49,10 @@ private struct DifferenceBuilder {
     var oldSectionOf: [Int32] = []
     /// Fate of each old item: `Fate.deleted` unless found to stay or move.
     var oldFate: [UInt8] = []
+    /// Whether each matched old item's content differs from its match's,
+    /// found when the match is made (the items are being read then), so the
+    /// later passes run over these flat arrays and never reread the items.
+    var contentChanged: [Bool] = []
     var result = Changeset()
 
     enum Fate {
@@ -57,14 +61,19 @@ private struct DifferenceBuilder {
         static let moves: UInt8 = 2
     }
 
-    /// Hash of an id for the symbol table (replaceable so tests can force
-    /// collisions).
-    let hashID: (String) -> Int
+    /// Hash of an id for the symbol table: `IDHashTable.hash` unless a test
+    /// replaces it (to force collisions).
+    let customHashID: ((String) -> Int)?
 
-    init(old: Snapshot, new: Snapshot, hashID: @escaping (String) -> Int) {
+    @inline(__always) func hashID(_ id: String) -> Int {
+        if let customHashID { return customHashID(id) }
+        return Int(truncatingIfNeeded: IDHashTable.hash(id))
+    }
+
+    init(old: Snapshot, new: Snapshot, hashID: ((String) -> Int)?) {
         oldSections = old.sections
         newSections = new.sections
-        self.hashID = hashID
+        self.customHashID = hashID
     }
 
     mutating func build() -> Changeset {
@@ -113,14 +122,16 @@ private struct DifferenceBuilder {
     /// (returns `(d, 0)`), checking both at each distance; nil when neither
     /// occurs within the window.
     /// - Complexity: O(d) id comparisons.
-    private static func resync(_ a: ItemList, _ i: Int, _ b: ItemList, _ j: Int) -> (Int, Int)? {
-        let oldID = a[i].id, newID = b[j].id
+    @inline(__always)
+    private static func resync<A: RandomAccessCollection<Item>, B: RandomAccessCollection<Item>>(
+        _ a: A, _ i: Int, _ b: B, _ j: Int
+    ) -> (Int, Int)? where A.Index == Int, B.Index == Int {
         var d = 1
         while d <= lookAhead {
             let inNew = j + d < b.count, inOld = i + d < a.count
             guard inNew || inOld else { return nil }
-            if inNew, b[j + d].id == oldID { return (0, d) }
-            if inOld, a[i + d].id == newID { return (d, 0) }
+            if inNew, b[j + d].id == a[i].id { return (0, d) }
+            if inOld, a[i + d].id == b[j].id { return (d, 0) }
             d += 1
         }
         return nil
@@ -131,6 +142,64 @@ private struct DifferenceBuilder {
         newToOld[n] = Int32(truncatingIfNeeded: o)
     }
 
+    /// The link arrays and `contentChanged`, borrowed for the walk (every
+    /// flat index the walk forms is inside its section's range).
+    private struct Links {
+        let oldToNew: UnsafeMutableBufferPointer<Int32>
+        let newToOld: UnsafeMutableBufferPointer<Int32>
+        let contentChanged: UnsafeMutableBufferPointer<Bool>
+    }
+
+    /// Step 1 of `matchItems` for one matched section pair (old items `a`
+    /// at flat `oBase`, new items `b` at flat `nBase`); returns the number of
+    /// links made. Generic so that contiguous sections (the common case) run
+    /// over buffer pointers: no per-row form checks, no id copies.
+    /// - Complexity: O(a.count + b.count) id comparisons, times the
+    ///   look-ahead after a mismatch.
+    private static func walk<A: RandomAccessCollection<Item>, B: RandomAccessCollection<Item>>(
+        _ a: A, _ oBase: Int, _ b: B, _ nBase: Int, _ links: Links
+    ) -> Int where A.Index == Int, B.Index == Int {
+        let (oldToNew, newToOld, changed) = (links.oldToNew, links.newToOld, links.contentChanged)
+        @inline(__always) func link(_ i: Int, _ j: Int) {
+            let (o, n) = (oBase + i, nBase + j)
+            oldToNew[o] = Int32(truncatingIfNeeded: n)
+            newToOld[n] = Int32(truncatingIfNeeded: o)
+            if a[i].content != b[j].content { changed[o] = true }
+        }
+        var i = 0
+        var j = 0
+        var linked = 0
+        var misses = 0
+        while i < a.count, j < b.count {
+            if a[i].id == b[j].id {
+                link(i, j)
+                linked += 1
+                i += 1
+                j += 1
+            } else if let (skipOld, skipNew) = Self.resync(a, i, b, j) {
+                // a[i ..< i + skipOld] went elsewhere, or b[j ..< j + skipNew]
+                // came from elsewhere: the nearer resynchronization wins,
+                // so a lone delete or insert costs two compares, not a window.
+                i += skipOld
+                j += skipNew
+            } else {
+                misses += 1
+                if misses > 16, misses > linked / 4 { break }
+                i += 1
+                j += 1
+            }
+        }
+        var x = a.count - 1
+        var y = b.count - 1
+        while x >= i, y >= j, oldToNew[oBase + x] < 0, newToOld[nBase + y] < 0, a[x].id == b[y].id {
+            link(x, y)
+            linked += 1
+            x -= 1
+            y -= 1
+        }
+        return linked
+    }
+
     private mutating func matchItems() {
         oldStart = Self.starts(of: oldSections)
         newStart = Self.starts(of: newSections)
@@ -138,6 +207,7 @@ private struct DifferenceBuilder {
         let newCount = newStart.last ?? 0
         oldToNew = [Int32](repeating: -1, count: oldCount)
         newToOld = [Int32](repeating: -1, count: newCount)
+        contentChanged = [Bool](repeating: false, count: oldCount)
         oldSectionOf = [Int32](repeating: 0, count: oldCount)
         for s in oldSections.indices {
             let section = Int32(truncatingIfNeeded: s)
@@ -155,40 +225,18 @@ private struct DifferenceBuilder {
             guard o >= 0 else { continue }
             let a = oldSections[o].items
             let b = newSections[n].items
-            let oBase = oldStart[o]
-            let nBase = newStart[n]
-            var i = 0
-            var j = 0
-            var linked = 0
-            var misses = 0
-            while i < a.count, j < b.count {
-                if a[i].id == b[j].id {
-                    link(old: oBase + i, new: nBase + j)
-                    linked += 1
-                    i += 1
-                    j += 1
-                } else if let (skipOld, skipNew) = Self.resync(a, i, b, j) {
-                    // a[i ..< i + skipOld] went elsewhere, or b[j ..< j + skipNew]
-                    // came from elsewhere: the nearer resynchronization wins,
-                    // so a lone delete or insert costs two compares, not a window.
-                    i += skipOld
-                    j += skipNew
-                } else {
-                    misses += 1
-                    if misses > 16, misses > linked / 4 { break }
-                    i += 1
-                    j += 1
+            let (oBase, nBase) = (oldStart[o], newStart[n])
+            unmatchedOld -= oldToNew.withUnsafeMutableBufferPointer { oldToNew in
+                newToOld.withUnsafeMutableBufferPointer { newToOld in
+                    contentChanged.withUnsafeMutableBufferPointer { changed in
+                        let links = Links(oldToNew: oldToNew, newToOld: newToOld, contentChanged: changed)
+                        let linked = a.withContiguousStorageIfAvailable { a in
+                            b.withContiguousStorageIfAvailable { b in Self.walk(a, oBase, b, nBase, links) }
+                        } ?? nil
+                        return linked ?? Self.walk(a, oBase, b, nBase, links)
+                    }
                 }
             }
-            var x = a.count - 1
-            var y = b.count - 1
-            while x >= i, y >= j, oldToNew[oBase + x] < 0, newToOld[nBase + y] < 0, a[x].id == b[y].id {
-                link(old: oBase + x, new: nBase + y)
-                linked += 1
-                x -= 1
-                y -= 1
-            }
-            unmatchedOld -= linked
         }
         guard unmatchedOld > 0, newCount > 0 else { return }
 
@@ -214,7 +262,7 @@ private struct DifferenceBuilder {
                 hashed.append(n)
             }
         }
-        guard !confirm(hashed) else { return }
+        guard !confirmAndCompareContent(hashed) else { return }
 
         // 3. A hash collision produced a wrong candidate (rare): redo step 2
         //    with a Dictionary keyed by the ids themselves.
@@ -228,7 +276,28 @@ private struct DifferenceBuilder {
         Self.forEachUnmatched(newSections, newStart, newToOld) { flat, id in
             if let o = exact.removeValue(forKey: id) { pairs.append((o, flat)) }
         }
-        for pair in pairs { link(old: Int(pair.old), new: Int(pair.new)) }
+        for pair in pairs {
+            let (o, n) = (Int(pair.old), Int(pair.new))
+            link(old: o, new: n)
+            contentChanged[o] = oldItem(o).content != newItem(n).content
+        }
+    }
+
+    /// The old item at flat index `o`.
+    private func oldItem(_ o: Int) -> Item {
+        let s = Int(oldSectionOf[o])
+        return oldSections[s].items[o - oldStart[s]]
+    }
+
+    /// The new item at flat index `n`.
+    /// - Complexity: O(log sections).
+    private func newItem(_ n: Int) -> Item {
+        var low = 0, high = newSections.count - 1
+        while low < high {  // last section whose start is <= n
+            let mid = (low + high + 1) >> 1
+            if newStart[mid] <= n { low = mid } else { high = mid - 1 }
+        }
+        return newSections[low].items[n - newStart[low]]
     }
 
     /// Calls `body` with the flat index and id of every item of `sections`
@@ -236,12 +305,15 @@ private struct DifferenceBuilder {
     private static func forEachUnmatched(
         _ sections: [Section], _ starts: [Int], _ links: [Int32], _ body: (Int32, String) -> Void
     ) {
+        func visit<C: RandomAccessCollection<Item>>(_ items: C, _ base: Int) where C.Index == Int {
+            for r in 0..<items.count where links[base + r] < 0 {
+                body(Int32(truncatingIfNeeded: base + r), items[r].id)
+            }
+        }
         for s in sections.indices {
             let items = sections[s].items
             let base = starts[s]
-            for r in items.indices where links[base + r] < 0 {
-                body(Int32(truncatingIfNeeded: base + r), items[r].id)
-            }
+            if items.withContiguousStorageIfAvailable({ visit($0, base) }) == nil { visit(items, base) }
         }
     }
 
@@ -255,20 +327,40 @@ private struct DifferenceBuilder {
         probe probeSections: [Section], _ probeStart: [Int], _ probeLinks: [Int32]
     ) -> [(Int32, Int32)] {
         var table = IDTable(capacity: count)
-        Self.forEachUnmatched(tableSections, tableStart, tableLinks) { flat, id in
-            table.insert(hash: hashID(id), index: flat)
-        }
+        let tableSide = unmatchedHashes(tableSections, tableStart, tableLinks)
+        for k in tableSide.flats.indices { table.insert(hash: tableSide.hashes[k], index: tableSide.flats[k]) }
+        let probeSide = unmatchedHashes(probeSections, probeStart, probeLinks)
         var pairs: [(Int32, Int32)] = []
-        Self.forEachUnmatched(probeSections, probeStart, probeLinks) { flat, id in
-            guard pairs.count < count, let hit = table.take(hash: hashID(id)) else { return }
-            pairs.append((hit, flat))
+        for k in probeSide.flats.indices where pairs.count < count {
+            if let hit = table.take(hash: probeSide.hashes[k]) { pairs.append((hit, probeSide.flats[k])) }
         }
         return pairs
     }
 
+    /// The flat index and id hash of every item of `sections` whose link is
+    /// still -1, in order. (Hashing here rather than in a closure lets the
+    /// ids be read in place, without a retain each.)
+    private func unmatchedHashes(
+        _ sections: [Section], _ starts: [Int], _ links: [Int32]
+    ) -> (flats: [Int32], hashes: [Int]) {
+        var flats: [Int32] = [], hashes: [Int] = []
+        func visit<C: RandomAccessCollection<Item>>(_ items: C, _ base: Int) where C.Index == Int {
+            for r in 0..<items.count where links[base + r] < 0 {
+                flats.append(Int32(truncatingIfNeeded: base + r))
+                hashes.append(hashID(items[r].id))
+            }
+        }
+        for s in sections.indices {
+            let items = sections[s].items
+            let base = starts[s]
+            if items.withContiguousStorageIfAvailable({ visit($0, base) }) == nil { visit(items, base) }
+        }
+        return (flats, hashes)
+    }
+
     /// Whether every link made through the hash table (new flat indices,
-    /// ascending) joins equal ids.
-    private func confirm(_ hashed: [Int32]) -> Bool {
+    /// ascending) joins equal ids; records whether their contents differ.
+    private mutating func confirmAndCompareContent(_ hashed: [Int32]) -> Bool {
         var cursor = 0
         for s in newSections.indices where cursor < hashed.count {
             let items = newSections[s].items
@@ -278,7 +370,9 @@ private struct DifferenceBuilder {
                 let n = Int(hashed[cursor])
                 let o = Int(newToOld[n])
                 let os = Int(oldSectionOf[o])
-                if oldSections[os].items[o - oldStart[os]].id != items[n - base].id { return false }
+                let old = oldSections[os].items[o - oldStart[os]]
+                if old.id != items[n - base].id { return false }
+                contentChanged[o] = old.content != items[n - base].content
                 cursor += 1
             }
         }
@@ -327,15 +421,14 @@ private struct DifferenceBuilder {
         for n in newSections.indices {
             let o = newSectionToOld[n]
             guard o >= 0 else { continue }  // rows of inserted sections are implied
-            let oldItems = oldSections[o].items
-            let newItems = newSections[n].items
             let oBase = oldStart[o]
             let nBase = newStart[n]
+            let rows = 0..<(newStart[n + 1] - nBase)
             let section = Int32(truncatingIfNeeded: o)
 
             // Items that were already in this section: old rows in new order.
             candidates.removeAll(keepingCapacity: true)
-            for r in newItems.indices {
+            for r in rows {
                 let match = Int(newToOld[nBase + r])
                 if match >= 0, oldSectionOf[match] == section {
                     candidates.append(Int32(truncatingIfNeeded: match - oBase))
@@ -344,7 +437,7 @@ private struct DifferenceBuilder {
             _ = solver.mark(candidates, into: &stays)
 
             var rank = 0
-            for r in newItems.indices {
+            for r in rows {
                 let match = Int(newToOld[nBase + r])
                 let to = ItemPath(section: n, row: r)
                 guard match >= 0 else {
@@ -365,38 +458,29 @@ private struct DifferenceBuilder {
                     continue
                 }
                 oldFate[match] = Fate.moves
-                let fromRow = match - oldStart[fromSection]
-                let changed: Bool
-                if fromSection == o {
-                    changed = oldItems[fromRow].content != newItems[r].content
-                } else {
-                    changed = oldSections[fromSection].items[fromRow].content != newItems[r].content
-                }
                 result.itemMoves.append(.init(
-                    from: ItemPath(section: fromSection, row: fromRow), to: to, contentChanged: changed))
+                    from: ItemPath(section: fromSection, row: match - oldStart[fromSection]), to: to,
+                    contentChanged: contentChanged[match]))
             }
         }
     }
 
     /// Walks the old side: reports deletes and, for items that stay, reloads.
+    /// Reads the flat arrays only, not the items.
     private mutating func diffItemsOldSide() {
         for o in oldSections.indices {
             let n = oldSectionToNew[o]
             guard n >= 0 else { continue }  // rows of deleted sections are implied
-            let oldItems = oldSections[o].items
-            let newItems = newSections[n].items
             let oBase = oldStart[o]
             let nBase = newStart[n]
-            for r in oldItems.indices {
+            for r in 0..<(oldStart[o + 1] - oBase) {
                 switch oldFate[oBase + r] {
                 case Fate.deleted:
                     result.itemDeletes.append(ItemPath(section: o, row: r))
-                case Fate.stays:
-                    let newRow = Int(oldToNew[oBase + r]) - nBase
-                    if oldItems[r].content != newItems[newRow].content {
-                        result.itemReloads.append(.init(
-                            old: ItemPath(section: o, row: r), new: ItemPath(section: n, row: newRow)))
-                    }
+                case Fate.stays where contentChanged[oBase + r]:
+                    result.itemReloads.append(.init(
+                        old: ItemPath(section: o, row: r),
+                        new: ItemPath(section: n, row: Int(oldToNew[oBase + r]) - nBase)))
                 default:
                     break
                 }

@@ -9,19 +9,27 @@ enum PipeBenchmarks {
         apply("pipe.apply-10k", items: 10_000, target: nil, runs: (25, 5), memoryTarget: nil),
         apply("pipe.apply-100k", items: 100_000, target: 50, runs: (15, 5), memoryTarget: nil),
         apply("pipe.apply-1m", items: 1_000_000, target: 500, runs: (5, 1), memoryTarget: 250),
+        // The ids people use (issue 13): heap strings, not inline small ones.
+        apply("pipe.apply-100k-uuid", items: 100_000, target: 30, runs: (15, 5), memoryTarget: nil, ids: .uuid),
+        apply("pipe.apply-1m-uuid", items: 1_000_000, target: 300, runs: (5, 1), memoryTarget: 150, ids: .uuid),
+        apply("pipe.apply-1m-path", items: 1_000_000, target: 300, runs: (5, 1), memoryTarget: 150, ids: .path),
     ]
 
     /// Initial apply of `items` items (all inserts), then applies that each
     /// change the content of 1% of the items (alternating between two
     /// prepared request bodies, so every apply really changes 1%).
-    static func apply(_ name: String, items: Int, target: Double?, runs: (full: Int, quick: Int), memoryTarget: Double?) -> Benchmark {
+    static func apply(
+        _ name: String, items: Int, target: Double?, runs: (full: Int, quick: Int), memoryTarget: Double?,
+        ids: ClassicWorkload.IDStyle = .short
+    ) -> Benchmark {
         let changed = items / 100
-        let summary = "apply of \(items) items (~40-byte content) over a pipe, then applies changing 1% (\(changed)) of the contents"
+        let idKind = ids == .short ? "" : ids == .uuid ? " with UUID ids" : " with path-like ids"
+        let summary = "apply of \(items) items\(idKind) (~40-byte content) over a pipe, then applies changing 1% (\(changed)) of the contents"
             + (target.map { "; target ≤ \(Int($0)) ms" } ?? "")
         return Benchmark(name: name, summary: summary) { context in
             let r = context.reporter
-            let bodies = [ApplyRequest.body(id: 2, items: items, edited: false),
-                          ApplyRequest.body(id: 3, items: items, edited: true)]
+            let bodies = [ApplyRequest.body(id: 2, items: items, edited: false, ids: ids),
+                          ApplyRequest.body(id: 3, items: items, edited: true, ids: ids)]
             r.note("request size \(String(format: "%.1f", Double(bodies[0].count) / 1e6)) MB")
             let daemon = try DaemonConnection(path: context.daemonPath)
             defer { daemon.close() }
@@ -51,6 +59,7 @@ enum PipeBenchmarks {
                 r.value("\(name) daemon VmRSS after", memory.rss, unit: "MB",
                         target: memoryTarget.map(Target.mb))
                 r.value("\(name) daemon VmHWM (peak)", memory.peak, unit: "MB")
+                r.note(String(format: "peak / steady state = %.2f (target ≤ 2)", memory.peak / max(1, memory.rss)))
             }
         }
     }
@@ -59,9 +68,10 @@ enum PipeBenchmarks {
 /// Builds and checks `apply` messages of the pipe benchmarks.
 enum ApplyRequest {
     /// `{"jsonrpc":"2.0","id":…,"method":"apply","params":{"source":"bench","sections":[{"id":"all","items":[…]}]}}\n`
-    /// with items `{"id":"p0000042","content":{"text":"Firstname Lastname 0000042"}}`; when `edited`,
-    /// every 100th item (index % 100 == 37) reads "Lastname Firstname …" instead.
-    static func body(id: Int, items: Int, edited: Bool) -> [UInt8] {
+    /// with items `{"id":"p0000042","content":{"text":"Firstname Lastname 0000042"}}` (ids in the
+    /// given style: `p0000042`, a UUID or a path); when `edited`, every 100th item
+    /// (index % 100 == 37) reads "Lastname Firstname …" instead.
+    static func body(id: Int, items: Int, edited: Bool, ids: ClassicWorkload.IDStyle = .short) -> [UInt8] {
         var w = JSONWriter(reservingCapacity: items * 72 + 256)
         w.beginObject()
         w.key(raw: "jsonrpc"); w.appendString("2.0")
@@ -80,7 +90,7 @@ enum ApplyRequest {
             let digits = String(i)
             let number = String(repeating: "0", count: max(0, 7 - digits.count)) + digits
             w.beginObject()
-            w.key(raw: "id"); w.appendString("p" + number)
+            w.key(raw: "id"); w.appendString(ids == .short ? "p" + number : ids.id(i, prefix: "i"))
             w.key(raw: "content")
             w.beginObject()
             w.key(raw: "text")

@@ -117,6 +117,25 @@ private func expectSplitInvariant(_ stream: [UInt8], _ expected: [FramedMessage]
         expectSplitInvariant(stream, expected, mode: .lineDelimited)
     }
 
+    /// Messages of at least `handOverSize` that fill the buffer are handed
+    /// over instead of copied: the bodies, and the messages after them, must
+    /// be the same however the stream is cut.
+    @Test func largeNDJSONMessagesAreHandedOverIntact() {
+        let big = utf8("{\"k\":\"") + [UInt8](repeating: UInt8(ascii: "x"), count: MessageFramer.handOverSize) + utf8("\"}")
+        let bigCRLF = utf8("[") + [UInt8](repeating: UInt8(ascii: "7"), count: MessageFramer.handOverSize + 3) + utf8("]")
+        let stream = big + utf8("\n") + utf8("{\"id\":2}\n") + bigCRLF + utf8("\r\n") + big + utf8("\n")
+        let expected: [FramedMessage] = [.body(big), .body(utf8("{\"id\":2}")), .body(bigCRLF), .body(big)]
+        // Whole; one message per chunk (the hand-over case); ragged chunks.
+        #expect(run([stream]).messages == expected)
+        let perMessage = [big + utf8("\n"), utf8("{\"id\":2}\n"), bigCRLF + utf8("\r\n"), big + utf8("\n")]
+        #expect(run(perMessage).messages == expected)
+        for size in [1 << 16, 1 << 20, (1 << 20) + 5, 3_000_001] {
+            #expect(run(stream.chunked(size)).messages == expected, "chunks of \(size)")
+        }
+        // A large message whose newline arrives alone, then a small one.
+        #expect(run([big, utf8("\n"), utf8("[1]\n")]).messages == [.body(big), .body(utf8("[1]"))])
+    }
+
     @Test func ndjsonLastLineWithoutNewlineIsDeliveredAtFinish() {
         let stream = utf8("[1]\n{\"id\":2}\r")
         expectSplitInvariant(stream, [.body(utf8("[1]")), .body(utf8("{\"id\":2}"))], mode: .lineDelimited)

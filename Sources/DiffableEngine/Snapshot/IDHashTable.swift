@@ -233,3 +233,10 @@ struct IDHashTable {
         }
     }
 }
+
+/// The engine's id hash (`IDHashTable.hash`: seeded per process, about one
+/// multiply per 16 bytes), for the layers that hash ids while decoding them.
+public enum IDHash {
+    /// 64-bit hash of an id's UTF-8 bytes.
+    public static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 { IDHashTable.hash(bytes) }
+}

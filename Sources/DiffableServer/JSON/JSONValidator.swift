@@ -134,11 +134,7 @@ struct JSONValidator {
         var escaped = false
         while true {
             // Fast run: printable ASCII without quote or backslash.
-            while pos < end {
-                let b = input[pos]
-                if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { break }
-                pos += 1
-            }
+            pos = ByteRuns.plainStringRunEnd(input, from: pos, end: end)
             guard let b = byte(pos) else { return nil }
             if b == UInt8(ascii: "\"") {
                 pos += 1

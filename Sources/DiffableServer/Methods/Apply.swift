@@ -1,4 +1,5 @@
 import DiffableEngine
+import Dispatch
 
 extension Server {
     /// `apply {source, sections, baseVersion?, form?}` (sections may carry
@@ -28,6 +29,7 @@ extension Server {
     /// the same results and the same errors in the same order.
     func apply(lazy: LazyParams) throws(RPCError) -> JSON {
         // Reading the items is most of a large apply: report and stop there.
+        let started = DispatchTime.now().uptimeNanoseconds
         let decodedOrStopped = ApplyScanner.decode(lazy) { fraction in
             (try? work.step(Int(fraction * Self.readingShare), "reading items")) != nil
         }
@@ -49,6 +51,8 @@ extension Server {
             throw error
         }
         let policies = try SelectionCodec.policies(inSections: decoded.sectionObjects, path: ApplyScanner.sectionsPath)
+        logger.log(.debug, "apply \(name): read \(lazy.body.count) bytes into \(snapshot.itemCount) items in "
+                   + Self.milliseconds(since: started))
         let outline = decoded.isNested
             ? Outline(preorder: snapshot, parentRows: decoded.nesting.map { $0?.parentRow },
                       expandedFlags: decoded.nesting.map { $0?.expanded ?? [:] }, previous: sources[name]?.outline ?? Outline())
@@ -65,6 +69,7 @@ extension Server {
         try checkBaseVersion(baseVersion, of: source)
         if let viewport { source.prepareViewport(viewport) }
         try work.step(Int(Self.readingShare), "diffing")
+        let started = DispatchTime.now().uptimeNanoseconds
         let update: DataSource.Update
         do throws(SelectionError) {
             update = try source.apply(snapshot, policies: policies, outline: outline)
@@ -73,10 +78,21 @@ extension Server {
         }
         // `source` is a copy until stored: a cancel up to here changes nothing.
         try work.step(85, "encoding the diff")
+        let diffed = DispatchTime.now().uptimeNanoseconds
         let result = diffResult(source, update, form: form, echoContent: echo, viewportRemoved: viewport == .some(nil))
+        if snapshot.itemCount >= LazyRequest.minimumBodySize / 64 {
+            logger.log(.debug, "apply \(name): diffed in " + Self.milliseconds(since: started, until: diffed)
+                       + ", encoded in " + Self.milliseconds(since: diffed))
+        }
         try work.checkCancelled()
         sources[name] = source
         return result
+    }
+
+    /// "12.3 ms" from `start` (a `DispatchTime` uptime) to `end` or now.
+    static func milliseconds(since start: UInt64, until end: UInt64 = DispatchTime.now().uptimeNanoseconds) -> String {
+        let tenths = (end &- start) / 100_000
+        return "\(tenths / 10).\(tenths % 10) ms"
     }
 
     static let applyMembers = ["source", "sections", "baseVersion", "form", "viewport", "echo"]

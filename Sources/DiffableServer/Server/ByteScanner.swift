@@ -55,6 +55,8 @@ struct ByteScanner {
         var escaped = false
         pos += 1
         while pos < end {
+            pos = ByteRuns.plainStringRunEnd(input, from: pos, end: end)
+            guard pos < end else { break }
             let b = input[pos]
             if b == UInt8(ascii: "\"") {
                 pos += 1

@@ -15,17 +15,28 @@ struct IDHashes {
     /// Records the id spelled by `bytes` (its UTF-8).
     @inline(__always) mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard hashes != nil else { return }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
-        var high: UInt8 = 0
-        for b in bytes {
-            high |= b
-            hash = (hash ^ UInt64(b)) &* 0x0000_0100_0000_01B3
-        }
-        if high >= 0x80 {
-            hashes = nil
+        if Self.isASCII(bytes) {
+            hashes?.append(IDHash.of(UnsafeRawBufferPointer(bytes)))
         } else {
-            hashes?.append(hash)
+            hashes = nil
         }
+    }
+
+    /// Whether every byte is below 0x80 (eight bytes per step).
+    @inline(__always) static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var high: UInt64 = 0
+        var i = 0
+        while i + 8 <= bytes.count {
+            high |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < bytes.count {
+            high |= UInt64(bytes[i])
+            i += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// How many ids were added (0 once unknown).
@@ -43,49 +54,36 @@ struct IDHashes {
     }
 
     /// True when the ids are proven distinct; false when unknown.
-    /// - Complexity: O(n), a radix sort of the hashes.
+    /// - Complexity: O(n): the hashes are bucketed by their top bits (one
+    ///   counting pass, one scatter), then each small bucket is sorted and
+    ///   checked for a repeated hash.
     func provesDistinct() -> Bool {
-        guard var values = hashes else { return false }
-        if values.count < 2 { return true }
-        Self.radixSort(&values)
-        for i in 1..<values.count where values[i] == values[i - 1] {
-            return false
-        }
-        return true
-    }
-
-    /// Least-significant-digit radix sort, 8 bits per pass; one counting
-    /// pass for all eight digits.
-    static func radixSort(_ values: inout [UInt64]) {
+        guard let values = hashes else { return false }
         let n = values.count
-        var scratch = [UInt64](repeating: 0, count: n)
-        var counts = [Int](repeating: 0, count: 8 * 256)
-        values.withUnsafeMutableBufferPointer { a in
-            scratch.withUnsafeMutableBufferPointer { b in
-                counts.withUnsafeMutableBufferPointer { c in
-                    for v in a {
-                        for d in 0..<8 { c[d << 8 | Int((v >> UInt64(d << 3)) & 0xFF)] += 1 }
-                    }
-                    var source = a, target = b
-                    for d in 0..<8 {
-                        var total = 0
-                        for i in 0..<256 {
-                            let count = c[d << 8 | i]
-                            c[d << 8 | i] = total
-                            total += count
-                        }
-                        let shift = UInt64(d << 3)
-                        for v in source {
-                            let slot = d << 8 | Int((v >> shift) & 0xFF)
-                            target[c[slot]] = v
-                            c[slot] += 1
-                        }
-                        swap(&source, &target)
-                    }
+        if n < 2 { return true }
+        var bits = 8
+        while bits < 22, 1 << bits < n { bits += 1 }
+        let shift = UInt64(64 - bits)
+        var starts = [Int](repeating: 0, count: (1 << bits) + 1)
+        var scattered = [UInt64](repeating: 0, count: n)
+        return starts.withUnsafeMutableBufferPointer { starts in
+            scattered.withUnsafeMutableBufferPointer { scattered in
+                for v in values { starts[Int(truncatingIfNeeded: v >> shift) + 1] += 1 }
+                for b in 1..<starts.count { starts[b] += starts[b - 1] }
+                var next = Array(starts.dropLast())
+                for v in values {
+                    let b = Int(truncatingIfNeeded: v >> shift)
+                    scattered[next[b]] = v
+                    next[b] += 1
                 }
+                for b in 0..<(starts.count - 1) where starts[b + 1] - starts[b] > 1 {
+                    var bucket = UnsafeMutableBufferPointer(rebasing: scattered[starts[b]..<starts[b + 1]])
+                    bucket.sort()
+                    for i in 1..<bucket.count where bucket[i] == bucket[i - 1] { return false }
+                }
+                return true
             }
         }
-        // Eight passes: the sorted values are back in `values`.
     }
 }
 

@@ -153,6 +153,9 @@ public struct MessageFramer: Sendable {
 
     // MARK: - Line-delimited
 
+    /// Messages at least this large may take over the buffer (`nextLine`).
+    static let handOverSize = 1 << 20
+
     private mutating func nextLine() -> FramedMessage? {
         while let newline = findNewline() {
             var lineEnd = newline
@@ -161,6 +164,19 @@ public struct MessageFramer: Sendable {
             readOffset = newline + 1
             scanOffset = readOffset
             if buffer[start..<lineEnd].allSatisfy(isWhitespace) { continue }
+            if start == 0, readOffset == buffer.count, lineEnd >= Self.handOverSize {
+                // A large message that is the whole buffer (a client waiting
+                // for each answer): hand the buffer over rather than copy it,
+                // and reserve as much for the next one (pages are only
+                // touched as bytes arrive).
+                var body = buffer
+                buffer = []
+                buffer.reserveCapacity(body.count)
+                readOffset = 0
+                scanOffset = 0
+                body.removeSubrange(lineEnd...)
+                return .body(body)
+            }
             return .body(Array(buffer[start..<lineEnd]))
         }
         return nil
@@ -169,13 +185,7 @@ public struct MessageFramer: Sendable {
     /// Index of the next `\n` at or after `scanOffset`; remembers the scanned range.
     private mutating func findNewline() -> Int? {
         let found: Int? = buffer.withUnsafeBufferPointer { all in
-            var i = scanOffset
-            let end = all.count
-            while i < end {
-                if all[i] == 0x0A { return i }
-                i += 1
-            }
-            return nil
+            ByteRuns.firstIndex(of: 0x0A, in: all, from: scanOffset, end: all.count)
         }
         if found == nil { scanOffset = buffer.count }
         return found

@@ -3,41 +3,74 @@ import Foundation
 
 /// Frees replaced snapshots on a background thread, after their response
 /// is sent, so that no request waits for a million items to be released.
+///
+/// Returning freed memory to the system (`malloc_trim`) waits until the
+/// daemon has been idle for `quietPeriod`: trimming walks the whole heap
+/// under the allocator's lock, and pages given back must be faulted in and
+/// zeroed again by the next large request. A client that sends applies back
+/// to back reuses the freed memory instead; one that stops gets it trimmed
+/// a moment later.
 final class Reaper: @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: [Snapshot] = []
     private var trimRequested = false
+    /// A request is being handled (between `begin()` and `free`).
+    private var busy = false
+    private var lastActivity = Date()
     /// A response this large was built from a tree at least as large: give
     /// its memory back to the system afterwards.
     static let trimAfterResponseSize = 1 << 20
+    static let quietPeriod: TimeInterval = 0.2
 
     func start() {
         let thread = Thread { [self] in
+            condition.lock()
             while true {
-                condition.lock()
-                while pending.isEmpty && !trimRequested { condition.wait() }
-                var batch: [Snapshot] = []
-                swap(&batch, &pending)
-                let trim = trimRequested || !batch.isEmpty
-                trimRequested = false
-                condition.unlock()
-                batch.removeAll()  // the last references: frees here
-                // Freed memory scattered through the heap stays resident
-                // until trimmed; holding a large source should cost only it.
-                #if os(Linux)
-                if trim { _ = glibcMallocTrim(0) }
-                #endif
+                if !pending.isEmpty {
+                    var batch: [Snapshot] = []
+                    swap(&batch, &pending)
+                    condition.unlock()
+                    batch.removeAll()  // the last references: frees here
+                    condition.lock()
+                    continue
+                }
+                if trimRequested && !busy {
+                    let idle = Date().timeIntervalSince(lastActivity)
+                    if idle >= Self.quietPeriod {
+                        trimRequested = false
+                        condition.unlock()
+                        // Freed memory scattered through the heap stays
+                        // resident until trimmed; holding a large source
+                        // should cost only it.
+                        #if os(Linux)
+                        _ = glibcMallocTrim(0)
+                        #endif
+                        condition.lock()
+                    } else {
+                        _ = condition.wait(until: lastActivity.addingTimeInterval(Self.quietPeriod))
+                    }
+                    continue
+                }
+                condition.wait()
             }
         }
         thread.start()
     }
 
-    /// Takes the snapshots out of `retired`; `trim` also asks to return
-    /// freed memory to the system.
-    func free(_ retired: inout [Snapshot], trim: Bool = false) {
-        guard !retired.isEmpty || trim else { return }
+    /// A request is being handled: no trimming until it is answered.
+    func begin() {
         condition.lock()
-        trimRequested = trimRequested || trim
+        busy = true
+        condition.unlock()
+    }
+
+    /// Takes the snapshots out of `retired` (freed now, in the background);
+    /// `trim` also asks to return freed memory to the system once idle.
+    func free(_ retired: inout [Snapshot], trim: Bool = false) {
+        condition.lock()
+        busy = false
+        lastActivity = Date()
+        trimRequested = trimRequested || trim || !retired.isEmpty
         pending.append(contentsOf: retired)
         condition.signal()
         condition.unlock()

@@ -63,6 +63,7 @@ public final class StdioSession: @unchecked Sendable {
                 send(server.parseErrorResponse(description))
             case .message(let message, let lazyParams):
                 let response: JSON?
+                reaper.begin()
                 if let cancelled = queue.withPending({ server.cancellation(for: message, pendingLater: $0, hasCancels: $1) }) {
                     response = cancelled
                 } else {
@@ -195,7 +196,9 @@ public final class StdioSession: @unchecked Sendable {
             queue.push(.malformed(description))
             return true
         case .body(let body):
+            let started = DispatchTime.now().uptimeNanoseconds
             if body.count >= LazyRequest.minimumBodySize, let (envelope, params) = LazyRequest.split(body) {
+                server.logger.log(.debug, "validated a \(body.count)-byte request in " + Server.milliseconds(since: started))
                 tracer?.record(body, .incoming)
                 queue.push(.message(envelope, lazyParams: params))
                 return true

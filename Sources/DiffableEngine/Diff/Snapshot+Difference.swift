@@ -413,56 +413,84 @@ private struct DifferenceBuilder {
 
     /// Walks the new side: classifies each item of a surviving new section as
     /// inserted, staying or moved, and reports inserts and moves in order.
+    /// Reads the flat arrays only (through buffer pointers: this is one of
+    /// the diff's three passes over every row).
     private mutating func diffItemsNewSide() {
-        oldFate = [UInt8](repeating: Fate.deleted, count: oldToNew.count)
+        var fate = [UInt8](repeating: Fate.deleted, count: oldToNew.count)
+        var inserts = result.itemInserts, moves = result.itemMoves
         var solver = LongestIncreasingSubsequence()
         var candidates: [Int32] = []
         var stays: [Bool] = []
-        for n in newSections.indices {
-            let o = newSectionToOld[n]
-            guard o >= 0 else { continue }  // rows of inserted sections are implied
-            let oBase = oldStart[o]
-            let nBase = newStart[n]
-            let rows = 0..<(newStart[n + 1] - nBase)
-            let section = Int32(truncatingIfNeeded: o)
+        let (oldStart, newStart, oldSectionToNew) = (self.oldStart, self.newStart, self.oldSectionToNew)
+        newToOld.withUnsafeBufferPointer { newToOld in
+            oldSectionOf.withUnsafeBufferPointer { oldSectionOf in
+                contentChanged.withUnsafeBufferPointer { contentChanged in
+                    fate.withUnsafeMutableBufferPointer { fate in
+                        for n in newSectionToOld.indices {
+                            let o = newSectionToOld[n]
+                            guard o >= 0 else { continue }  // rows of inserted sections are implied
+                            let oBase = oldStart[o]
+                            let nBase = newStart[n]
+                            let rows = 0..<(newStart[n + 1] - nBase)
+                            let section = Int32(truncatingIfNeeded: o)
 
-            // Items that were already in this section: old rows in new order.
-            candidates.removeAll(keepingCapacity: true)
-            for r in rows {
-                let match = Int(newToOld[nBase + r])
-                if match >= 0, oldSectionOf[match] == section {
-                    candidates.append(Int32(truncatingIfNeeded: match - oBase))
-                }
-            }
-            _ = solver.mark(candidates, into: &stays)
+                            // Items that were already in this section: old rows
+                            // in new order. When they are increasing (nothing
+                            // moved within the section, the common case) they
+                            // all stay; otherwise a longest increasing run does.
+                            var increasing = true
+                            var last: Int32 = -1
+                            for r in rows {
+                                let match = newToOld[nBase + r]
+                                if match >= 0, oldSectionOf[Int(match)] == section {
+                                    if match <= last { increasing = false; break }
+                                    last = match
+                                }
+                            }
+                            if !increasing {
+                                candidates.removeAll(keepingCapacity: true)
+                                for r in rows {
+                                    let match = Int(newToOld[nBase + r])
+                                    if match >= 0, oldSectionOf[match] == section {
+                                        candidates.append(Int32(truncatingIfNeeded: match - oBase))
+                                    }
+                                }
+                                _ = solver.mark(candidates, into: &stays)
+                            }
 
-            var rank = 0
-            for r in rows {
-                let match = Int(newToOld[nBase + r])
-                let to = ItemPath(section: n, row: r)
-                guard match >= 0 else {
-                    result.itemInserts.append(to)
-                    continue
-                }
-                let fromSection = Int(oldSectionOf[match])
-                if fromSection == o {
-                    let stay = stays[rank]
-                    rank += 1
-                    if stay {
-                        oldFate[match] = Fate.stays
-                        continue
+                            var rank = 0
+                            for r in rows {
+                                let match = Int(newToOld[nBase + r])
+                                guard match >= 0 else {
+                                    inserts.append(ItemPath(section: n, row: r))
+                                    continue
+                                }
+                                let fromSection = Int(oldSectionOf[match])
+                                if fromSection == o {
+                                    let stay = increasing || stays[rank]
+                                    rank += 1
+                                    if stay {
+                                        fate[match] = Fate.stays
+                                        continue
+                                    }
+                                } else if oldSectionToNew[fromSection] < 0 {
+                                    // Out of a deleted section: its old row is implied deleted.
+                                    inserts.append(ItemPath(section: n, row: r))
+                                    continue
+                                }
+                                fate[match] = Fate.moves
+                                moves.append(.init(
+                                    from: ItemPath(section: fromSection, row: match - oldStart[fromSection]),
+                                    to: ItemPath(section: n, row: r), contentChanged: contentChanged[match]))
+                            }
+                        }
                     }
-                } else if oldSectionToNew[fromSection] < 0 {
-                    // Out of a deleted section: its old row is implied deleted.
-                    result.itemInserts.append(to)
-                    continue
                 }
-                oldFate[match] = Fate.moves
-                result.itemMoves.append(.init(
-                    from: ItemPath(section: fromSection, row: match - oldStart[fromSection]), to: to,
-                    contentChanged: contentChanged[match]))
             }
         }
+        oldFate = fate
+        result.itemInserts = inserts
+        result.itemMoves = moves
     }
 
     /// Walks the old side: reports deletes and, for items that stay, reloads.

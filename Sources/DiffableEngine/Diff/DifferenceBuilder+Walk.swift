@@ -1,0 +1,109 @@
+/// Step 1 of matching items (`DifferenceBuilder.matchItems`): walking a
+/// matched section pair in step, comparing ids in place.
+///
+/// Most applies change little: the old and new rows of a section are the
+/// same ids in the same order, with a few runs inserted, deleted or moved.
+/// Walking both lists together links equal ids without hashing anything;
+/// after a mismatch a bounded look-ahead finds where the lists agree again.
+/// Only what the walk cannot align goes to the hash table (step 2).
+///
+/// Cost: O(rows) id comparisons when few rows change; each mismatch costs up
+/// to `2 × lookAhead` more (`2 × startLookAhead` once per section). Caching
+/// id hashes for the look-ahead was tried and lost: hashing an id costs more
+/// than the failed comparisons it saves, most of which stop at the first
+/// byte (or, for short ids, compare inline words).
+extension DifferenceBuilder {
+    /// Window of the walk's look-ahead after a mismatch.
+    static let lookAhead = 32
+    /// The window before the first link of a section pair: a section's start
+    /// is where rows crossing from a neighbouring section pile up (every
+    /// insert or delete before it shifts the cut), often more than
+    /// `lookAhead` of them; a wider search once per section finds the
+    /// aligned run instead of giving the section up to the hash table.
+    static let startLookAhead = 2048
+
+    /// After a mismatch at `a[i]`/`b[j]`: the smallest `d` in 1…`window`
+    /// with `b[j + d] == a[i]` (returns `(0, d)`) or `a[i + d] == b[j]`
+    /// (returns `(d, 0)`), checking both at each distance; nil when neither
+    /// occurs within the window.
+    /// - Complexity: O(d) id comparisons.
+    @inline(__always)
+    private static func resync<A: RandomAccessCollection<Item>, B: RandomAccessCollection<Item>>(
+        _ a: A, _ i: Int, _ b: B, _ j: Int, window: Int
+    ) -> (Int, Int)? where A.Index == Int, B.Index == Int {
+        var d = 1
+        while d <= window {
+            let inNew = j + d < b.count, inOld = i + d < a.count
+            guard inNew || inOld else { return nil }
+            if inNew, b[j + d].id == a[i].id { return (0, d) }
+            if inOld, a[i + d].id == b[j].id { return (d, 0) }
+            d += 1
+        }
+        return nil
+    }
+
+    mutating func link(old o: Int, new n: Int) {
+        oldToNew[o] = Int32(truncatingIfNeeded: n)
+        newToOld[n] = Int32(truncatingIfNeeded: o)
+    }
+
+    /// The link arrays and `contentChanged`, borrowed for the walk (every
+    /// flat index the walk forms is inside its section's range).
+    struct Links {
+        let oldToNew: UnsafeMutableBufferPointer<Int32>
+        let newToOld: UnsafeMutableBufferPointer<Int32>
+        let contentChanged: UnsafeMutableBufferPointer<Bool>
+    }
+
+    /// Step 1 of `matchItems` for one matched section pair (old items `a`
+    /// at flat `oBase`, new items `b` at flat `nBase`); returns the number of
+    /// links made. Generic so that contiguous sections (the common case) run
+    /// over buffer pointers: no per-row form checks, no id copies.
+    /// - Complexity: O(a.count + b.count) id comparisons, times the
+    ///   look-ahead after a mismatch.
+    static func walk<A: RandomAccessCollection<Item>, B: RandomAccessCollection<Item>>(
+        _ a: A, _ oBase: Int, _ b: B, _ nBase: Int, _ links: Links
+    ) -> Int where A.Index == Int, B.Index == Int {
+        let (oldToNew, newToOld, changed) = (links.oldToNew, links.newToOld, links.contentChanged)
+        @inline(__always) func link(_ i: Int, _ j: Int) {
+            let (o, n) = (oBase + i, nBase + j)
+            oldToNew[o] = Int32(truncatingIfNeeded: n)
+            newToOld[n] = Int32(truncatingIfNeeded: o)
+            if a[i].content != b[j].content { changed[o] = true }
+        }
+        var i = 0
+        var j = 0
+        var linked = 0
+        var misses = 0
+        while i < a.count, j < b.count {
+            if a[i].id == b[j].id {
+                link(i, j)
+                linked += 1
+                i += 1
+                j += 1
+            } else if let (skipOld, skipNew) = Self.resync(
+                a, i, b, j, window: linked == 0 && misses == 0 ? Self.startLookAhead : Self.lookAhead) {
+                // a[i ..< i + skipOld] went elsewhere, or b[j ..< j + skipNew]
+                // came from elsewhere: the nearer resynchronization wins,
+                // so a lone delete or insert costs two compares, not a window.
+                i += skipOld
+                j += skipNew
+            } else {
+                misses += 1
+                if misses > 16, misses > linked / 4 { break }
+                i += 1
+                j += 1
+            }
+        }
+        var x = a.count - 1
+        var y = b.count - 1
+        while x >= i, y >= j, oldToNew[oBase + x] < 0, newToOld[nBase + y] < 0, a[x].id == b[y].id {
+            link(x, y)
+            linked += 1
+            x -= 1
+            y -= 1
+        }
+        return linked
+    }
+
+}

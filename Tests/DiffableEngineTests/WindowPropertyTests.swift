@@ -178,7 +178,9 @@ struct DeferredRankingTests {
         let queries = ["g", "gr", "gra", "r", "ra", "G", "Gr", "gr ", "", "a", "ag", "zzz", "8", "y g"]
         for step in 0..<40 {
             let before = source.visible, version = source.version
+            let anchor = held.first
             var update: WindowUpdate?
+            var searched = false
             switch Int.random(in: 0..<10, using: &rng) {
             case 0..<5:
                 let text = queries.randomElement(using: &rng) ?? ""
@@ -186,6 +188,7 @@ struct DeferredRankingTests {
                                               scope: ["list"], placeholder: Item(id: "ph", text: "none"))
                 update = source.setSearch(settings).window
                 _ = mirror.setSearch(settings)
+                searched = true
                 #expect((source.version != version) == (source.visible != before),
                         "seed \(seed) step \(step): version moves exactly when the visible list changed")
             case 5..<8:
@@ -206,6 +209,12 @@ struct DeferredRankingTests {
             #expect(held == Array(flat[min(update.start, flat.count)..<min(flat.count, update.start + update.count)]),
                     "seed \(seed) step \(step): window rows")
             #expect(update.total == flat.count, "seed \(seed) step \(step): total")
+            // A search keeps the window on its top row when that row is
+            // still shown, wherever it ranks now (found through row sources,
+            // ranking the deferred rows only when it is among them).
+            if searched, let anchor, let index = flat.firstIndex(where: { $0.kind == anchor.kind && $0.id == anchor.id }) {
+                #expect(update.start == index, "seed \(seed) step \(step): the window stays on \(anchor.id)")
+            }
         }
     }
 }

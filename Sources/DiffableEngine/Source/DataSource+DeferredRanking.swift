@@ -66,3 +66,48 @@ extension DataSource {
         return DeferredRanking(section: section, start: start, unranked: unranked, rest: rest, query: query)
     }
 }
+
+extension DataSource {
+    /// Where the window's top row (row `oldStart` of `oldVisible`) is after a
+    /// search changed the visible list: its flat index in the new list, or
+    /// `.some(nil)` when the search hid it; nil when this cannot tell
+    /// (outlines, the placeholder) and the caller looks it up by id.
+    ///
+    /// Both lists filter the same full snapshot, so the row is followed by
+    /// its place in the full snapshot (`oldCache`'s row source) instead of
+    /// comparing ids down the new list: a keystroke whose old top row is no
+    /// longer a match costs a binary search, not a scan of a million ids
+    /// that would also rank every deferred match.
+    /// - Complexity: O(ranked rows of its section + log matches); ranks the
+    ///   deferred rows only when the row is one of them.
+    func searchAnchor(old oldCache: SearchCache, oldVisible: Snapshot, oldStart: Int) -> Int?? {
+        guard outline.isEmpty, oldVisible.sections.count == snapshot.sections.count,
+              visible.sections.count == snapshot.sections.count,
+              let (s, oldRow) = FlatLayout(oldVisible).position(of: oldStart), let oldRow else { return nil }
+        var sectionStart = 0
+        for section in snapshot.sections[..<s] { sectionStart += section.items.count }
+        let flat: Int
+        if let source = oldCache.rowSource(section: s, row: oldRow) {
+            flat = source
+        } else if oldCache.rowSources[s] == nil {
+            flat = sectionStart + oldRow
+        } else {
+            return nil
+        }
+        guard flat >= 0 else { return nil }  // the placeholder
+        let layout = FlatLayout(visible)
+        guard let rows = searchCache.rowSources[s] else {
+            return .some(layout.index(of: ItemPath(section: s, row: flat - sectionStart)))
+        }
+        if let r = rows.firstIndex(of: flat) { return .some(layout.index(of: ItemPath(section: s, row: r))) }
+        guard let deferred = searchCache.deferred, deferred.section == s else { return .some(nil) }
+        var low = 0, high = deferred.unranked.count
+        while low < high {
+            let mid = (low + high) / 2
+            if deferred.unranked[mid] < flat { low = mid + 1 } else { high = mid }
+        }
+        guard low < deferred.unranked.count, deferred.unranked[low] == flat else { return .some(nil) }
+        guard let k = deferred.rankedFlat.firstIndex(of: flat) else { return .some(nil) }
+        return .some(layout.index(of: ItemPath(section: s, row: rows.count + k)))
+    }
+}

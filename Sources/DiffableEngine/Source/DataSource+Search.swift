@@ -81,7 +81,11 @@ extension DataSource {
             if visibleChanged(old: oldCache, new: searchCache, oldVisible: oldVisible, newVisible: visible) {
                 version += 1
             }
-            windowUpdate = windowAfter(changeset: nil, oldVisible: oldVisible, mayScan: true)
+            // A window the request placed (`viewport` with the search) is pinned: no anchor.
+            let anchor = window.flatMap {
+                $0.pinned || $0.rows.isEmpty ? nil : searchAnchor(old: oldCache, oldVisible: oldVisible, oldStart: $0.start)
+            }
+            windowUpdate = windowAfter(changeset: nil, oldVisible: oldVisible, mayScan: true, anchor: anchor)
         } else {
             // Both visible snapshots filter the same full snapshot, so rows are
             // compared by their flat index: no id hashing, O(rows of the filtered

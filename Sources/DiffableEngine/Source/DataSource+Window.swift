@@ -61,16 +61,21 @@ extension DataSource {
     /// (`mayScan`: an `apply`, a search), such an anchor is looked up by id;
     /// so is every anchor when there is no changeset (a search with a
     /// viewport computes none).
+    /// A caller that already knows where the anchor went passes `anchor`
+    /// (`.some(nil)`: it is gone); then nothing is scanned.
     /// - Complexity: O(changes + sections + w log w), plus O(n) with
     ///   `mayScan` when the changeset lost the anchor.
-    mutating func windowAfter(changeset: Changeset?, oldVisible: Snapshot, mayScan: Bool) -> WindowUpdate? {
+    mutating func windowAfter(changeset: Changeset?, oldVisible: Snapshot, mayScan: Bool,
+                              anchor: Int?? = nil) -> WindowUpdate? {
         guard let state = window else { return nil }
         let newLayout = FlatLayout(visible)
         var start = state.start
         if state.pinned {
             window?.pinned = false
         } else if !state.rows.isEmpty {
-            if let changeset, let anchored = Self.newIndex(ofFlat: state.start, old: oldVisible, new: newLayout,
+            if let anchor {
+                start = anchor ?? min(state.start, max(0, newLayout.total - state.viewport.count))
+            } else if let changeset, let anchored = Self.newIndex(ofFlat: state.start, old: oldVisible, new: newLayout,
                                                            newSectionCount: visible.sections.count, changeset: changeset) {
                 start = anchored
             } else if mayScan, let anchor = state.rows.first, let found = flatIndex(of: anchor, layout: newLayout) {

@@ -145,3 +145,28 @@ private extension String {
         }))
     }
 }
+
+/// `containsItem` remembers its last answer (a placeholder's id is checked on
+/// every keystroke); the answer must follow the snapshot, whatever changes it.
+struct ContainsItemMemoTests {
+    @Test func theAnswerFollowsEverySnapshotChange() throws {
+        var source = DataSource(name: "m")
+        _ = try source.apply(Snapshot(sections: [Section(id: "s", items: [Item(id: "a"), Item(id: "b")])]))
+        #expect(!source.containsItem("ph"))
+        #expect(!source.containsItem("ph"), "asked again: remembered")
+        #expect(source.containsItem("a"))
+        let copy = source
+        _ = try source.edit([.appendItems([Item(id: "ph")], toSection: "s")])
+        #expect(source.containsItem("ph"), "an edit added it")
+        #expect(!copy.containsItem("ph"), "a copy keeps its own snapshot's answer")
+        _ = try source.apply(Snapshot(sections: [Section(id: "s", items: [Item(id: "b")])]))
+        #expect(!source.containsItem("ph"), "an apply removed it")
+        #expect(!source.containsItem("a"))
+        _ = source.setSearch(SearchSettings(query: SearchQuery(text: "zz"), placeholder: Item(id: "ph", text: "none")))
+        #expect(source.visible.sections[0].items.map(\.id) == ["ph"], "no match: the placeholder shows")
+        _ = try source.edit([.appendItems([Item(id: "ph")], toSection: "s")])
+        #expect(source.containsItem("ph"))
+        #expect(!source.visible.sections[0].items.contains { $0.id == "ph" && $0.text == "none" },
+                "an item took the placeholder's id: the placeholder no longer shows")
+    }
+}

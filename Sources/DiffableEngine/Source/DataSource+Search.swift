@@ -1,3 +1,4 @@
+import Synchronization
 /// What a source's search shows: the query, the sections it filters, and the
 /// placeholder row shown when nothing matches.
 public struct SearchSettings: Equatable, Sendable {
@@ -48,6 +49,23 @@ struct SearchCache: Sendable {
     /// Flat index of every item's parent (-1 at the top), built on the first
     /// search of an outline after a snapshot change.
     var parentFlat: [Int32]?
+    /// The last `containsItem` answer (shared by the source's copies).
+    let itemMemo = ItemIDMemo()
+}
+
+/// Whether one id is an item of the full snapshot, remembered: a search
+/// with a placeholder checks its id on every keystroke, and the answer only
+/// changes with the snapshot (which replaces the `SearchCache` holding this).
+final class ItemIDMemo: Sendable {
+    private let last = Mutex<(id: String, isItem: Bool)?>(nil)
+
+    /// The remembered answer for `id`, else `compute()`'s, remembered.
+    func isItem(_ id: String, compute: () -> Bool) -> Bool {
+        if let known = last.withLock({ $0 }), known.id == id { return known.isItem }
+        let answer = compute()
+        last.withLock { $0 = (id, answer) }
+        return answer
+    }
 }
 
 extension DataSource {
@@ -376,8 +394,10 @@ extension DataSource {
 
     /// Whether the full snapshot has an item with this id.
     /// - Complexity: O(n)
+    /// - Complexity: O(items) the first time an id is asked about after a
+    ///   snapshot change, then O(1) while the same id is asked again.
     public func containsItem(_ id: String) -> Bool {
-        snapshot.sections.contains { $0.items.contains { $0.id == id } }
+        searchCache.itemMemo.isItem(id) { snapshot.sections.contains { $0.items.contains { $0.id == id } } }
     }
 
     private func section(ofFlat flat: Int, starts: [Int]) -> Int {

@@ -252,22 +252,14 @@ struct DifferenceBuilder {
     }
 
     /// The flat index and id hash of every item of `sections` whose link is
-    /// still -1, in order. (Hashing here rather than in a closure lets the
-    /// ids be read in place, without a retain each.)
+    /// still -1, in order.
     private func unmatchedHashes(
         _ sections: [Section], _ starts: [Int], _ links: [Int32]
     ) -> (flats: [Int32], hashes: [Int]) {
         var flats: [Int32] = [], hashes: [Int] = []
-        func visit<C: RandomAccessCollection<Item>>(_ items: C, _ base: Int) where C.Index == Int {
-            for r in 0..<items.count where links[base + r] < 0 {
-                flats.append(Int32(truncatingIfNeeded: base + r))
-                hashes.append(hashID(items[r].id))
-            }
-        }
-        for s in sections.indices {
-            let items = sections[s].items
-            let base = starts[s]
-            if items.withContiguousStorageIfAvailable({ visit($0, base) }) == nil { visit(items, base) }
+        Self.forEachUnmatched(sections, starts, links) { flat, id in
+            flats.append(flat)
+            hashes.append(hashID(id))
         }
         return (flats, hashes)
     }

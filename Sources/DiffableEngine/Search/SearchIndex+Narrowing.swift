@@ -67,11 +67,16 @@ extension SearchIndex {
     /// `rankOnly` (for an unlimited query in score order): return only the
     /// best `rankOnly` hits, scoring only texts that can be among them; the
     /// match set still holds every match.
+    /// `within`: the candidates are this range of positions (instead of
+    /// `candidates`), e.g. one scoped section.
     public func evaluate(_ query: SearchQuery, narrowing previous: SearchMatchSet?,
-                         among candidates: [Int]?, rankOnly: Int? = nil) -> NarrowingResult {
+                         among candidates: [Int]?, within range: Range<Int>? = nil,
+                         rankOnly: Int? = nil) -> NarrowingResult {
         let source: ScanSource
         if let previous, previous.indexCount == count, query.refines(previous.query) {
             source = .compact(previous.segments, resumeFrom: Self.resumeFrom(query, after: previous.query))
+        } else if let range {
+            source = .range(range.clamped(to: 0..<count))
         } else {
             source = .index(candidates.map(normalized))
         }

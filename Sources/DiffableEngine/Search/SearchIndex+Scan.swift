@@ -226,6 +226,7 @@ extension SearchIndex {
         let total: Int
         switch source {
         case .index(let list): total = list?.count ?? count
+        case .range(let range): total = range.count
         case .compact(let segments, _): total = segments.reduce(0) { $0 + $1.count }
         }
         let chunks = total >= Self.parallelThreshold ? Self.parallelism : 1
@@ -252,15 +253,18 @@ extension SearchIndex {
                 let lo = chunkBounds[c], hi = max(chunkBounds[c + 1], chunkBounds[c])
                 var state = ChunkResult(keepMatches: keepMatches, ranking: ranking)
                 switch source {
-                case .index(let list):
+                case .index, .range:
                     let scanner = Scanner(table: table, query: prepared)
                     if compact {
                         state.selection = SegmentBuilder(texts: hi - lo, bytes: (hi - lo) * averageBytes, pool: pool)
                         state.copying = true
                     }
-                    if let list {
+                    switch source {
+                    case .index(let list?):
                         list.withUnsafeBufferPointer { scanner.scan($0[lo..<hi], ids: nil, into: &state) }
-                    } else {
+                    case .range(let range):
+                        scanner.scan(range.lowerBound + lo ..< range.lowerBound + hi, ids: nil, into: &state)
+                    default:
                         scanner.scan(lo..<hi, ids: nil, into: &state)
                     }
                     if let copy = state.selection { state.built = [copy.build()] }
@@ -358,6 +362,9 @@ extension SearchIndex {
 enum ScanSource: Sendable {
     /// Positions in the index, normalized (`nil` = all).
     case index([Int]?)
+    /// The positions of a range of the index (in range): a scoped section
+    /// without a list of a million integers to build and check.
+    case range(Range<Int>)
     /// The compacted texts of a previous match set; fuzzy matching resumes
     /// at their resume positions with the needle bytes from the given count
     /// on (`nil`: from scratch).

@@ -210,12 +210,20 @@ extension DataSource {
         // re-examines the previous matches (their compacted copy).
         let previous = searchCache.lastScope == search.scope ? searchCache.matches : nil
         var candidates: [Int]?
+        var candidateRange: Range<Int>?
         if let previous, search.query.refines(previous.query) {
             candidates = nil
         } else if scoped.count < snapshot.sections.count {
-            var flat: [Int] = []
-            for s in scoped where s + 1 < starts.count { flat.append(contentsOf: starts[s]..<starts[s + 1]) }
-            candidates = flat
+            // Consecutive scoped sections are one range of the index (the
+            // usual single searched section): no list of its positions.
+            let inRange = scoped.filter { $0 + 1 < starts.count }
+            if let first = inRange.first, let last = inRange.last, last - first + 1 == inRange.count {
+                candidateRange = starts[first]..<starts[last + 1]
+            } else {
+                var flat: [Int] = []
+                for s in inRange { flat.append(contentsOf: starts[s]..<starts[s + 1]) }
+                candidates = flat
+            }
         }
         // With a viewport, an unlimited ranked search of one flat section
         // ranks only the rows the window can reach now (its end, plus two
@@ -225,7 +233,8 @@ extension DataSource {
            outline.isEmpty, scoped.count == 1 {
             rankOnly = viewport.start + 3 * viewport.count
         }
-        let result = index.evaluate(search.query, narrowing: previous, among: candidates, rankOnly: rankOnly)
+        let result = index.evaluate(search.query, narrowing: previous, among: candidates, within: candidateRange,
+                                    rankOnly: rankOnly)
         searchCache.lastScope = search.scope
         searchCache.matches = result.matches
         searchCache.deferred = nil

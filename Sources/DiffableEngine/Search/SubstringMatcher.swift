@@ -51,9 +51,9 @@ enum SubstringMatcher {
         guard let p = firstOccurrence(of: needle, in: hay) else { return nil }
         if table.isASCII(i) {
             let source = table.classBytes(i)
-            let cur = CharClass.ascii[Int(source[p])]
-            let prev = p == 0 ? CharClass.white : CharClass.ascii[Int(source[p - 1])]
-            return (p, Int(CharClass.bonus[Int(prev) &* 8 &+ Int(cur)]))
+            let cur = CharClass.of(byte: source[p])
+            let prev = p == 0 ? CharClass.white : CharClass.of(byte: source[p - 1])
+            return (p, CharClass.bonusFor(prev: prev, cur: cur))
         }
         // Non-ASCII: count scalars before the occurrence, classify from the original.
         let position = TextFolding.scalarCount(UnsafeBufferPointer(rebasing: hay[0..<p]))

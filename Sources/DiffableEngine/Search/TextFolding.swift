@@ -84,7 +84,11 @@ enum CharClass {
     static let number: UInt8 = 6
 
     /// Class of every byte value; bytes ≥ 0x80 count as letters.
-    static let ascii: [UInt8] = (0..<256).map { v -> UInt8 in
+    static let ascii: [UInt8] = (0..<256).map { of(byte: UInt8($0)) }
+
+    /// `ascii[Int(byte)]`, computed: no table, so the substring matcher's
+    /// per-match classification reads no lazily initialized global.
+    @inline(__always) static func of(byte v: UInt8) -> UInt8 {
         switch v {
         case 0x20, 0x09...0x0D: return white
         case 0x61...0x7A: return lower

@@ -70,8 +70,8 @@ enum FuzzyMatcher {
         var best = 0
         var p = ByteScan.find(q0, base, from: 0, end: n)
         while p < n {
-            let prev = p == 0 ? CharClass.white : CharClass.ascii[Int(classes[p &- 1])]
-            let b = Int(CharClass.bonus[Int(prev) &* 8 &+ Int(CharClass.ascii[Int(classes[p])])])
+            let prev = p == 0 ? CharClass.white : CharClass.of(byte: classes[p &- 1])
+            let b = CharClass.bonusFor(prev: prev, cur: CharClass.of(byte: classes[p]))
             if b > best {
                 best = b
                 if best >= FuzzyScoring.boundaryWhite { break }

@@ -1,13 +1,14 @@
-/// Word-at-a-time byte search for the matchers' hot loops.
-enum ByteScan {
-    static let ones: UInt64 = 0x0101_0101_0101_0101
-    static let highs: UInt64 = 0x8080_8080_8080_8080
+/// Word-at-a-time byte search for the matchers' hot loops (public for the
+/// protocol layer's framing, which searches request bytes the same way).
+public enum ByteScan {
+    @usableFromInline static let ones: UInt64 = 0x0101_0101_0101_0101
+    @usableFromInline static let highs: UInt64 = 0x8080_8080_8080_8080
 
     /// Position of the first `byte` in `base[from..<end]`, or `end`.
     /// Reads 8 bytes at a time (unaligned, never past `end`).
     /// - Complexity: O(end − from)
-    @inline(__always)
-    static func find(_ byte: UInt8, _ base: UnsafePointer<UInt8>, from: Int, end: Int) -> Int {
+    @inlinable @inline(__always)
+    public static func find(_ byte: UInt8, _ base: UnsafePointer<UInt8>, from: Int, end: Int) -> Int {
         var j = from
         let pattern = ones &* UInt64(byte)
         let raw = UnsafeRawPointer(base)

@@ -1,7 +1,9 @@
+import DiffableEngine
+
 /// Word-at-a-time searches over request bytes (SWAR: eight bytes per step
 /// in one `UInt64`), for the loops that read every byte of a large request:
-/// string bodies in the validator and the apply scanner, and the newline
-/// that ends an NDJSON message.
+/// string bodies in the validator and the apply scanner, and (through the
+/// engine's `ByteScan.find`) the newline that ends an NDJSON message.
 ///
 /// Each search only *skips* whole words that certainly hold no byte of
 /// interest; the first candidate word is finished byte by byte, so the
@@ -45,16 +47,13 @@ enum ByteRuns {
         return end
     }
 
-    /// The first index in `from ..< end` of `target`, or nil.
+    /// The first index in `from ..< end` of `target`, or nil (the engine's
+    /// `ByteScan.find`).
     /// - Complexity: O(end - from), about one step per eight bytes.
     static func firstIndex(of target: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int? {
-        var i = max(0, from)
-        let pattern = ones &* UInt64(target)
-        while i + 8 <= end, zeroBytes(load(bytes, i) ^ pattern) == 0 { i += 8 }
-        while i < end {
-            if bytes[i] == target { return i }
-            i += 1
-        }
-        return nil
+        let start = max(0, from)
+        guard start < end, let base = bytes.baseAddress else { return nil }
+        let found = ByteScan.find(target, base, from: start, end: end)
+        return found < end ? found : nil
     }
 }

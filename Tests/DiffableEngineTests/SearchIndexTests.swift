@@ -2,6 +2,29 @@ import Testing
 @testable import DiffableEngine
 
 @Suite struct SearchIndexTests {
+    /// The from-scratch scan's candidates: exactly the texts of the range
+    /// whose folded (or original) bytes contain the byte, ascending, over
+    /// empty, nil and non-ASCII texts and every subrange boundary.
+    @Test(arguments: 0..<20) func textsContainingAByteAreExactlyThoseTexts(seed: Int) {
+        var rng = SearchTestRNG(seed: UInt64(seed) &+ 77)
+        let texts = SearchFixtures.texts(count: Int.random(in: 0...60, using: &rng), rng: &rng)
+        let index = SearchIndex(texts: texts)
+        let bytes: [UInt8] = Array("abcABC -/1x".utf8) + [0xC3, 0xA9, 0x89, 0xF0, 0x00]
+        index.withTable { table in
+            for _ in 0..<30 {
+                let lo = Int.random(in: 0...texts.count, using: &rng)
+                let hi = Int.random(in: lo...texts.count, using: &rng)
+                let byte = bytes.randomElement(using: &rng) ?? 0x61
+                for original in [false, true] {
+                    let found = Array(TextsContainingByte(table, lo..<hi, byte: byte, original: original))
+                    let expected = (lo..<hi).filter { (original ? table.original($0) : table.foldedText($0)).contains(byte) }
+                    #expect(found == expected, "seed \(seed) \(lo)..<\(hi) byte \(byte) original \(original)")
+                }
+                #expect(Array(TextsContainingByte(everyTextIn: lo..<hi)) == Array(lo..<hi))
+            }
+        }
+    }
+
     @Test func storesTextsAndNil() {
         let index = SearchIndex(texts: ["Alice", nil, "", "José Álvarez", "👍 ok"])
         #expect(index.count == 5)

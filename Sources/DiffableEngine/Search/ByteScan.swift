@@ -66,3 +66,60 @@ public enum ByteScan {
         return j
     }
 }
+
+/// The texts of a range of a `TextTable` whose matched bytes (folded, or
+/// original for a case-sensitive query) contain `byte`, ascending: a scan
+/// from scratch visits only texts that contain the needle's first byte,
+/// which every match does. The search for the byte runs across text
+/// boundaries, so a text without it costs a step over its offset, not a
+/// call into the matcher.
+/// - Complexity: O(bytes of the range + texts of the range) in total.
+struct TextsContainingByte: Sequence, IteratorProtocol {
+    private let base: UnsafePointer<UInt8>?
+    private let offsets: UnsafeBufferPointer<Int>
+    private let byte: UInt8
+    private let everyText: Bool
+    private var position: Int
+    private let end: Int
+
+    init(_ table: TextTable, _ texts: Range<Int>, byte: UInt8, original: Bool) {
+        base = original ? table.bytes.baseAddress : table.folded.baseAddress
+        offsets = original ? table.offsets : table.foldedOffsets
+        self.byte = byte
+        everyText = false
+        position = texts.lowerBound
+        end = texts.upperBound
+    }
+
+    /// Every text of `texts` (an empty needle filters nothing).
+    init(everyTextIn texts: Range<Int>) {
+        base = nil
+        offsets = UnsafeBufferPointer(start: nil, count: 0)
+        byte = 0
+        everyText = true
+        position = texts.lowerBound
+        end = texts.upperBound
+    }
+
+    /// Exact when every text is visited; else nothing is promised.
+    var underestimatedCount: Int { everyText ? end - position : 0 }
+
+    mutating func next() -> Int? {
+        guard position < end else { return nil }
+        if everyText {
+            defer { position &+= 1 }
+            return position
+        }
+        guard let base else { return nil }
+        let limit = offsets[end]
+        let p = ByteScan.find(byte, base, from: offsets[position], end: limit)
+        if p >= limit {
+            position = end
+            return nil
+        }
+        // The text holding byte `p` (empty texts end where they start).
+        while offsets[position &+ 1] <= p { position &+= 1 }
+        defer { position &+= 1 }
+        return position
+    }
+}

@@ -67,12 +67,14 @@ struct Scanner {
     /// matching of the k-th candidate resumes at `resume[k]` with
     /// `needle[skip...]` (`resume` = `nil` or an entry < 0: from scratch).
     /// - Complexity: O(Σ L) matching + scoring of the kept matches.
-    func scan<C: Collection>(_ candidates: C, ids: UnsafeBufferPointer<Int>?,
-                             resume: UnsafeBufferPointer<Int32>? = nil, skip: Int = 0,
-                             into state: inout ChunkResult)
+    func scan<C: Sequence>(_ candidates: C, ids: UnsafeBufferPointer<Int>?,
+                           resume: UnsafeBufferPointer<Int32>? = nil, skip: Int = 0,
+                           into state: inout ChunkResult)
     where C.Element == Int {
         if state.stopped { return }
-        if state.keepMatches && state.selection == nil { state.matches.reserveCapacity(candidates.count / 4) }
+        if state.keepMatches && state.selection == nil {
+            state.matches.reserveCapacity(candidates.underestimatedCount / 4)
+        }
         // Work on local copies (moved back at the end): no per-text copy of
         // the optional builder out of `state`.
         var builder = state.selection
@@ -89,6 +91,7 @@ struct Scanner {
         var firstK = Int.max
         if case .firstInSource(let k) = state.ranking { firstK = max(k, 0) }
         let bound = FuzzyMatcher.maxScore(queryLength: query.scalars.count)
+        let oneChar = query.mode == .fuzzy && query.scalars.count == 1
         query.bytes.withUnsafeBufferPointer { needle in
             for i in candidates {
                 k &+= 1
@@ -144,6 +147,9 @@ struct Scanner {
                         if known == nil {
                             let tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
                             if !top.admitsNext(score: tight, length: length) { continue }
+                            // One char on ASCII: the bound is the score (its
+                            // best occurrence); no DP.
+                            if oneChar && table.isASCII(i) { known = tight }
                         }
                     }
                     if let s = known ?? score(i) {
@@ -263,9 +269,14 @@ extension SearchIndex {
                     case .index(let list?):
                         list.withUnsafeBufferPointer { scanner.scan($0[lo..<hi], ids: nil, into: &state) }
                     case .range(let range):
-                        scanner.scan(range.lowerBound + lo ..< range.lowerBound + hi, ids: nil, into: &state)
+                        let texts = range.lowerBound + lo ..< range.lowerBound + hi
+                        scanner.scan(scanner.query.bytes.first.map {
+                            TextsContainingByte(table, texts, byte: $0, original: scanner.query.caseSensitive)
+                        } ?? TextsContainingByte(everyTextIn: texts), ids: nil, into: &state)
                     default:
-                        scanner.scan(lo..<hi, ids: nil, into: &state)
+                        scanner.scan(scanner.query.bytes.first.map {
+                            TextsContainingByte(table, lo..<hi, byte: $0, original: scanner.query.caseSensitive)
+                        } ?? TextsContainingByte(everyTextIn: lo..<hi), ids: nil, into: &state)
                     }
                     if let copy = state.selection { state.built = [copy.build()] }
                 case .compact(let segments, let skip):

@@ -59,6 +59,10 @@ public final class DeferredRows: Sendable {
         state = Mutex((nil, compute))
     }
 
+    /// Whether the rows have been computed (read by tests: what a request
+    /// ranked).
+    public var isComputed: Bool { state.withLock { $0.rows != nil } }
+
     /// All rows (computing them on the first call).
     /// - Complexity: the closure's cost once, then O(1).
     public var rows: [Int32] {

@@ -126,10 +126,11 @@ extension DataSource {
     /// section's rows (a section without row sources shows all its items),
     /// or the placeholder shown in the same place.
     ///
-    /// Deferred rows are compared without ranking them when that decides:
-    /// another count, another ranked prefix or another set of other matches
-    /// is a change; the same prefix and set for the same query is none. Only
-    /// the same prefix and set for another query ranks both rests.
+    /// Deferred rows are compared without ranking them: another count,
+    /// another ranked prefix, another set of other matches or another query
+    /// is a change; the same prefix and set for the same query is none. (The
+    /// same prefix and set under another query counts as a change even when
+    /// the rest keeps its order: deciding would rank both rests.)
     /// - Complexity: O(rows of the filtered sections), compared as integers.
     func visibleChanged(old oldCache: SearchCache, new newCache: SearchCache, oldVisible old: Snapshot,
                         newVisible new: Snapshot) -> Bool {
@@ -139,7 +140,13 @@ extension DataSource {
             let a = oldCache.deferred, b = newCache.deferred
             if let a, let b, a.section == s, b.section == s, oldRows[s]?.count == newRows[s]?.count {
                 if oldRows[s] != newRows[s] || a.unranked != b.unranked { return true }
-                if a.query == b.query { oldRows[s] = nil; newRows[s] = nil; continue }
+                // Another query over the same rows may order the rest
+                // otherwise; proving it does not would rank every match
+                // twice (tens of ms at 1M), the cost a window avoids: it
+                // counts as a change.
+                if a.query != b.query { return true }
+                oldRows[s] = nil; newRows[s] = nil
+                continue
             }
             oldRows[s] = oldCache.completedRowSources[s]
             newRows[s] = newCache.completedRowSources[s]

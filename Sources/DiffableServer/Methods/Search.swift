@@ -1,3 +1,4 @@
+import Dispatch
 import DiffableEngine
 
 extension Server {
@@ -10,7 +11,10 @@ extension Server {
         var source = request.source
         if let viewport = request.viewport { source.prepareViewport(viewport) }
         try work.checkCancelled()
+        let started = DispatchTime.now().uptimeNanoseconds
         let update = source.setSearch(request.settings)
+        logger.log(.debug, "search \(source.name) \"\(request.settings.query.text)\": \(source.searchMatchCount ?? 0) matches in "
+                   + Self.milliseconds(since: started))
         // `source` is a copy until stored: a cancel up to here changes nothing.
         try work.checkCancelled()
         sources[source.name] = source

@@ -45,7 +45,7 @@ import Testing
 
     @Test func idHashesProveDistinctOnlyWhenTheyAre() {
         var rng = SplitMix64(seed: 0x1D5)
-        for size in [0, 1, 2, 3, 300, 5000, 70_000] {
+        for size in [0, 1, 2, 3, 300, 1025, 5000, 70_000, 300_000] {
             let ids = (0..<size).map { "id-\($0)-\(UInt32.random(in: 0...UInt32.max, using: &rng))" }
             var distinct = IDHashes()
             for id in ids { distinct.add(id) }
@@ -56,6 +56,13 @@ import Testing
             for id in ids { repeated.add(id) }
             repeated.add(ids[copied])
             #expect(!repeated.provesDistinct(), "\(size) ids with id \(copied) twice")
+        }
+        // Hash values the table keeps apart (0 and all ones), in and out of
+        // large buckets.
+        for extra in [[0, 0], [UInt64.max, UInt64.max], [0, UInt64.max], [1, 0, UInt64.max - 1]] as [[UInt64]] {
+            let base = (0..<3000).map { _ in UInt64.random(in: 1...(UInt64.max - 2), using: &rng) }
+            let hashes = IDHashes(hashes: base + extra)
+            #expect(hashes.provesDistinct() == (Set(base + extra).count == base.count + extra.count), "\(extra)")
         }
         var nonASCII = IDHashes()
         nonASCII.add("é")

@@ -239,21 +239,28 @@ struct SegmentBuilder {
 /// `SearchIndex` (ascending) and resume position. A narrowing keystroke
 /// scans this dense buffer instead of texts scattered over the whole index.
 ///
-/// A *view* selects texts of a copied segment (`base`) instead: when most of
+/// A *view* selects texts of a root segment (`base`) instead: when most of
 /// them still match, listing their positions is cheaper than copying, and
-/// scanning them is still nearly sequential.
+/// scanning them is still nearly sequential. The root is a copied segment,
+/// or the `SearchIndex` itself: a first keystroke that matches a quarter of
+/// the texts or more (a common letter) lists them instead of copying them.
 ///
 /// Immutable once built; shared read-only between threads.
 final class CompactSegment: @unchecked Sendable {
-    private let storage: SegmentStorage
+    /// The buffers this segment owns (none for the index root).
+    private let storage: SegmentStorage?
     let pool: SegmentPool
     /// For a view: the segment whose texts it selects (never a view).
     let base: CompactSegment?
-    /// The texts, in the index's layout (this segment's, or `base`'s).
-    let table: TextTable
-    /// The index in the `SearchIndex` of each text of `table`, ascending.
-    let textIds: UnsafeBufferPointer<Int>
-    /// For a view: the selected positions in `table`, ascending.
+    /// The index whose texts this root segment is (kept alive by it).
+    private let index: SearchIndex?
+    /// The texts of a copied segment (its own, or `base`'s for a view);
+    /// nil when the root is the index (read through `withTable`).
+    private let copiedTable: TextTable?
+    /// The index in the `SearchIndex` of each text of the table, ascending
+    /// (nil: the same, for the index root and its views).
+    let textIds: UnsafeBufferPointer<Int>?
+    /// For a view: the selected positions in the root's table, ascending.
     let positions: UnsafeBufferPointer<Int>?
     /// Per entry: where matching a query that extends this one resumes.
     let resume: UnsafeBufferPointer<Int32>
@@ -263,45 +270,70 @@ final class CompactSegment: @unchecked Sendable {
         self.pool = pool
         let root = base.map { $0.base ?? $0 }
         self.base = root
+        index = nil
         if let root {
-            table = root.table
+            copiedTable = root.copiedTable
             textIds = root.textIds
             positions = storage.ids.buffer
         } else {
-            table = TextTable(bytes: storage.bytes.buffer, folded: storage.folded.buffer,
-                              offsets: storage.offsets.buffer, foldedOffsets: storage.foldedOffsets.buffer,
-                              flags: storage.flags.buffer)
+            copiedTable = TextTable(bytes: storage.bytes.buffer, folded: storage.folded.buffer,
+                                    offsets: storage.offsets.buffer, foldedOffsets: storage.foldedOffsets.buffer,
+                                    flags: storage.flags.buffer)
             textIds = storage.ids.buffer
             positions = nil
         }
         resume = storage.resume.buffer
     }
 
-    deinit { pool.give(storage) }
+    /// The root segment whose texts are those of `index` (nothing copied).
+    init(root index: SearchIndex, pool: SegmentPool) {
+        storage = nil
+        self.pool = pool
+        base = nil
+        self.index = index
+        copiedTable = nil
+        textIds = nil
+        positions = nil
+        resume = UnsafeBufferPointer(start: nil, count: 0)
+    }
 
-    /// Number of entries (matches).
-    var count: Int { storage.ids.count }
+    deinit { if let storage { pool.give(storage) } }
+
+    /// Number of entries (matches; all texts for the index root).
+    var count: Int { storage?.ids.count ?? index?.count ?? 0 }
 
     /// The segment that owns the texts (itself unless a view).
     var root: CompactSegment { base ?? self }
+
+    /// Runs `body` with the table this segment's entries live in (its
+    /// root's), valid only inside `body`.
+    func withTable<R>(_ body: (TextTable) -> R) -> R {
+        if let copiedTable { return body(copiedTable) }
+        if let index = root.index { return index.withTable(body) }
+        return SearchIndex().withTable(body)
+    }
+
+    /// UTF-8 bytes per text of the root's table, rounded up (what sizes a
+    /// copy).
+    var averageTextBytes: Int {
+        let root = root
+        guard root.count > 0 else { return 0 }
+        return root.withTable { ($0.bytes.count + root.count - 1) / root.count }
+    }
 
     /// Appends the `SearchIndex` indices of the entries.
     /// - Complexity: O(count)
     func appendIndices(to out: inout [Int]) {
         if let positions {
-            for p in positions { out.append(textIds[p]) }
-        } else {
+            if let textIds {
+                for p in positions { out.append(textIds[p]) }
+            } else {
+                out.append(contentsOf: positions)
+            }
+        } else if let textIds {
             out.append(contentsOf: textIds)
+        } else {
+            out.append(contentsOf: 0..<count)
         }
-    }
-
-    /// UTF-8 bytes of the entries `range` (an upper bound of what copying
-    /// them takes).
-    /// - Complexity: O(1) for copied texts, O(range.count) for a view.
-    func byteCount(_ range: Range<Int>) -> Int {
-        guard let positions else { return table.offsets[range.upperBound] - table.offsets[range.lowerBound] }
-        var total = 0
-        for k in range { total += table.offsets[positions[k] + 1] - table.offsets[positions[k]] }
-        return total
     }
 }

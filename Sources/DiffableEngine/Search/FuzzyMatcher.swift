@@ -56,8 +56,13 @@ enum FuzzyMatcher {
             + FuzzyScoring.boundaryWhite * (m - 1)
     }
 
-    /// A tighter upper bound for text `i` (which must match): the maximal
-    /// score with the first query char at its best occurrence in this text.
+    /// A tighter upper bound for text `i` (which must match): the first
+    /// query char at its best occurrence in this text, and every later char
+    /// at the best bonus it can get. A later char's bonus is its own or the
+    /// one its run carries, and a run starts on the first char or on a later
+    /// char: so it is at most the best of the first char's bonus and the
+    /// bonuses of the positions after the first char's first occurrence that
+    /// hold a later query byte (at least `consecutive`). Exact for one char.
     /// - Complexity: O(length of the text), no allocation.
     static func maxScore(_ table: TextTable, _ i: Int, query: PreparedQuery,
                          needle: UnsafeBufferPointer<UInt8>) -> Int {
@@ -68,7 +73,8 @@ enum FuzzyMatcher {
         guard let base = units.baseAddress else { return maxScore(queryLength: m) }
         let n = units.count
         var best = 0
-        var p = ByteScan.find(q0, base, from: 0, end: n)
+        let first = ByteScan.find(q0, base, from: 0, end: n)
+        var p = first
         while p < n {
             let prev = p == 0 ? CharClass.white : CharClass.of(byte: classes[p &- 1])
             let b = CharClass.bonusFor(prev: prev, cur: CharClass.of(byte: classes[p]))
@@ -78,8 +84,21 @@ enum FuzzyMatcher {
             }
             p = ByteScan.find(q0, base, from: p &+ 1, end: n)
         }
-        return FuzzyScoring.match * m + best * FuzzyScoring.firstCharMultiplier
-            + FuzzyScoring.boundaryWhite * (m - 1)
+        var later = FuzzyScoring.boundaryWhite
+        if m > 1 && first < n {
+            later = max(best, FuzzyScoring.consecutive)
+            query.laterBytes.withUnsafeBufferPointer { wanted in
+                var prev = CharClass.of(byte: classes[first])
+                var j = first &+ 1
+                while j < n && later < FuzzyScoring.boundaryWhite {
+                    let cur = CharClass.of(byte: classes[j])
+                    if wanted[Int(base[j])] { later = max(later, CharClass.bonusFor(prev: prev, cur: cur)) }
+                    prev = cur
+                    j &+= 1
+                }
+            }
+        }
+        return FuzzyScoring.match * m + best * FuzzyScoring.firstCharMultiplier + later * (m - 1)
     }
 
     /// Best score of `query` in `text` (`bonus[j]` = position bonus of

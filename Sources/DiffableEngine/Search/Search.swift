@@ -95,6 +95,10 @@ struct PreparedQuery: Sendable {
     /// Scalars of the matched form.
     let scalars: [UInt32]
     let isASCII: Bool
+    /// `laterBytes[b]`: byte `b` occurs in the needle after its first byte
+    /// (what bounds the bonus of the query's later chars; see
+    /// `FuzzyMatcher.maxScore`).
+    let laterBytes: [Bool]
     var isEmpty: Bool { scalars.isEmpty }
 
     init(_ query: SearchQuery) {
@@ -110,6 +114,9 @@ struct PreparedQuery: Sendable {
         self.scalars = scalars
         self.bytes = bytes
         isASCII = bytes.allSatisfy { $0 < 0x80 }
+        var later = [Bool](repeating: false, count: 256)
+        for b in bytes.dropFirst() { later[Int(b)] = true }
+        laterBytes = later
     }
 }
 

@@ -254,6 +254,10 @@ extension SearchIndex {
 
         let chunkBounds = bounds
         let averageBytes = count > 0 ? (bytes.count + count - 1) / count : 0
+        // What views of the index's own texts select from (scans from scratch).
+        var indexRoot: CompactSegment?
+        if compact, case .compact = source {} else if compact { indexRoot = CompactSegment(root: self, pool: pool) }
+        let root = indexRoot
         let results: [ChunkResult] = withTable { table in
             @Sendable func scanChunk(_ c: Int) -> ChunkResult {
                 let lo = chunkBounds[c], hi = max(chunkBounds[c + 1], chunkBounds[c])
@@ -261,24 +265,39 @@ extension SearchIndex {
                 switch source {
                 case .index, .range:
                     let scanner = Scanner(table: table, query: prepared)
+                    // A list of candidates copies its matches as it goes; a
+                    // range selects them first (positions in the index), then
+                    // keeps the selection as a view of the index when it
+                    // holds a quarter of the range or more, else copies it.
+                    var listed: [Int]?
+                    if case .index(let list?) = source { listed = list }
                     if compact {
-                        state.selection = SegmentBuilder(texts: hi - lo, bytes: (hi - lo) * averageBytes, pool: pool)
-                        state.copying = true
+                        state.selection = listed != nil
+                            ? SegmentBuilder(texts: hi - lo, bytes: (hi - lo) * averageBytes, pool: pool)
+                            : SegmentBuilder(texts: (hi - lo) / 4, bytes: 0, pool: pool)
+                        state.copying = listed != nil
                     }
-                    switch source {
-                    case .index(let list?):
-                        list.withUnsafeBufferPointer { scanner.scan($0[lo..<hi], ids: nil, into: &state) }
-                    case .range(let range):
-                        let texts = range.lowerBound + lo ..< range.lowerBound + hi
+                    var texts = lo..<hi
+                    if case .range(let range) = source { texts = range.lowerBound + lo ..< range.lowerBound + hi }
+                    if let listed {
+                        listed.withUnsafeBufferPointer { scanner.scan($0[lo..<hi], ids: nil, into: &state) }
+                    } else {
                         scanner.scan(scanner.query.bytes.first.map {
                             TextsContainingByte(table, texts, byte: $0, original: scanner.query.caseSensitive)
                         } ?? TextsContainingByte(everyTextIn: texts), ids: nil, into: &state)
-                    default:
-                        scanner.scan(scanner.query.bytes.first.map {
-                            TextsContainingByte(table, lo..<hi, byte: $0, original: scanner.query.caseSensitive)
-                        } ?? TextsContainingByte(everyTextIn: lo..<hi), ids: nil, into: &state)
                     }
-                    if let copy = state.selection { state.built = [copy.build()] }
+                    if let built = state.selection {
+                        if listed != nil {
+                            state.built = [built.build()]
+                        } else if built.count * 4 >= texts.count, let root {
+                            state.built = [built.build(base: root)]
+                        } else {
+                            var copy = SegmentBuilder(texts: built.count, bytes: built.count * averageBytes, pool: pool)
+                            for (p, r) in zip(built.positions, built.resume) { copy.append(table, p, id: p, resume: r) }
+                            built.discard()
+                            state.built = [copy.build()]
+                        }
+                    }
                 case .compact(let segments, let skip):
                     // The entries of the segments that fall in lo..<hi. A
                     // piece selecting at least 1/4 of its root segment's
@@ -300,7 +319,7 @@ extension SearchIndex {
                                 if let view = viewBuilder, let viewRoot { state.built.append(view.build(base: viewRoot)) }
                                 viewBuilder = nil
                                 viewRoot = nil
-                                let perText = root.count > 0 ? (root.table.bytes.count + root.count - 1) / root.count : 0
+                                let perText = root.averageTextBytes
                                 state.selection = copyBuilder
                                     ?? SegmentBuilder(texts: hi - lo, bytes: (hi - lo) * perText, pool: pool)
                                 copyBuilder = nil
@@ -318,12 +337,14 @@ extension SearchIndex {
                             state.copying = inline
                         }
                         let resume = skip.map { _ in UnsafeBufferPointer(rebasing: segment.resume[range]) }
-                        let scanner = Scanner(table: segment.table, query: prepared)
-                        if let positions = segment.positions {
-                            scanner.scan(positions[range], ids: segment.textIds, resume: resume, skip: skip ?? 0,
-                                         into: &state)
-                        } else {
-                            scanner.scan(range, ids: segment.textIds, resume: resume, skip: skip ?? 0, into: &state)
+                        segment.withTable { table in
+                            let scanner = Scanner(table: table, query: prepared)
+                            if let positions = segment.positions {
+                                scanner.scan(positions[range], ids: segment.textIds, resume: resume, skip: skip ?? 0,
+                                             into: &state)
+                            } else {
+                                scanner.scan(range, ids: segment.textIds, resume: resume, skip: skip ?? 0, into: &state)
+                            }
                         }
                         if inline { copyBuilder = state.selection } else { viewBuilder = state.selection }
                         state.selection = nil

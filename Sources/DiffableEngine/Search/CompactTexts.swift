@@ -321,19 +321,21 @@ final class CompactSegment: @unchecked Sendable {
         return root.withTable { ($0.bytes.count + root.count - 1) / root.count }
     }
 
+    /// Calls `body` with the `SearchIndex` index of every entry, ascending.
+    /// - Complexity: O(count)
+    @inline(__always) func forEachIndex(_ body: (Int) -> Void) {
+        if let positions {
+            if let textIds { for p in positions { body(textIds[p]) } } else { for p in positions { body(p) } }
+        } else if let textIds {
+            for id in textIds { body(id) }
+        } else {
+            for id in 0..<count { body(id) }
+        }
+    }
+
     /// Appends the `SearchIndex` indices of the entries.
     /// - Complexity: O(count)
     func appendIndices(to out: inout [Int]) {
-        if let positions {
-            if let textIds {
-                for p in positions { out.append(textIds[p]) }
-            } else {
-                out.append(contentsOf: positions)
-            }
-        } else if let textIds {
-            out.append(contentsOf: textIds)
-        } else {
-            out.append(contentsOf: 0..<count)
-        }
+        forEachIndex { out.append($0) }
     }
 }

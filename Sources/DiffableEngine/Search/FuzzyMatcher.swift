@@ -88,12 +88,17 @@ enum FuzzyMatcher {
         if m > 1 && first < n {
             later = max(best, FuzzyScoring.consecutive)
             query.laterBytes.withUnsafeBufferPointer { wanted in
-                var prev = CharClass.of(byte: classes[first])
+                // Classes only where a later byte is (most bytes are not).
                 var j = first &+ 1
-                while j < n && later < FuzzyScoring.boundaryWhite {
-                    let cur = CharClass.of(byte: classes[j])
-                    if wanted[Int(base[j])] { later = max(later, CharClass.bonusFor(prev: prev, cur: cur)) }
-                    prev = cur
+                while j < n {
+                    if wanted[Int(base[j])] {
+                        let b = CharClass.bonusFor(prev: CharClass.of(byte: classes[j &- 1]),
+                                                   cur: CharClass.of(byte: classes[j]))
+                        if b > later {
+                            later = b
+                            if later >= FuzzyScoring.boundaryWhite { break }
+                        }
+                    }
                     j &+= 1
                 }
             }

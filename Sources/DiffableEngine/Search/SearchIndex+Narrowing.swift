@@ -33,6 +33,23 @@ public struct SearchMatchSet: Sendable {
         for segment in segments { segment.appendIndices(to: &out) }
         return out
     }
+
+    /// The matching indices not in `excluded` (ascending, each a match),
+    /// ascending: one pass, no list of every match first.
+    /// - Complexity: O(count + excluded.count)
+    func indices(excluding excluded: [Int]) -> [Int] {
+        var out: [Int] = []
+        out.reserveCapacity(max(0, count - excluded.count))
+        var j = 0
+        for segment in segments {
+            segment.forEachIndex { flat in
+                while j < excluded.count && excluded[j] < flat { j &+= 1 }
+                if j < excluded.count && excluded[j] == flat { return }
+                out.append(flat)
+            }
+        }
+        return out
+    }
 }
 
 /// The hits of one keystroke and its match set for the next one.

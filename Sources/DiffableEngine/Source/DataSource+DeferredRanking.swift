@@ -48,17 +48,9 @@ extension SearchCache {
 extension DataSource {
     /// The matches not in `shown` (the best ones), to be ranked on first use.
     /// - Complexity: O(matches + shown log shown)
-    func deferRanking(of matches: [Int], shown: [SearchHit], section: Int, start: Int,
-                              query: SearchQuery, index: SearchIndex) -> DeferredRanking {
-        let first = shown.map(\.index).sorted()
-        var unranked: [Int] = []
-        unranked.reserveCapacity(max(0, matches.count - first.count))
-        var j = 0
-        for flat in matches {
-            while j < first.count && first[j] < flat { j += 1 }
-            if j < first.count && first[j] == flat { continue }
-            unranked.append(flat)
-        }
+    func deferRanking(of matches: SearchMatchSet, shown: [SearchHit], section: Int, start: Int,
+                      query: SearchQuery, index: SearchIndex) -> DeferredRanking {
+        let unranked = matches.indices(excluding: shown.map(\.index).sorted())
         let candidates = unranked
         let rest = DeferredRows(count: unranked.count) {
             index.rank(candidates, for: query).map { Int32(truncatingIfNeeded: $0.index - start) }

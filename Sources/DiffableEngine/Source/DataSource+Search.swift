@@ -257,7 +257,7 @@ extension DataSource {
             }
         }
         if rankOnly != nil, let s = scoped.first, result.matches.count > result.hits.count {
-            searchCache.deferred = deferRanking(of: result.matches.indices, shown: result.hits, section: s,
+            searchCache.deferred = deferRanking(of: result.matches, shown: result.hits, section: s,
                                                 start: starts[s], query: search.query, index: index)
         }
         if !outline.isEmpty {

@@ -96,6 +96,26 @@ import Testing
         #expect(narrowed > 300)
     }
 
+    /// The floor another scan thread publishes: a text strictly worse than
+    /// it (lower score, or the same score and longer) is skipped, a tie is
+    /// kept (the index decides ties), and matches are all still listed.
+    @Test func sharedFloorSkipsOnlyStrictlyWorseTexts() {
+        let index = SearchIndex(texts: ["ab", "xab", "abc", "ab", "a"])
+        let query = SearchQuery(text: "a", mode: .fuzzy, order: .score, limit: 5)
+        let best = index.score(of: 0, for: query) ?? 0
+        #expect(index.score(of: 2, for: query) == best, "abc scores as ab, but is longer")
+        let floor = SharedFloor()
+        floor.raise(to: SharedFloor.pack(score: best, length: 2))
+        floor.raise(to: SharedFloor.pack(score: best - 1, length: 0))  // lower: ignored
+        var state = ChunkResult(keepMatches: true, ranking: .best(5))
+        index.withTable { table in
+            Scanner(table: table, query: PreparedQuery(query)).scan(0..<5, ids: nil, floor: floor, into: &state)
+        }
+        state.finish()
+        #expect(Set(state.keys.map(\.index)) == [0, 3, 4], "ties and better texts kept, worse ones skipped")
+        #expect(state.matches == [0, 1, 2, 3, 4])
+    }
+
     @Test func refinesRules() {
         func q(_ t: String, _ m: SearchMode = .fuzzy) -> SearchQuery { SearchQuery(text: t, mode: m) }
         #expect(q("ab").refines(q("a")))

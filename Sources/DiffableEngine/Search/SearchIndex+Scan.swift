@@ -69,7 +69,7 @@ struct Scanner {
     /// - Complexity: O(Σ L) matching + scoring of the kept matches.
     func scan<C: Sequence>(_ candidates: C, ids: UnsafeBufferPointer<Int>?,
                            resume: UnsafeBufferPointer<Int32>? = nil, skip: Int = 0,
-                           into state: inout ChunkResult)
+                           floor: SharedFloor? = nil, into state: inout ChunkResult)
     where C.Element == Int {
         if state.stopped { return }
         if state.keepMatches && state.selection == nil {
@@ -139,6 +139,10 @@ struct Scanner {
                     }
                 case .best:
                     let length = table.scalarLength(i)
+                    // Another thread already keeps k keys better than this
+                    // text can score: skip it.
+                    let shared = floor?.value ?? 0
+                    if shared != 0 && SharedFloor.pack(score: known ?? bound, length: length) < shared { continue }
                     // Skip the DP when even the best possible score cannot
                     // enter (indices ascend within a chunk, so a full tie
                     // never enters: no need to read the index).
@@ -147,6 +151,7 @@ struct Scanner {
                         if known == nil {
                             let tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
                             if !top.admitsNext(score: tight, length: length) { continue }
+                            if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
                             // One char on ASCII: the bound is the score (its
                             // best occurrence); no DP.
                             if oneChar && table.isASCII(i) { known = tight }
@@ -154,6 +159,9 @@ struct Scanner {
                     }
                     if let s = known ?? score(i) {
                         top.insert(RankKey(score: s, length: length, index: id()))
+                        if let floor, top.isFull, let worst = top.worst {
+                            floor.raise(to: SharedFloor.pack(score: worst.score, length: worst.length))
+                        }
                     }
                 }
             }
@@ -253,6 +261,9 @@ extension SearchIndex {
         }
 
         let chunkBounds = bounds
+        var sharedFloor: SharedFloor?
+        if chunks > 1, case .best = ranking { sharedFloor = SharedFloor() }
+        let floor = sharedFloor
         let averageBytes = count > 0 ? (bytes.count + count - 1) / count : 0
         // What views of the index's own texts select from (scans from scratch).
         var indexRoot: CompactSegment?
@@ -280,11 +291,11 @@ extension SearchIndex {
                     var texts = lo..<hi
                     if case .range(let range) = source { texts = range.lowerBound + lo ..< range.lowerBound + hi }
                     if let listed {
-                        listed.withUnsafeBufferPointer { scanner.scan($0[lo..<hi], ids: nil, into: &state) }
+                        listed.withUnsafeBufferPointer { scanner.scan($0[lo..<hi], ids: nil, floor: floor, into: &state) }
                     } else {
                         scanner.scan(scanner.query.bytes.first.map {
                             TextsContainingByte(table, texts, byte: $0, original: scanner.query.caseSensitive)
-                        } ?? TextsContainingByte(everyTextIn: texts), ids: nil, into: &state)
+                        } ?? TextsContainingByte(everyTextIn: texts), ids: nil, floor: floor, into: &state)
                     }
                     if let built = state.selection {
                         if listed != nil {
@@ -341,9 +352,10 @@ extension SearchIndex {
                             let scanner = Scanner(table: table, query: prepared)
                             if let positions = segment.positions {
                                 scanner.scan(positions[range], ids: segment.textIds, resume: resume, skip: skip ?? 0,
-                                             into: &state)
+                                             floor: floor, into: &state)
                             } else {
-                                scanner.scan(range, ids: segment.textIds, resume: resume, skip: skip ?? 0, into: &state)
+                                scanner.scan(range, ids: segment.textIds, resume: resume, skip: skip ?? 0,
+                                             floor: floor, into: &state)
                             }
                         }
                         if inline { copyBuilder = state.selection } else { viewBuilder = state.selection }

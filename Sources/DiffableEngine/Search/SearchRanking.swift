@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A hit with its ranking keys. The ranking order is total (indices are
 /// unique), so equal inputs always rank identically.
 struct RankKey {
@@ -86,5 +88,36 @@ struct TopK {
     /// - Complexity: O(k log k)
     func sorted() -> [RankKey] {
         heap.sorted { $0.precedes($1) }
+    }
+}
+
+/// The worst kept key of any scan thread's full heap, packed so that a
+/// greater value ranks first: a text strictly worse (lower score, or the
+/// same score and longer) than a key another thread keeps with `k - 1`
+/// better ones cannot be among the best `k`, so no thread scores it. Ties
+/// are let through (the index decides those, and threads scan different
+/// index ranges).
+final class SharedFloor: Sendable {
+    private let packed = Atomic<UInt64>(0)
+
+    /// (score, length) packed: score ascending in the high half, length
+    /// descending in the low half (both clamped, which only makes more ties).
+    @inline(__always) static func pack(score: Int, length: Int) -> UInt64 {
+        let s = UInt64(min(max(score &+ (1 << 31), 0), Int(UInt32.max)))
+        let l = UInt64(min(max(length, 0), Int(UInt32.max)))
+        return s << 32 | (UInt64(UInt32.max) &- l)
+    }
+
+    /// The best floor published so far (0: none).
+    @inline(__always) var value: UInt64 { packed.load(ordering: .relaxed) }
+
+    /// Publishes a full heap's worst key (kept when it is higher).
+    func raise(to value: UInt64) {
+        var current = packed.load(ordering: .relaxed)
+        while value > current {
+            let (exchanged, original) = packed.compareExchange(expected: current, desired: value, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
     }
 }

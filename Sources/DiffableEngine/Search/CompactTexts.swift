@@ -242,8 +242,8 @@ struct SegmentBuilder {
 /// A *view* selects texts of a root segment (`base`) instead: when most of
 /// them still match, listing their positions is cheaper than copying, and
 /// scanning them is still nearly sequential. The root is a copied segment,
-/// or the `SearchIndex` itself: a first keystroke that matches a quarter of
-/// the texts or more (a common letter) lists them instead of copying them.
+/// or the `SearchIndex` itself: a first keystroke that matches half of the
+/// texts or more (a common letter) lists them instead of copying them.
 ///
 /// Immutable once built; shared read-only between threads.
 final class CompactSegment: @unchecked Sendable {

@@ -279,7 +279,9 @@ extension SearchIndex {
                     // A list of candidates copies its matches as it goes; a
                     // range selects them first (positions in the index), then
                     // keeps the selection as a view of the index when it
-                    // holds a quarter of the range or more, else copies it.
+                    // holds half of the range or more, else copies it (the
+                    // next keystroke scans a sparser view of the index at
+                    // two to three times the cost of a dense copy).
                     var listed: [Int]?
                     if case .index(let list?) = source { listed = list }
                     if compact {
@@ -300,7 +302,7 @@ extension SearchIndex {
                     if let built = state.selection {
                         if listed != nil {
                             state.built = [built.build()]
-                        } else if built.count * 4 >= texts.count, let root {
+                        } else if built.count * 2 >= texts.count, let root {
                             state.built = [built.build(base: root)]
                         } else {
                             var copy = SegmentBuilder(texts: built.count, bytes: built.count * averageBytes, pool: pool)

@@ -1,48 +1,5 @@
 import Dispatch
 
-/// What a scan keeps besides the matches.
-enum ScanRanking: Sendable {
-    /// No scores (match set only).
-    case none
-    /// The first `k` hits in index order.
-    case firstInSource(Int)
-    /// The best `k` hits by score (bounded heap).
-    case best(Int)
-    /// Every hit, sorted afterwards.
-    case all
-}
-
-/// The state of one thread's scan, carried across the pieces it scans.
-struct ChunkResult {
-    /// Every match (index-wide), when kept and not compacted.
-    var matches: [Int] = []
-    /// `.firstInSource` and `.all`: the kept keys; `.best`: the heap, once done.
-    var keys: [RankKey] = []
-    var top = TopK(capacity: 0)
-    /// When set, matches are selected (or copied, when `copying`) here
-    /// instead of listed in `matches`.
-    var selection: SegmentBuilder?
-    var copying = false
-    /// The chunk's compacted matches, in index order (built by `run`).
-    var built: [CompactSegment] = []
-    let keepMatches: Bool
-    let ranking: ScanRanking
-    /// `.firstInSource` without `keepMatches`: the first k are found.
-    var stopped = false
-
-    init(keepMatches: Bool = false, ranking: ScanRanking = .none) {
-        self.keepMatches = keepMatches
-        self.ranking = ranking
-        if case .best(let k) = ranking { top = TopK(capacity: k) }
-        if case .firstInSource(let k) = ranking, k <= 0, !keepMatches { stopped = true }
-    }
-
-    /// Moves the heap into `keys` (call once, after the last piece).
-    mutating func finish() {
-        if case .best = ranking { keys = top.heap }
-    }
-}
-
 /// Matches and scores texts of one table for one prepared query.
 struct Scanner {
     let table: TextTable
@@ -265,10 +222,10 @@ extension SearchIndex {
         if chunks > 1, case .best = ranking { sharedFloor = SharedFloor() }
         let floor = sharedFloor
         let averageBytes = count > 0 ? (bytes.count + count - 1) / count : 0
-        // What views of the index's own texts select from (scans from scratch).
-        var indexRoot: CompactSegment?
-        if compact, case .compact = source {} else if compact { indexRoot = CompactSegment(root: self, pool: pool) }
-        let root = indexRoot
+        // What views of a scan from scratch select from: the index's own texts.
+        var narrowing = false
+        if case .compact = source { narrowing = true }
+        let root = compact && !narrowing ? CompactSegment(root: self, pool: pool) : nil
         let results: [ChunkResult] = withTable { table in
             @Sendable func scanChunk(_ c: Int) -> ChunkResult {
                 let lo = chunkBounds[c], hi = max(chunkBounds[c + 1], chunkBounds[c])

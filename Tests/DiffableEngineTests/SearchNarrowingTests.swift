@@ -41,6 +41,30 @@ import Testing
         }
     }
 
+    /// An unscored keystroke (an unlimited query in source order, as a
+    /// picker filtering in place sends) keeps exactly the matches of a
+    /// scored one, from scratch and narrowing alike.
+    @Test(arguments: [7, 8, 9])
+    func unscoredKeystrokesKeepTheSameMatches(seed: UInt64) {
+        var rng = SearchTestRNG(seed: seed)
+        let count = seed == 8 ? 40_000 : 2_000
+        let index = SearchIndex(texts: SearchFixtures.texts(count: count, rng: &rng))
+        var last: SearchMatchSet?
+        var query: SearchQuery?
+        for _ in 0..<(count > 2_000 ? 25 : 150) {
+            var next = Self.randomQuery(&rng, base: query)
+            next.order = .source
+            next.limit = nil
+            let unscored = index.evaluate(next, narrowing: last, among: nil, scoring: false)
+            let full = index.evaluate(next, among: nil)
+            #expect(unscored.hits.isEmpty)
+            #expect(unscored.matches.indices == full.matches, "\(next)")
+            #expect(full.hits.map(\.index) == full.matches, "\(next): source order lists the matches")
+            last = unscored.matches
+            query = next
+        }
+    }
+
     @Test func candidatesApplyWhenNotNarrowing() {
         let index = SearchIndex(texts: ["ab", "abc", nil, "b", "xab"])
         let q = SearchQuery(text: "ab", mode: .fuzzy, order: .score, limit: nil)

@@ -302,6 +302,9 @@ final class CompactSegment: @unchecked Sendable {
     /// Number of entries (matches; all texts for the index root).
     var count: Int { storage?.ids.count ?? index?.count ?? 0 }
 
+    /// Bytes of the buffers this segment owns (0 for the index root).
+    var storageBytes: Int { storage?.size ?? 0 }
+
     /// The segment that owns the texts (itself unless a view).
     var root: CompactSegment { base ?? self }
 
@@ -331,11 +334,5 @@ final class CompactSegment: @unchecked Sendable {
         } else {
             for id in 0..<count { body(id) }
         }
-    }
-
-    /// Appends the `SearchIndex` indices of the entries.
-    /// - Complexity: O(count)
-    func appendIndices(to out: inout [Int]) {
-        forEachIndex { out.append($0) }
     }
 }

@@ -27,12 +27,7 @@ public struct SearchMatchSet: Sendable {
 
     /// The matching indices, ascending.
     /// - Complexity: O(count)
-    public var indices: [Int] {
-        var out: [Int] = []
-        out.reserveCapacity(count)
-        for segment in segments { segment.appendIndices(to: &out) }
-        return out
-    }
+    public var indices: [Int] { indices(excluding: []) }
 
     /// The matching indices not in `excluded` (ascending, each a match),
     /// ascending: one pass, no list of every match first.
@@ -86,9 +81,11 @@ extension SearchIndex {
     /// match set still holds every match.
     /// `within`: the candidates are this range of positions (instead of
     /// `candidates`), e.g. one scoped section.
+    /// `scoring: false`: no hits, only the match set (an unlimited query in
+    /// source order, whose hits would be exactly `matches.indices`).
     public func evaluate(_ query: SearchQuery, narrowing previous: SearchMatchSet?,
                          among candidates: [Int]?, within range: Range<Int>? = nil,
-                         rankOnly: Int? = nil) -> NarrowingResult {
+                         rankOnly: Int? = nil, scoring: Bool = true) -> NarrowingResult {
         let source: ScanSource
         if let previous, previous.indexCount == count, query.refines(previous.query) {
             source = .compact(previous.segments, resumeFrom: Self.resumeFrom(query, after: previous.query))
@@ -98,7 +95,7 @@ extension SearchIndex {
             source = .index(candidates.map(normalized))
         }
         let pool = previous?.pool ?? SegmentPool()
-        let (result, segments) = run(query, source: source, keepMatches: true, scoring: true, compact: true,
+        let (result, segments) = run(query, source: source, keepMatches: true, scoring: scoring, compact: true,
                                      pool: pool, rankOnly: query.order == .score ? rankOnly : nil)
         return NarrowingResult(hits: result.hits,
                                matches: SearchMatchSet(query: query, indexCount: count, segments: segments,

@@ -23,10 +23,13 @@ struct Scanner {
     /// (`nil` = the same); ranking and matches use those indices. Fuzzy
     /// matching of the k-th candidate resumes at `resume[k]` with
     /// `needle[skip...]` (`resume` = `nil` or an entry < 0: from scratch).
+    /// `holdFirstByte`: every candidate is known to hold the needle's first
+    /// byte (`TextsContainingByte`), so a one-byte substring needle matches
+    /// without a look when nothing is ranked.
     /// - Complexity: O(Σ L) matching + scoring of the kept matches.
     func scan<C: Sequence>(_ candidates: C, ids: UnsafeBufferPointer<Int>?,
                            resume: UnsafeBufferPointer<Int32>? = nil, skip: Int = 0,
-                           floor: SharedFloor? = nil, into state: inout ChunkResult)
+                           floor: SharedFloor? = nil, holdFirstByte: Bool = false, into state: inout ChunkResult)
     where C.Element == Int {
         if state.stopped { return }
         if state.keepMatches && state.selection == nil {
@@ -49,6 +52,12 @@ struct Scanner {
         if case .firstInSource(let k) = state.ranking { firstK = max(k, 0) }
         let bound = FuzzyMatcher.maxScore(queryLength: query.scalars.count)
         let oneChar = query.mode == .fuzzy && query.scalars.count == 1
+        // Unranked substring matching only asks whether the needle occurs
+        // (no position bonus), and not even that for a one-byte needle the
+        // candidates are known to hold.
+        var ranked = true
+        if case .none = state.ranking { ranked = false }
+        let known1Byte = !ranked && holdFirstByte && query.bytes.count == 1
         query.bytes.withUnsafeBufferPointer { needle in
             for i in candidates {
                 k &+= 1
@@ -58,8 +67,14 @@ struct Scanner {
                 if query.isEmpty {
                     known = 0
                 } else if query.mode == .substring {
-                    guard let s = SubstringMatcher.score(table, i, needle: needle) else { continue }
-                    known = s
+                    if ranked {
+                        guard let s = SubstringMatcher.score(table, i, needle: needle) else { continue }
+                        known = s
+                    } else if !known1Byte {
+                        guard !table.isNil(i),
+                              SubstringMatcher.firstOccurrence(of: needle, in: table.foldedText(i)) != nil
+                        else { continue }
+                    }
                 } else {
                     let start = resume.map { Int($0[k]) } ?? 0
                     guard let e = start >= 0
@@ -146,6 +161,15 @@ extension SearchIndex {
     static let parallelThreshold = 16_384
     /// Number of threads a large scan uses (the daemon's machine has 2 cores).
     static let parallelism = 2
+
+    /// A scan from scratch keeps its matches as a view of the index when they
+    /// are at least 1/`viewDivisor` of the range, else copies them. Fuzzy:
+    /// 1/2, since rescanning a sparser view (the next keystroke) cost two to
+    /// three times a dense copy. Substring: 1/16, since its next keystroke
+    /// (a byte search from the first occurrence on) costs about the same on
+    /// a view as on a copy, and the copy was most of a first letter's cost
+    /// (1M names, "m", 35% of them: 13.5 → 9.8 ms; then "mo": 6.9 → 7.6 ms).
+    static func viewDivisor(_ mode: SearchMode) -> Int { mode == .substring ? 16 : 2 }
 
     /// Normalizes candidates: in range, ascending, no duplicates.
     /// - Complexity: O(c), or O(c log c) when not already ascending.
@@ -235,10 +259,8 @@ extension SearchIndex {
                     let scanner = Scanner(table: table, query: prepared)
                     // A list of candidates copies its matches as it goes; a
                     // range selects them first (positions in the index), then
-                    // keeps the selection as a view of the index when it
-                    // holds half of the range or more, else copies it (the
-                    // next keystroke scans a sparser view of the index at
-                    // two to three times the cost of a dense copy).
+                    // keeps the selection as a view of the index when it is
+                    // dense enough (`viewDivisor`), else copies it.
                     var listed: [Int]?
                     if case .index(let list?) = source { listed = list }
                     if compact {
@@ -254,12 +276,13 @@ extension SearchIndex {
                     } else {
                         scanner.scan(scanner.query.bytes.first.map {
                             TextsContainingByte(table, texts, byte: $0, original: scanner.query.caseSensitive)
-                        } ?? TextsContainingByte(everyTextIn: texts), ids: nil, floor: floor, into: &state)
+                        } ?? TextsContainingByte(everyTextIn: texts), ids: nil, floor: floor,
+                                     holdFirstByte: !scanner.query.bytes.isEmpty, into: &state)
                     }
                     if let built = state.selection {
                         if listed != nil {
                             state.built = [built.build()]
-                        } else if built.count * 2 >= texts.count, let root {
+                        } else if built.count * Self.viewDivisor(prepared.mode) >= texts.count, let root {
                             state.built = [built.build(base: root)]
                         } else {
                             var copy = SegmentBuilder(texts: built.count, bytes: built.count * averageBytes, pool: pool)

@@ -34,6 +34,10 @@ struct SearchCache: Sendable {
     /// narrowing, and the scope they were searched in.
     var matches: SearchMatchSet?
     var lastScope: [String]?
+    /// Match sets of this snapshot's recent queries (`RecentMatchSets`): a
+    /// Backspace returns to one, a new key narrows from the smallest one it
+    /// refines.
+    var recent = RecentMatchSets()
     /// Flat index of every visible row of each section (scoped sections only;
     /// `placeholderKey` for the placeholder row). A section not listed shows
     /// all its items.
@@ -213,12 +217,14 @@ extension DataSource {
         let starts = searchCache.sectionStarts
         let scoped = scopedSections(search.scope)
 
-        // Narrowing: a query that refines the previous one (same scope) only
-        // re-examines the previous matches (their compacted copy).
-        let previous = searchCache.lastScope == search.scope ? searchCache.matches : nil
+        // Narrowing: a query that refines a recent one (same scope) only
+        // re-examines that one's matches (their compacted copy); the same
+        // query again (a Backspace) reuses its matches.
+        let recent = searchCache.recent.base(for: search.query, scope: search.scope)
+        let previous = recent.set ?? (searchCache.lastScope == search.scope ? searchCache.matches : nil)
         var candidates: [Int]?
         var candidateRange: Range<Int>?
-        if let previous, search.query.refines(previous.query) {
+        if recent.set != nil {
             candidates = nil
         } else if scoped.count < snapshot.sections.count {
             // Consecutive scoped sections are one range of the index (the
@@ -240,20 +246,30 @@ extension DataSource {
            outline.isEmpty, scoped.count == 1 {
             rankOnly = viewport.start + 3 * viewport.count
         }
-        let result = index.evaluate(search.query, narrowing: previous, among: candidates, within: candidateRange,
-                                    rankOnly: rankOnly)
+        // In source order without a limit the hits are the matches, in
+        // index order: nothing is scored (a first letter matches a third of
+        // a million rows, and scoring them was most of the keystroke).
+        let unranked = search.query.order == .source && search.query.limit == nil
+        let result: NarrowingResult
+        if unranked, recent.isSameQuery, let same = recent.set {
+            result = NarrowingResult(hits: [], matches: same.reused(for: search.query))
+        } else {
+            result = index.evaluate(search.query, narrowing: previous, among: candidates, within: candidateRange,
+                                    rankOnly: rankOnly, scoring: !unranked)
+        }
         searchCache.lastScope = search.scope
         searchCache.matches = result.matches
+        searchCache.recent.remember(result.matches, scope: search.scope)
         searchCache.deferred = nil
 
+        let shown = unranked ? result.matches.indices : result.hits.map(\.index)
         var rowSources: [Int: [Int]] = [:]
         if scoped.count == 1, let s = scoped.first {
-            rowSources[s] = result.hits.map(\.index)
+            rowSources[s] = shown
         } else {
             for s in scoped { rowSources[s] = [] }
-            for hit in result.hits {
-                let s = section(ofFlat: hit.index, starts: starts)
-                rowSources[s]?.append(hit.index)
+            for index in shown {
+                rowSources[section(ofFlat: index, starts: starts)]?.append(index)
             }
         }
         if rankOnly != nil, let s = scoped.first, result.matches.count > result.hits.count {
@@ -266,7 +282,7 @@ extension DataSource {
             for s in scoped { rowSources[s] = withAncestors(rowSources[s] ?? [], section: s, start: starts[s]) }
             for (s, rows) in expandedRowSources(except: Set(scoped)) { rowSources[s] = rows }
         }
-        if result.hits.isEmpty, search.placeholder != nil, let first = scoped.first,
+        if shown.isEmpty, search.placeholder != nil, let first = scoped.first,
            snapshot.sections.indices.contains(first) {
             rowSources[first] = [SearchCache.placeholderKey]
         }

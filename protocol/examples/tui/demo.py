@@ -394,6 +394,7 @@ class App:
         self.cursor = 0
         self.top = 0
         self.status = "ready"
+        self.frame = ""  # "key→screen N ms" of the last keys
         self.note = ""
         self.error = ""
         self.drawn: Dict[int, Line] = {}
@@ -611,10 +612,15 @@ class App:
                 text = "›" + text[1:]
                 attr |= curses.A_REVERSE
             self.put(1 + y, (text, attr, spans))
-        status = f" {self.error}" if self.error else f" {self.status}" + (f" · {self.note}" if self.note else "")
-        self.put(height - 2, (status, self.color("error") if self.error else self.color("dim"), []))
+        self.draw_status()
         self.put(height - 1, (" " + self.screen.keys_help, 0, []))
         self.stdscr.refresh()
+
+    def draw_status(self) -> None:
+        status = f" {self.error}" if self.error else f" {self.status}" + (f" · {self.note}" if self.note else "")
+        if self.frame and not self.error:
+            status += f" · {self.frame}"
+        self.put(self.size()[0] - 2, (status, self.color("error") if self.error else self.color("dim"), []))
 
     # input
     def read_keys(self) -> List[int]:
@@ -640,6 +646,8 @@ class App:
         self.draw()
         while True:
             keys = self.read_keys()
+            started = time.perf_counter()
+            self.frame = ""
             pending: List[int] = []
             for key in keys:
                 if key == -curses.KEY_RESIZE:
@@ -681,6 +689,11 @@ class App:
                 self.note = ""
                 self.screen.type(pending)  # type: ignore[attr-defined]
             self.draw()
+            # How long this screen took from the keys to the terminal (the
+            # request, replaying its diff, curses): shown once it is known.
+            self.frame = f"key→screen {(time.perf_counter() - started) * 1000:.1f} ms"
+            self.draw_status()
+            self.stdscr.refresh()
 
 
 def main(argv: Optional[List[str]] = None) -> int:

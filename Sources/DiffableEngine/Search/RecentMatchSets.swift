@@ -1,0 +1,87 @@
+/// The match sets of a source's recent queries, kept for the keys a person
+/// types next: a Backspace returns to a query whose matches are here (they
+/// are reused as they are, so an unranked search scans nothing), and a new
+/// key narrows from the smallest set its query refines, not only from the
+/// last one ("mol", Backspace, "mo" then "mox" narrow from the "mo" set).
+///
+/// Bounded by `limit` sets and `byteBudget` bytes of compacted storage (a
+/// view's root counted once); the oldest sets go first. A view of the index
+/// itself costs 12 bytes per match, a copy about twice the texts' bytes
+/// plus 37 per match, so at 1M texts the budget keeps a typical chain of
+/// first letters and their refinements. Valid for one `SearchIndex` (the
+/// source drops it with its `SearchCache` when the snapshot changes).
+struct RecentMatchSets: Sendable {
+    /// At most this many sets.
+    let limit: Int
+    /// At most this many bytes of compacted storage (the newest set is kept
+    /// whatever its size).
+    let byteBudget: Int
+
+    init(limit: Int = 8, byteBudget: Int = 48 << 20) {
+        self.limit = limit
+        self.byteBudget = byteBudget
+    }
+
+    private struct Entry: Sendable {
+        let scope: [String]?
+        let matches: SearchMatchSet
+    }
+    private var entries: [Entry] = []
+
+    /// Number of sets kept.
+    var count: Int { entries.count }
+
+    /// Whether two queries have the same matches (order and limit do not
+    /// change them; case sensitivity follows from the text and mode).
+    static func sameMatches(_ a: SearchQuery, _ b: SearchQuery) -> Bool {
+        a.text == b.text && a.mode == b.mode
+    }
+
+    /// The set to start `query` from in `scope`: the same query's when kept
+    /// (`isSameQuery`), else the smallest kept set that `query` refines.
+    /// - Complexity: O(sets × query length)
+    func base(for query: SearchQuery, scope: [String]?) -> (set: SearchMatchSet?, isSameQuery: Bool) {
+        var best: SearchMatchSet?
+        for entry in entries.reversed() where entry.scope == scope {
+            if Self.sameMatches(entry.matches.query, query) { return (entry.matches, true) }
+            if query.refines(entry.matches.query), best.map({ entry.matches.count < $0.count }) ?? true {
+                best = entry.matches
+            }
+        }
+        return (best, false)
+    }
+
+    /// Keeps `matches` (searched in `scope`) as the most recent set,
+    /// replacing an older set of the same query, then drops the oldest sets
+    /// beyond `limit` or `byteBudget` (never the newest).
+    /// - Complexity: O(sets × segments)
+    mutating func remember(_ matches: SearchMatchSet, scope: [String]?) {
+        entries.removeAll { $0.scope == scope && Self.sameMatches($0.matches.query, matches.query) }
+        entries.append(Entry(scope: scope, matches: matches))
+        while entries.count > limit || (entries.count > 1 && retainedBytes > byteBudget) {
+            entries.removeFirst()
+        }
+    }
+
+    /// Bytes of compacted storage the kept sets hold alive (each buffer once).
+    var retainedBytes: Int {
+        var seen = Set<ObjectIdentifier>()
+        var total = 0
+        for entry in entries {
+            for segment in entry.matches.segments {
+                for owner in [segment, segment.root] where seen.insert(ObjectIdentifier(owner)).inserted {
+                    total += owner.storageBytes
+                }
+            }
+        }
+        return total
+    }
+}
+
+extension SearchMatchSet {
+    /// These matches, as those of `query` (which has the same matches:
+    /// `RecentMatchSets.sameMatches`).
+    func reused(for query: SearchQuery) -> SearchMatchSet {
+        SearchMatchSet(query: query, indexCount: indexCount, segments: segments, pool: pool)
+    }
+}

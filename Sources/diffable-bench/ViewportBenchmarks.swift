@@ -10,6 +10,10 @@ enum ViewportBenchmarks {
                   summary: "1M names and paths, 50-row window: apply, fuzzy keystrokes (order score, no limit), scrolling, an edit outside the window") { context in
             try run(context, items: 1_000_000, window: 50)
         },
+        Benchmark(name: "viewport.picker-1m",
+                  summary: "the terminal people picker at 1M names, 34-row window: substring keystrokes in source order with a placeholder, Backspace, clearing") { context in
+            try picker(context, items: 1_000_000, window: 34)
+        },
     ]
 
     /// Half people's names, half file paths, deterministic.
@@ -43,10 +47,13 @@ enum ViewportBenchmarks {
             return (answer.count, ms)
         }
         let runs = context.runs(full: 5, quick: 2)
+        var round = 0
         for word in [["g", "gr", "gra"], ["s", "sr"], ["v", "vi", "vie", "view"]] {
             var times: [[Double]] = Array(repeating: [], count: word.count)
             var sizes: [Int] = Array(repeating: 0, count: word.count)
             for _ in 0..<runs {
+                round += 1
+                try forgetRecentMatches(round: round, request: request)
                 for (k, text) in word.enumerated() {
                     let (bytes, ms) = try request(#""method":"search","params":{"source":"c","query":"\#(text)","mode":"fuzzy","order":"score","viewport":{"start":0,"count":\#(window)}}"#)
                     times[k].append(ms)
@@ -76,5 +83,65 @@ enum ViewportBenchmarks {
             editBytes = bytes
         }
         r.row("viewport.pipe-1m edit of one item outside the window, reply \(editBytes) B", Sample(edits), target: .ms(0.2))
+    }
+
+    /// Makes the next keystroke a scan from scratch: the daemon keeps the
+    /// matches of recent queries (a Backspace reuses them) until the
+    /// snapshot changes, so a round starts with an edit outside the window
+    /// and a query of its own that rebuilds the search index (not measured).
+    /// `placeholder`: the search's placeholder member, checked once per
+    /// snapshot (not an item id) and so also checked here.
+    @discardableResult
+    static func forgetRecentMatches(round: Int, placeholder: String = "",
+                                    request: (String) throws -> (bytes: Int, ms: Double)) throws -> Double {
+        _ = try request(#""method":"edit","params":{"source":"c","ops":[{"op":"setContent","items":[{"id":"r\#(990_000 + round)","content":{"text":"round \#(round)"}}]}]}"#)
+        let rebuilt = try request(#""method":"search","params":{"source":"c","query":"zq"\#(placeholder)}"#).ms
+        _ = try request(#""method":"search","params":{"source":"c","query":""}"#)
+        return rebuilt
+    }
+}
+
+extension ViewportBenchmarks {
+    /// The TUI's people picker (`protocol/examples/tui`): an "added" section
+    /// and 1M people, filtered in place by substring (source order, no
+    /// limit, a placeholder), drawn through a 34-row window. Each round
+    /// starts with an edit (`forgetRecentMatches`: no recent matches; the
+    /// keystroke after it rebuilds the index), types "m", "mi", "mil", goes
+    /// back with two Backspaces and clears.
+    static func picker(_ context: BenchContext, items: Int, window: Int) throws {
+        let r = context.reporter
+        let daemon = try DaemonConnection(path: context.daemonPath)
+        defer { daemon.close() }
+        _ = try daemon.exchange(Array(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"initializationOptions":{"supersedeSearches":false}}}"#.utf8) + [0x0A], id: 1)
+        let rows = SearchBenchmarks.texts(items).enumerated().map { #"{"id":"r\#($0.offset)","content":{"text":"\#($0.element)"}}"# }
+        let apply = Array(#"{"jsonrpc":"2.0","id":2,"method":"apply","params":{"source":"c","viewport":{"start":0,"count":\#(window)},"sections":[{"id":"added","items":[]},{"id":"list","items":[\#(rows.joined(separator: ","))]}]}}"#.utf8) + [0x0A]
+        _ = try daemon.exchange(apply, id: 2)
+        var id = 10
+        func request(_ body: String) throws -> (bytes: Int, ms: Double) {
+            id += 1
+            let (answer, _, ms) = try daemon.exchange(Array(#"{"jsonrpc":"2.0","id":\#(id),\#(body)}"#.utf8) + [0x0A], id: id)
+            guard !answer.starts(with: Array(#"{"jsonrpc":"2.0","id":\#(id),"error""#.utf8)) else {
+                throw ApplyRequest.Mismatch(description: String(decoding: answer.prefix(300), as: UTF8.self))
+            }
+            return (answer.count, ms)
+        }
+        let steps: [(query: String, what: String)] = [
+            ("m", "first letter"), ("mi", "narrowing"), ("mil", "narrowing"),
+            ("mi", "Backspace"), ("m", "Backspace"), ("", "clearing"),
+        ]
+        var times: [[Double]] = Array(repeating: [], count: steps.count)
+        var afterEdit: [Double] = []
+        let placeholder = #","sections":["list"],"placeholder":{"id":"none","content":{"text":"No results"}}"#
+        for round in 0..<context.runs(full: 7, quick: 2) {
+            afterEdit.append(try forgetRecentMatches(round: round, placeholder: placeholder, request: request))
+            for (k, step) in steps.enumerated() {
+                times[k].append(try request(#""method":"search","params":{"source":"c","query":"\#(step.query)","sections":["list"],"placeholder":{"id":"none","content":{"text":"No results"}},"viewport":{"start":0,"count":\#(window)}}"#).ms)
+            }
+        }
+        r.row("viewport.picker-1m first keystroke after an edit (builds the search index)", Sample(afterEdit),
+              target: .ms(16))
+        for (k, step) in steps.enumerated() {
+            r.row("viewport.picker-1m substring \"\(step.query)\" (\(step.what))", Sample(times[k]), target: .ms(16))
+        }
     }
 }

@@ -25,8 +25,11 @@ public struct SearchSettings: Equatable, Sendable {
 /// texts, the last unlimited match set (for narrowing), and where each
 /// visible row of a scoped section comes from.
 struct SearchCache: Sendable {
-    /// Built lazily on the first non-empty query after a snapshot change.
+    /// Built lazily on the first non-empty query after a snapshot change
+    /// (an edit's changes are spliced in instead: `pendingSplices`).
     var index: SearchIndex?
+    /// Edits not yet spliced into `index` (see `SearchCache+Carry`).
+    var pendingSplices: [IndexSplice] = []
     /// `sectionStarts[s]` = flat index of section `s`'s first item; one extra
     /// entry for the total.
     var sectionStarts: [Int] = [0]
@@ -54,7 +57,7 @@ struct SearchCache: Sendable {
     /// search of an outline after a snapshot change.
     var parentFlat: [Int32]?
     /// The last `containsItem` answer (shared by the source's copies).
-    let itemMemo = ItemIDMemo()
+    var itemMemo = ItemIDMemo()
 }
 
 /// Whether one id is an item of the full snapshot, remembered: a search
@@ -62,6 +65,18 @@ struct SearchCache: Sendable {
 /// changes with the snapshot (which replaces the `SearchCache` holding this).
 final class ItemIDMemo: Sendable {
     private let last = Mutex<(id: String, isItem: Bool)?>(nil)
+
+    init() {}
+
+    /// The remembered answer, when it was "not an item".
+    var knownNonItem: String? {
+        last.withLock { $0 }.flatMap { $0.isItem ? nil : $0.id }
+    }
+
+    /// A memo that already knows `id` is not an item.
+    init(nonItem id: String) {
+        last.withLock { $0 = (id, false) }
+    }
 
     /// The remembered answer for `id`, else `compute()`'s, remembered.
     func isItem(_ id: String, compute: () -> Bool) -> Bool {
@@ -205,6 +220,7 @@ extension DataSource {
             searchCache.rowSources = outline.isEmpty ? [:] : expandedRowSources(except: [])
             return visibleSnapshot(searchCache.rowSources)
         }
+        searchCache.applyPendingSplices()
         if searchCache.index == nil {
             searchCache.index = SearchIndex(snapshot: snapshot)
             var starts = [0]

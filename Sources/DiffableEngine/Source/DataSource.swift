@@ -78,8 +78,11 @@ public struct DataSource: Sendable {
     ) -> Update {
         let oldVisible = visible
         editIndex = nil
+        // A small edit keeps the search index (spliced); anything else
+        // rebuilds it on the next search.
+        let carried = fullChangeset.flatMap { searchCache.carried(over: $0, from: snapshot, to: newFull) }
         snapshot = newFull
-        searchCache = SearchCache()
+        searchCache = carried ?? SearchCache()
         visible = computeVisible()
         var changeset: Changeset
         if let fullChangeset, !isFiltering {

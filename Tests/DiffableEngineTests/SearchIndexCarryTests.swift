@@ -1,0 +1,159 @@
+import Testing
+@testable import DiffableEngine
+
+/// A small edit splices the search index instead of dropping it: the
+/// spliced index is exactly the one a rebuild gives, and what a search
+/// shows after the edit is what a fresh source shows.
+@Suite struct SearchIndexCarryTests {
+    static func same(_ a: SearchIndex, _ b: SearchIndex) -> Bool {
+        a.bytes == b.bytes && a.offsets == b.offsets && a.folded == b.folded
+            && a.foldedOffsets == b.foldedOffsets && a.flags == b.flags
+    }
+
+    @Test(arguments: 0..<200 as Range<UInt64>)
+    func aSpliceEqualsARebuild(seed: UInt64) throws {
+        var rng = SearchTestRNG(seed: seed)
+        let texts = SearchFixtures.texts(count: Int.random(in: 0..<40, using: &rng), rng: &rng)
+        // Remove a random subset, then insert random texts at random places.
+        let removed = texts.indices.filter { _ in Int.random(in: 0..<4, using: &rng) == 0 }
+        var kept: [String?] = texts.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+        var inserted: [(at: Int, text: String?)] = []
+        for _ in 0..<Int.random(in: 0..<6, using: &rng) {
+            let at = Int.random(in: 0...kept.count, using: &rng)
+            let text = SearchFixtures.texts(count: 1, rng: &rng)[0]
+            kept.insert(text, at: at)
+            inserted = inserted.map { $0.at >= at ? ($0.at + 1, $0.text) : $0 }
+            inserted.append((at, text))
+        }
+        inserted.sort { $0.at < $1.at }
+        let spliced = try #require(SearchIndex(texts: texts).splicing(removed: removed, inserted: inserted))
+        #expect(Self.same(spliced, SearchIndex(texts: kept)), "seed \(seed)")
+    }
+
+    @Test func positionsThatDoNotDescribeABatchAreRefused() {
+        let index = SearchIndex(texts: ["a", "b", "c"])
+        #expect(index.splicing(removed: [3], inserted: []) == nil, "out of range")
+        #expect(index.splicing(removed: [1, 0], inserted: []) == nil, "not ascending")
+        #expect(index.splicing(removed: [1, 1], inserted: []) == nil, "repeated")
+        #expect(index.splicing(removed: [], inserted: [(4, "x")]) == nil, "past the end")
+        #expect(index.splicing(removed: [], inserted: [(1, "x"), (1, "y")]) == nil, "repeated")
+        #expect(index.splicing(removed: [0, 1, 2], inserted: [(0, "x")]).map { Self.same($0, SearchIndex(texts: ["x"])) } == true)
+        #expect(index.splicing(removed: [], inserted: []).map { Self.same($0, index) } == true)
+    }
+
+    /// Edits made while nothing is searched wait to be spliced, in order,
+    /// into the next search's index; past `maxPendingSplices` the index is
+    /// dropped and rebuilt.
+    @Test func editsWithoutASearchAreSplicedByTheNextSearch() throws {
+        let items = (0..<50).map { Self.item("p\($0)", "person \($0)") }
+        var source = DataSource(name: "picker")
+        _ = try source.apply(Snapshot(sections: [Section(id: "added", items: []), Section(id: "list", items: ItemList(items))]))
+        let settings = SearchSettings(query: SearchQuery(text: "person 1", mode: .substring), scope: ["list"])
+        _ = source.setSearch(settings)
+        _ = source.setSearch(SearchSettings(query: SearchQuery(text: "")))
+        for k in 0..<SearchCache.maxPendingSplices + 1 {
+            _ = try source.edit([.deleteItems(["p\(k)"]), .appendItems([Self.item("p\(k)", "moved \(k)")], toSection: "added")])
+            _ = try source.edit([.setContent([ContentUpdate(id: "p\(10 + k)", content: nil, text: "renamed \(k)")], style: .reload)])
+            if k < SearchCache.maxPendingSplices / 2 {
+                #expect(source.searchCache.pendingSplices.count == 2 * (k + 1))
+                #expect(source.searchCache.index != nil)
+            }
+        }
+        #expect(source.searchCache.index == nil, "too many waiting edits: rebuilt on the next search")
+        _ = source.setSearch(settings)
+        #expect(Self.same(try #require(source.searchCache.index), SearchIndex(snapshot: source.snapshot)))
+
+        _ = source.setSearch(SearchSettings(query: SearchQuery(text: "")))
+        _ = try source.edit([.deleteItems(["p30"])])
+        _ = try source.edit([.moveItem("p31", .after("p45"))])
+        _ = try source.edit([.setContent([ContentUpdate(id: "p40", content: nil, text: "person 1x")], style: .reconfigure)])
+        #expect(source.searchCache.pendingSplices.count == 3)
+        _ = source.setSearch(settings)
+        #expect(source.searchCache.pendingSplices.isEmpty)
+        #expect(Self.same(try #require(source.searchCache.index), SearchIndex(snapshot: source.snapshot)))
+        var fresh = DataSource(name: "fresh")
+        _ = try fresh.apply(source.snapshot)
+        _ = fresh.setSearch(settings)
+        #expect(source.visible == fresh.visible)
+    }
+
+    static func item(_ id: String, _ text: String?) -> Item {
+        Item(id: id, content: text.map { Content(bytes: Array($0.utf8)) }, text: text)
+    }
+
+    /// Random chains of picker-like edits (move between sections, content
+    /// changes, inserts, deletes, now and then a section op) under an active
+    /// search: the kept index equals a rebuilt one, and the visible list
+    /// equals a fresh source's.
+    @Test(arguments: 0..<40 as Range<UInt64>)
+    func editsUnderASearchKeepAnExactIndex(seed: UInt64) throws {
+        var rng = SearchTestRNG(seed: seed)
+        var next = 0
+        func fresh() -> Item {
+            next += 1
+            return Self.item("n\(next)", SearchFixtures.texts(count: 1, rng: &rng)[0])
+        }
+        let list = (0..<Int.random(in: 0..<60, using: &rng)).map { _ in fresh() }
+        let start = Snapshot(sections: [Section(id: "added", items: []), Section(id: "list", items: ItemList(list))])
+        var source = DataSource(name: "picker")
+        _ = try source.apply(start)
+        var carried = 0
+        var pending = 0
+        for round in 0..<12 {
+            let query = SearchQuery(text: SearchFixtures.query(length: Int.random(in: 1...2, using: &rng), rng: &rng),
+                                    mode: Bool.random(using: &rng) ? .substring : .fuzzy,
+                                    order: Bool.random(using: &rng) ? .source : .score)
+            let settings = SearchSettings(query: query, scope: Bool.random(using: &rng) ? ["list"] : nil,
+                                          placeholder: Self.item("none", "No results"))
+            // Now and then no search during the edit: its splice waits for
+            // the next search (checked at the top of the next round).
+            let idle = Int.random(in: 0..<3, using: &rng) == 0
+            _ = source.setSearch(idle ? SearchSettings(query: SearchQuery(text: "")) : settings)
+            if !idle, let index = source.searchCache.index {
+                #expect(source.searchCache.pendingSplices.isEmpty)
+                #expect(Self.same(index, SearchIndex(snapshot: source.snapshot)), "seed \(seed) round \(round): pending splices")
+            }
+            let ids = source.snapshot.sections.flatMap { $0.items.map(\.id) }
+            var ops: [EditOperation] = []
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0 where !ids.isEmpty:  // Enter in the picker: delete + append elsewhere
+                let id = ids[Int.random(in: 0..<ids.count, using: &rng)]
+                let moved = source.snapshot.sections.flatMap { $0.items }.first { $0.id == id } ?? fresh()
+                ops = [.deleteItems([id]), .appendItems([moved], toSection: Bool.random(using: &rng) ? "added" : "list")]
+            case 1 where !ids.isEmpty:
+                let id = ids[Int.random(in: 0..<ids.count, using: &rng)]
+                let text = SearchFixtures.texts(count: 1, rng: &rng)[0]
+                ops = [.setContent([ContentUpdate(id: id, content: text.map { Content(bytes: Array($0.utf8)) }, text: text)],
+                                   style: Bool.random(using: &rng) ? .reload : .reconfigure)]
+            case 2 where ids.count > 1:
+                ops = [.moveItem(ids[Int.random(in: 0..<ids.count, using: &rng)], .after(ids[0]))]
+                if case .moveItem(let a, .after(let b)) = ops[0], a == b { ops = [.reloadItems([a])] }
+            case 3:
+                ops = [.appendItems((0..<Int.random(in: 1..<4, using: &rng)).map { _ in fresh() }, toSection: "list"),
+                       .deleteItems(Array(ids.prefix(Int.random(in: 0..<3, using: &rng))))]
+            case 4:
+                ops = [.appendSections([Section(id: "extra\(round)", items: [fresh()])])]  // a section op: rebuilt
+            default:
+                ops = [.appendItems([Self.item("none", "now an item")], toSection: "added")]
+                if ids.contains("none") { ops = [.deleteItems(["none"])] }
+            }
+            guard (try? source.edit(ops)) != nil else { continue }  // e.g. the placeholder became an item
+            if idle {
+                _ = source.setSearch(settings)
+                pending += 1
+            }
+            if let index = source.searchCache.index {
+                carried += 1
+                #expect(Self.same(index, SearchIndex(snapshot: source.snapshot)), "seed \(seed) round \(round): \(ops)")
+                #expect(source.searchCache.sectionStarts.last == source.snapshot.itemCount)
+            }
+            var freshSource = DataSource(name: "fresh")
+            _ = try freshSource.apply(source.snapshot)
+            _ = freshSource.setSearch(settings)
+            #expect(source.visible == freshSource.visible, "seed \(seed) round \(round): \(query) after \(ops)")
+            #expect(source.containsItem("none") == source.snapshot.sections.contains { $0.items.contains { $0.id == "none" } },
+                    "seed \(seed) round \(round): the placeholder answer follows the edit")
+        }
+        if seed == 0 { #expect(carried > 0 && pending > 0, "some edits kept the index, some after waiting") }
+    }
+}

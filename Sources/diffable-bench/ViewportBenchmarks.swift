@@ -37,15 +37,7 @@ enum ViewportBenchmarks {
         let (applied, _, applyMs) = try daemon.exchange(apply, id: 2)
         r.row("viewport.pipe-1m first apply with a window", Sample([applyMs]), target: .ms(400))
         r.value("viewport.pipe-1m first apply reply", Double(applied.count) / 1024, unit: "KB", target: Target(limit: 64, unit: "KB"))
-        var id = 10
-        func request(_ body: String) throws -> (bytes: Int, ms: Double) {
-            id += 1
-            let (answer, _, ms) = try daemon.exchange(Array(#"{"jsonrpc":"2.0","id":\#(id),\#(body)}"#.utf8) + [0x0A], id: id)
-            guard !answer.starts(with: Array(#"{"jsonrpc":"2.0","id":\#(id),"error""#.utf8)) else {
-                throw ApplyRequest.Mismatch(description: String(decoding: answer.prefix(300), as: UTF8.self))
-            }
-            return (answer.count, ms)
-        }
+        let request = Requester(daemon).send
         let runs = context.runs(full: 5, quick: 2)
         var round = 0
         for word in [["g", "gr", "gra"], ["s", "sr"], ["v", "vi", "vie", "view"]] {
@@ -117,15 +109,7 @@ extension ViewportBenchmarks {
         let rows = SearchBenchmarks.texts(items).enumerated().map { #"{"id":"r\#($0.offset)","content":{"text":"\#($0.element)"}}"# }
         let apply = Array(#"{"jsonrpc":"2.0","id":2,"method":"apply","params":{"source":"c","viewport":{"start":0,"count":\#(window)},"sections":[{"id":"added","items":[]},{"id":"list","items":[\#(rows.joined(separator: ","))]}]}}"#.utf8) + [0x0A]
         _ = try daemon.exchange(apply, id: 2)
-        var id = 10
-        func request(_ body: String) throws -> (bytes: Int, ms: Double) {
-            id += 1
-            let (answer, _, ms) = try daemon.exchange(Array(#"{"jsonrpc":"2.0","id":\#(id),\#(body)}"#.utf8) + [0x0A], id: id)
-            guard !answer.starts(with: Array(#"{"jsonrpc":"2.0","id":\#(id),"error""#.utf8)) else {
-                throw ApplyRequest.Mismatch(description: String(decoding: answer.prefix(300), as: UTF8.self))
-            }
-            return (answer.count, ms)
-        }
+        let request = Requester(daemon).send
         let steps: [(query: String, what: String)] = [
             ("m", "first letter"), ("mi", "narrowing"), ("mil", "narrowing"),
             ("mi", "Backspace"), ("m", "Backspace"), ("", "clearing"),
@@ -159,5 +143,24 @@ extension ViewportBenchmarks {
         for (k, step) in steps.enumerated() {
             r.row("viewport.picker-1m substring \"\(step.query)\" (\(step.what))", Sample(times[k]), target: .ms(16))
         }
+    }
+}
+
+/// Numbered requests to a daemon (ids from 11 on): the reply's size and
+/// round trip; an error reply throws.
+final class Requester {
+    private let daemon: DaemonConnection
+    private var id = 10
+
+    init(_ daemon: DaemonConnection) { self.daemon = daemon }
+
+    /// `body`: the members after `"id"` (`"method":…,"params":…`).
+    func send(_ body: String) throws -> (bytes: Int, ms: Double) {
+        id += 1
+        let (answer, _, ms) = try daemon.exchange(Array(#"{"jsonrpc":"2.0","id":\#(id),\#(body)}"#.utf8) + [0x0A], id: id)
+        guard !answer.starts(with: Array(#"{"jsonrpc":"2.0","id":\#(id),"error""#.utf8)) else {
+            throw ApplyRequest.Mismatch(description: String(decoding: answer.prefix(300), as: UTF8.self))
+        }
+        return (answer.count, ms)
     }
 }

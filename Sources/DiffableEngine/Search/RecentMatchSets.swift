@@ -31,6 +31,11 @@ struct RecentMatchSets: Sendable {
     /// Number of sets kept.
     var count: Int { entries.count }
 
+    /// The most recently remembered set and the scope it was searched in.
+    var newest: (scope: [String]?, matches: SearchMatchSet)? {
+        entries.last.map { ($0.scope, $0.matches) }
+    }
+
     /// Whether two queries have the same matches (order and limit do not
     /// change them; case sensitivity follows from the text and mode).
     static func sameMatches(_ a: SearchQuery, _ b: SearchQuery) -> Bool {

@@ -33,14 +33,13 @@ struct SearchCache: Sendable {
     /// `sectionStarts[s]` = flat index of section `s`'s first item; one extra
     /// entry for the total.
     var sectionStarts: [Int] = [0]
-    /// The last query's unlimited matches (flat, ascending), compacted for
-    /// narrowing, and the scope they were searched in.
-    var matches: SearchMatchSet?
-    var lastScope: [String]?
     /// Match sets of this snapshot's recent queries (`RecentMatchSets`): a
     /// Backspace returns to one, a new key narrows from the smallest one it
     /// refines.
     var recent = RecentMatchSets()
+    /// The last query's unlimited matches (flat, ascending), compacted for
+    /// narrowing.
+    var matches: SearchMatchSet? { recent.newest?.matches }
     /// Flat index of every visible row of each section (scoped sections only;
     /// `placeholderKey` for the placeholder row). A section not listed shows
     /// all its items.
@@ -227,7 +226,7 @@ extension DataSource {
             starts.reserveCapacity(snapshot.sections.count + 1)
             for section in snapshot.sections { starts.append((starts.last ?? 0) + section.items.count) }
             searchCache.sectionStarts = starts
-            searchCache.matches = nil
+            searchCache.recent = RecentMatchSets()
         }
         guard let index = searchCache.index else { return snapshot }
         let starts = searchCache.sectionStarts
@@ -237,7 +236,8 @@ extension DataSource {
         // re-examines that one's matches (their compacted copy); the same
         // query again (a Backspace) reuses its matches.
         let recent = searchCache.recent.base(for: search.query, scope: search.scope)
-        let previous = recent.set ?? (searchCache.lastScope == search.scope ? searchCache.matches : nil)
+        // Without one, the newest set still lends its storage pool.
+        let previous = recent.set ?? searchCache.recent.newest.flatMap { $0.scope == search.scope ? $0.matches : nil }
         var candidates: [Int]?
         var candidateRange: Range<Int>?
         if recent.set != nil {
@@ -273,8 +273,6 @@ extension DataSource {
             result = index.evaluate(search.query, narrowing: previous, among: candidates, within: candidateRange,
                                     rankOnly: rankOnly, scoring: !unranked)
         }
-        searchCache.lastScope = search.scope
-        searchCache.matches = result.matches
         searchCache.recent.remember(result.matches, scope: search.scope)
         searchCache.deferred = nil
 

@@ -249,4 +249,57 @@ struct ItemListTests {
             }
         }
     }
+
+    /// A reader lists what iteration lists, in every form: flat, chunked,
+    /// edited (chunks of several sizes), and mapped over each, with and
+    /// without deferred rows.
+    @Test(arguments: [0, 5, 3000, 9000]) func readersReadWhatIterationReads(n: Int) {
+        var rng = SplitMix64(seed: UInt64(n) &+ 29)
+        for (form, base) in Self.bases(n) {
+            #expect(base.withReader { Array($0) } == Array(base), "\(form) n=\(n)")
+            for round in 0..<10 {
+                let rows = (0..<Int.random(in: 0...(n + 1), using: &rng)).map { _ in Int.random(in: 0..<max(n, 1), using: &rng) }
+                    .filter { $0 < base.count }
+                let split = Int.random(in: 0...rows.count, using: &rng)
+                let rest = round % 2 == 0 ? nil : DeferredRows(count: rows.count - split) { rows[split...].map { Int32($0) } }
+                let list = ItemList(rows: rest == nil ? rows : Array(rows[..<split]), of: base, rest: rest)
+                let note = "\(form) n=\(n) round \(round)"
+                let read = list.withReader { reader in reader.indices.map { reader[$0] } }
+                #expect(read == Array(list), "\(note)")
+                #expect(read == rows.map { base[$0] }, "\(note): rows")
+            }
+        }
+    }
+
+    /// Diffs over mapped lists (a search's visible sections) equal the
+    /// diffs of their materialized copies, when an edit shares most of the
+    /// storage between the two sides (rows at one address link unread) and
+    /// when it changed contents in place.
+    @Test(arguments: 0..<6 as Range<UInt64>) func mappedDiffsEqualMaterializedDiffs(seed: UInt64) {
+        var rng = SplitMix64(seed: seed &+ 301)
+        let n = 6000
+        var old = ItemList((0..<n).map { Item(id: "p\($0)", content: content("\($0 % 7)")) })
+        old.chunkify()
+        var new = old
+        for _ in 0..<Int.random(in: 1...30, using: &rng) {
+            let row = Int.random(in: 0..<new.count, using: &rng)
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0: new.remove(at: row)
+            case 1: new.insert(Item(id: "n\(row)-\(new.count)", content: content("x")), at: row)
+            default: new[row] = Item(id: new[row].id, content: content("changed"))
+            }
+        }
+        // The same filter on both sides, as a search keeps its query
+        // through an edit, so the walk (not the symbol table) links rows.
+        func shown(_ item: Item) -> Bool { item.id.utf8.reduce(0) { $0 + Int($1) } % 3 != 0 }
+        let oldRows = (0..<old.count).filter { shown(old[$0]) }
+        let newRows = (0..<new.count).filter { shown(new[$0]) }
+        let mapped = (Snapshot(sections: [Section(id: "s", items: ItemList(rows: oldRows, of: old))]),
+                      Snapshot(sections: [Section(id: "s", items: ItemList(rows: newRows, of: new))]))
+        let copied = (Snapshot(sections: [Section(id: "s", items: ItemList(oldRows.map { old[$0] }))]),
+                      Snapshot(sections: [Section(id: "s", items: ItemList(newRows.map { new[$0] }))]))
+        let changeset = mapped.0.difference(to: mapped.1)
+        #expect(changeset == copied.0.difference(to: copied.1), "seed \(seed)")
+        #expect((try? mapped.0.applyingBatch(changeset, contentFrom: mapped.1)) == mapped.1, "seed \(seed): replay")
+    }
 }

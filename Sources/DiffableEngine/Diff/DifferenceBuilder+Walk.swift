@@ -28,9 +28,9 @@ extension DifferenceBuilder {
     /// occurs within the window.
     /// - Complexity: O(d) id comparisons.
     @inline(__always)
-    private static func resync<A: RandomAccessCollection<Item>, B: RandomAccessCollection<Item>>(
+    private static func resync<A: ItemAddressing, B: ItemAddressing>(
         _ a: A, _ i: Int, _ b: B, _ j: Int, window: Int
-    ) -> (Int, Int)? where A.Index == Int, B.Index == Int {
+    ) -> (Int, Int)? {
         var d = 1
         while d <= window {
             let inNew = j + d < b.count, inOld = i + d < a.count
@@ -58,25 +58,36 @@ extension DifferenceBuilder {
     /// Step 1 of `matchItems` for one matched section pair (old items `a`
     /// at flat `oBase`, new items `b` at flat `nBase`); returns the number of
     /// links made. Generic so that contiguous sections (the common case) run
-    /// over buffer pointers: no per-row form checks, no id copies.
+    /// over buffer pointers and other forms over `ItemList.Reader`s: no
+    /// per-row form checks, no id copies. Two rows stored at one address
+    /// are the same item (storage an edit did not touch is shared by both
+    /// snapshots): they link without their id or content being read, which
+    /// saves a cache miss per row when the rows are scattered over a large
+    /// section (a search's mapped rows).
     /// - Complexity: O(a.count + b.count) id comparisons, times the
     ///   look-ahead after a mismatch.
-    static func walk<A: RandomAccessCollection<Item>, B: RandomAccessCollection<Item>>(
+    static func walk<A: ItemAddressing, B: ItemAddressing>(
         _ a: A, _ oBase: Int, _ b: B, _ nBase: Int, _ links: Links
-    ) -> Int where A.Index == Int, B.Index == Int {
+    ) -> Int {
         let (oldToNew, newToOld, changed) = (links.oldToNew, links.newToOld, links.contentChanged)
-        @inline(__always) func link(_ i: Int, _ j: Int) {
+        @inline(__always) func link(_ i: Int, _ j: Int, sameItem: Bool = false) {
             let (o, n) = (oBase + i, nBase + j)
             oldToNew[o] = Int32(truncatingIfNeeded: n)
             newToOld[n] = Int32(truncatingIfNeeded: o)
-            if a[i].content != b[j].content { changed[o] = true }
+            if !sameItem && a[i].content != b[j].content { changed[o] = true }
         }
         var i = 0
         var j = 0
         var linked = 0
         var misses = 0
         while i < a.count, j < b.count {
-            if a[i].id == b[j].id {
+            let (itemA, itemB) = (a.address(i), b.address(j))
+            if itemA == itemB {
+                link(i, j, sameItem: true)
+                linked += 1
+                i += 1
+                j += 1
+            } else if itemA.pointee.id == itemB.pointee.id {
                 link(i, j)
                 linked += 1
                 i += 1
@@ -97,8 +108,10 @@ extension DifferenceBuilder {
         }
         var x = a.count - 1
         var y = b.count - 1
-        while x >= i, y >= j, oldToNew[oBase + x] < 0, newToOld[nBase + y] < 0, a[x].id == b[y].id {
-            link(x, y)
+        while x >= i, y >= j, oldToNew[oBase + x] < 0, newToOld[nBase + y] < 0 {
+            let sameItem = a.address(x) == b.address(y)
+            guard sameItem || a[x].id == b[y].id else { break }
+            link(x, y, sameItem: sameItem)
             linked += 1
             x -= 1
             y -= 1

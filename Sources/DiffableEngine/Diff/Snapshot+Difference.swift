@@ -147,7 +147,10 @@ struct DifferenceBuilder {
                         let linked = a.withContiguousStorageIfAvailable { a in
                             b.withContiguousStorageIfAvailable { b in Self.walk(a, oBase, b, nBase, links) }
                         } ?? nil
-                        return linked ?? Self.walk(a, oBase, b, nBase, links)
+                        // Mapped or chunked: through retain-free readers.
+                        return linked ?? a.withReader { a in
+                            b.withReader { b in Self.walk(a, oBase, b, nBase, links) }
+                        }
                     }
                 }
             }
@@ -219,7 +222,7 @@ struct DifferenceBuilder {
     private static func forEachUnmatched(
         _ sections: [Section], _ starts: [Int], _ links: [Int32], _ body: (Int32, String) -> Void
     ) {
-        func visit<C: RandomAccessCollection<Item>>(_ items: C, _ base: Int) where C.Index == Int {
+        func visit<C: ItemAddressing>(_ items: C, _ base: Int) {
             for r in 0..<items.count where links[base + r] < 0 {
                 body(Int32(truncatingIfNeeded: base + r), items[r].id)
             }
@@ -227,7 +230,9 @@ struct DifferenceBuilder {
         for s in sections.indices {
             let items = sections[s].items
             let base = starts[s]
-            if items.withContiguousStorageIfAvailable({ visit($0, base) }) == nil { visit(items, base) }
+            if items.withContiguousStorageIfAvailable({ visit($0, base) }) == nil {
+                items.withReader { visit($0, base) }
+            }
         }
     }
 

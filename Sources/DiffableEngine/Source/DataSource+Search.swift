@@ -26,10 +26,13 @@ public struct SearchSettings: Equatable, Sendable {
 /// visible row of a scoped section comes from.
 struct SearchCache: Sendable {
     /// Built lazily on the first non-empty query after a snapshot change
-    /// (an edit's changes are spliced in instead: `pendingSplices`).
+    /// (an edit's changes are spliced in instead: `pendingSplice`).
     var index: SearchIndex?
-    /// Edits not yet spliced into `index` (see `SearchCache+Carry`).
-    var pendingSplices: [IndexSplice] = []
+    /// The changes of the edits not yet spliced into `index`, composed
+    /// (see `SearchCache+Carry`).
+    var pendingSplice: IndexSplice?
+    /// The changes of the edit that made this snapshot, when it was carried.
+    var lastSplice: IndexSplice?
     /// `sectionStarts[s]` = flat index of section `s`'s first item; one extra
     /// entry for the total.
     var sectionStarts: [Int] = [0]
@@ -207,9 +210,17 @@ extension DataSource {
     /// the row is not filtered by the search or nothing is highlighted).
     /// - Complexity: O(L × query length) for a text of length L.
     public func highlights(at path: ItemPath) -> [Range<Int>] {
-        guard let search, search.isActive, let index = searchCache.index,
-              let flat = searchCache.rowSource(section: path.section, row: path.row) else { return [] }
-        return index.highlights(of: flat, for: search.query)
+        guard let search, search.isActive,
+              let flat = searchCache.rowSource(section: path.section, row: path.row), flat >= 0 else { return [] }
+        if searchCache.pendingSplice == nil {
+            guard let index = searchCache.index else { return [] }
+            return index.highlights(of: flat, for: search.query)
+        }
+        // The index waits for the next search to splice an edit in, so its
+        // positions are stale: read the row's own text.
+        guard visible.sections.indices.contains(path.section),
+              visible.sections[path.section].items.indices.contains(path.row) else { return [] }
+        return SearchIndex(texts: [visible.sections[path.section].items[path.row].text]).highlights(of: 0, for: search.query)
     }
 
     /// Rebuilds the visible snapshot for the current full snapshot and search.
@@ -219,7 +230,7 @@ extension DataSource {
             searchCache.rowSources = outline.isEmpty ? [:] : expandedRowSources(except: [])
             return visibleSnapshot(searchCache.rowSources)
         }
-        searchCache.applyPendingSplices()
+        searchCache.applyPendingSplice()
         if searchCache.index == nil {
             searchCache.index = SearchIndex(snapshot: snapshot)
             var starts = [0]
@@ -449,7 +460,8 @@ extension DataSource {
         searchCache.itemMemo.isItem(id) { snapshot.sections.contains { $0.items.contains { $0.id == id } } }
     }
 
-    private func section(ofFlat flat: Int, starts: [Int]) -> Int {
+    /// The section holding flat position `flat` (in `0..<starts.last`).
+    func section(ofFlat flat: Int, starts: [Int]) -> Int {
         // Last section whose start is <= flat (sections may be empty).
         var low = 0, high = starts.count - 1
         while low < high {

@@ -81,9 +81,12 @@ public struct DataSource: Sendable {
         // A small edit keeps the search index (spliced); anything else
         // rebuilds it on the next search.
         let carried = fullChangeset.flatMap { searchCache.carried(over: $0, from: snapshot, to: newFull) }
+        let oldRowSources = searchCache.deferred == nil ? searchCache.rowSources : nil
         snapshot = newFull
         searchCache = carried ?? SearchCache()
-        visible = computeVisible()
+        // An unranked search moves its rows through a carried edit instead
+        // of searching again.
+        visible = (carried == nil ? nil : visibleThroughEdit(oldRowSources: oldRowSources)) ?? computeVisible()
         var changeset: Changeset
         if let fullChangeset, !isFiltering {
             changeset = fullChangeset

@@ -6,19 +6,22 @@
 /// at a million rows, each Enter that moves a person made the next letter
 /// lag. An edit knows what it changed, so the index is spliced instead
 /// (`SearchIndex.splicing`, ~10 ms at 1M) and the placeholder answer is kept
-/// when the edit inserted no item with that id. Match sets and row sources
-/// are positions in the old index: they are dropped, and the next search
-/// scans from scratch.
+/// when the edit inserted no item with that id. Match sets are positions in
+/// the old index: they are dropped, and the next search scans from scratch.
 ///
-/// The splice itself waits for the next search (`pendingSplices`), so an
-/// edit without an active search stays O(changes) (1M items: ~0.2 ms).
+/// The splice itself waits for the next search that reads the index
+/// (`pendingSplice`; the splices of several edits compose into one), so an
+/// edit stays O(changes) (1M items: ~0.2 ms) with no active search, and
+/// also under an unranked search, whose rows are moved through the edit
+/// instead of searched again (`DataSource+SearchThroughEdit`).
 extension SearchCache {
     /// Edits with more item changes than this rebuild the index lazily, as
     /// before (the splice gathers and sorts every changed position).
     static let maxSplicedChanges = 4096
-    /// Edits whose splices may wait for the next search; one more drops the
-    /// index (a rebuild then costs about what that many splices would).
-    static let maxPendingSplices = 8
+    /// Changes that may wait for the next search that reads the index
+    /// (composed into one splice); more drop the index, which the next
+    /// search rebuilds.
+    static let maxPendingChanges = 8192
 
     /// The cache for `new`, which `changes` (an edit's changeset over the
     /// full snapshots) made from `old`, or nil when it cannot be carried:
@@ -27,9 +30,9 @@ extension SearchCache {
     /// - Complexity: O(sections + changes log changes) plus the splice
     ///   (O(total text bytes) of copying).
     func carried(over changes: Changeset, from old: Snapshot, to new: Snapshot) -> SearchCache? {
-        guard index != nil, pendingSplices.count < Self.maxPendingSplices, changes.sectionDeletes.isEmpty, changes.sectionInserts.isEmpty, changes.sectionMoves.isEmpty,
+        guard index != nil, changes.sectionDeletes.isEmpty, changes.sectionInserts.isEmpty, changes.sectionMoves.isEmpty,
               old.sections.count == new.sections.count, sectionStarts.count == old.sections.count + 1,
-              sectionStarts.last == (index?.count ?? 0) + pendingSplices.reduce(0, { $0 + $1.countChange })
+              sectionStarts.last == (index?.count ?? 0) + (pendingSplice?.countChange ?? 0)
         else { return nil }
         let itemChanges = changes.itemDeletes.count + changes.itemInserts.count + 2 * changes.itemMoves.count
             + 2 * (changes.itemReloads.count + changes.itemReconfigures.count)
@@ -74,9 +77,13 @@ extension SearchCache {
         removed.sort()
         inserted.sort { $0.at < $1.at }
 
+        let splice = IndexSplice(removed: removed, inserted: inserted)
+        let pending = pendingSplice.map { $0.followed(by: splice) } ?? splice
+        guard pending.changeCount <= Self.maxPendingChanges else { return nil }
         var cache = SearchCache()
         cache.index = index
-        cache.pendingSplices = pendingSplices + [IndexSplice(removed: removed, inserted: inserted)]
+        cache.pendingSplice = pending
+        cache.lastSplice = splice
         cache.sectionStarts = newStarts
         // Only inserts can make a non-item id an item.
         if let id = itemMemo.knownNonItem, !insertedIDs.contains(id) { cache.itemMemo = ItemIDMemo(nonItem: id) }
@@ -84,25 +91,14 @@ extension SearchCache {
     }
 }
 
-/// One edit's changes to the search index, in batch coordinates (see
-/// `SearchIndex.splicing`), waiting for the next search.
-struct IndexSplice: Sendable {
-    var removed: [Int]
-    var inserted: [(at: Int, text: String?)]
-
-    /// How the number of texts changes.
-    var countChange: Int { inserted.count - removed.count }
-}
-
 extension SearchCache {
-    /// Applies the edits' splices to the index, in order (dropping the index
-    /// if one does not fit: the caller then rebuilds it).
-    /// - Complexity: O(pending × (total text bytes + count))
-    mutating func applyPendingSplices() {
-        guard !pendingSplices.isEmpty else { return }
-        for splice in pendingSplices {
-            index = index?.splicing(removed: splice.removed, inserted: splice.inserted)
-        }
-        pendingSplices = []
+    /// Splices the edits made since the index was last read into it (one
+    /// copy of its buffers, however many edits), dropping the index if the
+    /// splice does not fit: the caller then rebuilds it.
+    /// - Complexity: O(total text bytes + count + changes)
+    mutating func applyPendingSplice() {
+        guard let splice = pendingSplice else { return }
+        index = index?.splicing(removed: splice.removed, inserted: splice.inserted)
+        pendingSplice = nil
     }
 }

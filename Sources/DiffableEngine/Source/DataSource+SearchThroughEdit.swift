@@ -1,0 +1,60 @@
+/// An unranked search kept through a small `edit` without searching again.
+///
+/// In a people picker at a million rows, Enter moves the person under the
+/// cursor while "mi" filters the list: an `edit` of two items. Searching
+/// again would splice the index (one copy of every text, ~10 ms) and scan
+/// it (~10 ms) to find what the edit already says: in source order without
+/// a limit, the rows shown are exactly the matches in source order, so the
+/// rows shown after the edit are the rows shown before it, moved through the
+/// edit (`IndexSplice.translating`), less the removed ones, plus the
+/// inserted items that match (matched one by one). The index splice waits
+/// for the next search that reads the index.
+///
+/// Cost: O(rows shown + changes + inserted texts), integers only.
+extension DataSource {
+    /// The visible snapshot after a carried edit (`searchCache.lastSplice`),
+    /// from the row sources shown before it, or nil when the search ranks,
+    /// limits, defers or follows an outline (the caller then searches).
+    mutating func visibleThroughEdit(oldRowSources: [Int: [Int]]?) -> Snapshot? {
+        guard let search, search.isActive, search.query.order == .source, search.query.limit == nil,
+              outline.isEmpty, let oldRowSources, let splice = searchCache.lastSplice,
+              searchCache.sectionStarts.count == snapshot.sections.count + 1 else { return nil }
+        let starts = searchCache.sectionStarts
+        let scoped = scopedSections(search.scope)
+        // Every scoped section lists its rows (the placeholder stands for none).
+        guard !scoped.isEmpty, Set(oldRowSources.keys) == Set(scoped) else { return nil }
+
+        // The inserted texts of the scoped sections that match.
+        var inScope = [Bool](repeating: false, count: snapshot.sections.count)
+        for s in scoped { inScope[s] = true }
+        let total = starts.last ?? 0
+        let candidates = splice.inserted.filter { entry in
+            entry.at >= 0 && entry.at < total && inScope[section(ofFlat: entry.at, starts: starts)]
+        }
+        let matching = SearchIndex(texts: candidates.map(\.text)).matchingIndices(search.query, among: nil)
+            .map { candidates[$0].at }
+
+        var rowSources: [Int: [Int]] = [:]
+        var shownAny = false
+        var next = 0  // into `matching`, ascending like the sections
+        for s in scoped {
+            let rows = oldRowSources[s] ?? []
+            guard let kept = splice.translating(rows == [SearchCache.placeholderKey] ? [] : rows) else { return nil }
+            var added: [Int] = []
+            while next < matching.count && matching[next] < starts[s + 1] {
+                if matching[next] >= starts[s] { added.append(matching[next]) }
+                next += 1
+            }
+            let merged = added.isEmpty ? kept : (kept + added).sorted()
+            shownAny = shownAny || !merged.isEmpty
+            rowSources[s] = merged
+        }
+        if !shownAny, search.placeholder != nil, let first = scoped.first {
+            rowSources[first] = [SearchCache.placeholderKey]
+        }
+        searchCache.deferred = nil
+        searchCache.rowSources = rowSources
+        return visibleSnapshot(rowSources)
+    }
+
+}

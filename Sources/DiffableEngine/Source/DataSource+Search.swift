@@ -33,6 +33,9 @@ struct SearchCache: Sendable {
     var pendingSplice: IndexSplice?
     /// The changes of the edit that made this snapshot, when it was carried.
     var lastSplice: IndexSplice?
+    /// The index being built in the background while no query is typed
+    /// (see `IndexPrebuild`).
+    var prebuild: IndexPrebuild?
     /// `sectionStarts[s]` = flat index of section `s`'s first item; one extra
     /// entry for the total.
     var sectionStarts: [Int] = [0]
@@ -60,6 +63,26 @@ struct SearchCache: Sendable {
     var parentFlat: [Int32]?
     /// The last `containsItem` answer (shared by the source's copies).
     var itemMemo = ItemIDMemo()
+}
+
+extension SearchCache {
+    /// Makes `index` (of `snapshot`, which this cache is for) the index.
+    /// - Complexity: O(sections)
+    mutating func adopt(_ index: SearchIndex, of snapshot: Snapshot) {
+        self.index = index
+        prebuild = nil
+        var starts = [0]
+        starts.reserveCapacity(snapshot.sections.count + 1)
+        for section in snapshot.sections { starts.append((starts.last ?? 0) + section.items.count) }
+        sectionStarts = starts
+        recent = RecentMatchSets()
+    }
+
+    /// Adopts a finished background build, so an edit can carry it.
+    mutating func adoptFinishedPrebuild(of snapshot: Snapshot) {
+        guard index == nil, let prebuild, prebuild.isReady else { return }
+        adopt(prebuild.index(), of: snapshot)
+    }
 }
 
 /// Whether one id is an item of the full snapshot, remembered: a search
@@ -110,6 +133,7 @@ extension DataSource {
         let oldCache = searchCache
         search = settings
         visible = computeVisible()
+        prebuildSearchIndexIfIdle()
         let changeset: Changeset
         let windowUpdate: WindowUpdate?
         if window != nil {
@@ -223,6 +247,15 @@ extension DataSource {
         return SearchIndex(texts: [visible.sections[path.section].items[path.row].text]).highlights(of: 0, for: search.query)
     }
 
+    /// Starts building the search index in the background when the source
+    /// has a search field with nothing typed in it, no index, and enough
+    /// items for the build to be felt (see `IndexPrebuild`).
+    mutating func prebuildSearchIndexIfIdle() {
+        guard let search, !search.isActive, searchCache.index == nil, searchCache.prebuild == nil,
+              snapshot.itemCount >= IndexPrebuild.minimumItems else { return }
+        searchCache.prebuild = IndexPrebuild(snapshot: snapshot)
+    }
+
     /// Rebuilds the visible snapshot for the current full snapshot and search.
     mutating func computeVisible() -> Snapshot {
         searchCache.deferred = nil
@@ -232,12 +265,7 @@ extension DataSource {
         }
         searchCache.applyPendingSplice()
         if searchCache.index == nil {
-            searchCache.index = SearchIndex(snapshot: snapshot)
-            var starts = [0]
-            starts.reserveCapacity(snapshot.sections.count + 1)
-            for section in snapshot.sections { starts.append((starts.last ?? 0) + section.items.count) }
-            searchCache.sectionStarts = starts
-            searchCache.recent = RecentMatchSets()
+            searchCache.adopt(searchCache.prebuild?.index() ?? SearchIndex(snapshot: snapshot), of: snapshot)
         }
         guard let index = searchCache.index else { return snapshot }
         let starts = searchCache.sectionStarts

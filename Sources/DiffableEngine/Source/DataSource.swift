@@ -80,6 +80,7 @@ public struct DataSource: Sendable {
         editIndex = nil
         // A small edit keeps the search index (spliced); anything else
         // rebuilds it on the next search.
+        if fullChangeset != nil { searchCache.adoptFinishedPrebuild(of: snapshot) }
         let carried = fullChangeset.flatMap { searchCache.carried(over: $0, from: snapshot, to: newFull) }
         let oldRowSources = searchCache.deferred == nil ? searchCache.rowSources : nil
         snapshot = newFull
@@ -87,6 +88,7 @@ public struct DataSource: Sendable {
         // An unranked search moves its rows through a carried edit instead
         // of searching again.
         visible = (carried == nil ? nil : visibleThroughEdit(oldRowSources: oldRowSources)) ?? computeVisible()
+        prebuildSearchIndexIfIdle()
         var changeset: Changeset
         if let fullChangeset, !isFiltering {
             changeset = fullChangeset

@@ -284,6 +284,9 @@ class People(Screen):
         else:
             self.app.call(lambda c: c.apply(self.source, sections))
         self.people = []  # the daemon has them; we keep only what the diffs show
+        # Declare the search field (nothing typed yet): a large source then builds its search
+        # index in the background, so the first letter does not wait for it.
+        self.search()
 
     def search(self) -> None:
         # windowed: back to the top with every query (a picker shows the best/first matches first)

@@ -28,13 +28,13 @@ import Testing
     }
 
     @Test func theFirstKeystrokeUsesTheIndexBuiltMeanwhile() throws {
-        let count = IndexPrebuild.minimumItems + 1000
+        let count = BackgroundBuilds.minimumItems + 1000
         var source = DataSource(name: "picker")
         _ = try source.apply(Self.people(count, prefix: "a"))
         #expect(source.searchCache.prebuild == nil, "no search field yet")
         _ = source.setSearch(Self.searchField)
         let prebuild = try #require(source.searchCache.prebuild, "a search field on a large source starts a build")
-        _ = prebuild.index()
+        _ = prebuild.value()
         _ = source.setSearch(Self.typed("person 99"))
         #expect(source.searchCache.prebuild == nil)
         #expect(SearchIndexCarryTests.same(try #require(source.searchCache.index), SearchIndex(snapshot: source.snapshot)))
@@ -50,7 +50,7 @@ import Testing
         // A snapshot replaced before its build was used: the build is dropped.
         _ = source.setSearch(Self.searchField)
         _ = try source.apply(Self.people(count, prefix: "c"))
-        _ = source.searchCache.prebuild?.index()
+        _ = source.searchCache.prebuild?.value()
         _ = try source.apply(Self.people(count, prefix: "d"))
         _ = source.setSearch(Self.typed("d person 99"))
         #expect(source.visible == (try Self.fresh(source.snapshot, Self.typed("d person 99"))))
@@ -60,9 +60,9 @@ import Testing
     /// an edit before it finished starts a build for the edited snapshot.
     @Test(arguments: [false, true]) func editsWhileNothingIsTyped(waitForTheBuild: Bool) throws {
         var source = DataSource(name: "picker")
-        _ = try source.apply(Self.people(IndexPrebuild.minimumItems, prefix: "a"))
+        _ = try source.apply(Self.people(BackgroundBuilds.minimumItems, prefix: "a"))
         _ = source.setSearch(Self.searchField)
-        if waitForTheBuild { _ = source.searchCache.prebuild?.index() }
+        if waitForTheBuild { _ = source.searchCache.prebuild?.value() }
         for k in 0..<3 {
             let item = SearchIndexCarryTests.item("a\(k * 7)", "moved person 5")
             _ = try source.edit([.deleteItems(["a\(k * 7)"]), .appendItems([item], toSection: k == 1 ? "list" : "added")])
@@ -77,8 +77,59 @@ import Testing
 
     @Test func smallSourcesBuildOnTheFirstKeystroke() throws {
         var source = DataSource(name: "small")
-        _ = try source.apply(Self.people(IndexPrebuild.minimumItems - 1, prefix: "a"))
+        _ = try source.apply(Self.people(BackgroundBuilds.minimumItems - 1, prefix: "a"))
         _ = source.setSearch(Self.searchField)
         #expect(source.searchCache.prebuild == nil)
+    }
+}
+
+/// A large source shown through a viewport builds its edit index in the
+/// background; the first edit then uses it and answers exactly what an
+/// edit that built its index on the spot answers.
+@Suite struct EditIndexPrebuildTests {
+    static func edits(_ k: Int) -> [EditOperation] {
+        [.deleteItems(["a\(k * 13)"]), .appendItems([SearchIndexCarryTests.item("a\(k * 13)", "moved")], toSection: "added"),
+         .moveItem("a\(k * 13 + 5000)", .after("a\(k * 13 + 1)"))]
+    }
+
+    @Test(arguments: [false, true]) func theFirstEditUsesTheIndexBuiltMeanwhile(viewportFirst: Bool) throws {
+        let snapshot = IndexPrebuildTests.people(BackgroundBuilds.minimumItems + 10, prefix: "a")
+        var shown = DataSource(name: "shown")
+        if viewportFirst { shown.prepareViewport(Viewport(start: 0, count: 30)) }
+        _ = try shown.apply(snapshot)
+        if !viewportFirst { _ = shown.setViewport(Viewport(start: 0, count: 30)) }
+        let prebuild = try #require(shown.editPrebuild, "a large source in a viewport starts a build")
+        _ = prebuild.value()
+        var plain = DataSource(name: "plain")
+        _ = try plain.apply(snapshot)
+        _ = plain.setViewport(Viewport(start: 0, count: 30))
+        plain.editPrebuild = nil  // builds its index on the spot
+        for k in 0..<3 {
+            let a = try shown.edit(Self.edits(k)), b = try plain.edit(Self.edits(k))
+            #expect(shown.editPrebuild == nil)
+            #expect(a.changeset == b.changeset && a.window == b.window, "edit \(k)")
+            #expect(shown.snapshot == plain.snapshot && shown.visible == plain.visible, "edit \(k)")
+            #expect(shown.editIndex?.locationOfItem == plain.editIndex?.locationOfItem, "edit \(k)")
+        }
+    }
+
+    @Test func aNewSnapshotDropsTheBuildAndSmallOrUnshownSourcesStartNone() throws {
+        var source = DataSource(name: "s")
+        source.prepareViewport(Viewport(start: 0, count: 30))
+        _ = try source.apply(IndexPrebuildTests.people(BackgroundBuilds.minimumItems, prefix: "a"))
+        _ = source.editPrebuild?.value()
+        _ = try source.apply(IndexPrebuildTests.people(BackgroundBuilds.minimumItems, prefix: "b"))
+        _ = try source.edit([.deleteItems(["b7"])])
+        #expect(!source.snapshot.sections[1].items.contains { $0.id == "b7" } && source.snapshot.itemCount == BackgroundBuilds.minimumItems - 1)
+        #expect(source.editIndex?.itemCount == source.snapshot.itemCount)
+        #expect(source.editIndex?.locationOfItem["a3"] == nil, "the index of the new snapshot")
+
+        var small = DataSource(name: "small")
+        small.prepareViewport(Viewport(start: 0, count: 30))
+        _ = try small.apply(IndexPrebuildTests.people(BackgroundBuilds.minimumItems - 1, prefix: "a"))
+        #expect(small.editPrebuild == nil)
+        var unshown = DataSource(name: "unshown")
+        _ = try unshown.apply(IndexPrebuildTests.people(BackgroundBuilds.minimumItems, prefix: "a"))
+        #expect(unshown.editPrebuild == nil)
     }
 }

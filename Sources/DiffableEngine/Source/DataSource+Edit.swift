@@ -19,6 +19,11 @@ extension DataSource {
         var index: EditIndex
         if let kept = editIndex {
             index = kept
+        } else if let prebuilt = editPrebuild?.value() {
+            // Built in the background since the apply, over the same items
+            // chunked the same way.
+            snapshot = prebuilt.snapshot
+            index = prebuilt.index
         } else {
             // Chunk large sections before indexing them (same items, so
             // nothing changes for the frontend).
@@ -26,6 +31,7 @@ extension DataSource {
             index = EditIndex(snapshot)
         }
         editIndex = nil
+        editPrebuild = nil
         let result: (snapshot: Snapshot, changeset: Changeset)
         do throws(EditError) {
             result = try snapshot.applyingEdits(ops, index: &index)
@@ -36,5 +42,31 @@ extension DataSource {
         let update = commit(result.snapshot, fullChangeset: result.changeset)
         editIndex = index
         return update
+    }
+}
+
+/// A snapshot split into chunks and its edit index, built together in the
+/// background (see `DataSource.prebuildEditIndexIfInteractive`).
+struct PrebuiltEditIndex: Sendable {
+    var snapshot: Snapshot
+    var index: EditIndex
+}
+
+extension DataSource {
+    /// After an `apply` of a large flat source that a frontend shows
+    /// through a viewport (an interactive list: a picker, an editor
+    /// buffer), builds the edit index in the background, so the first edit
+    /// (the first Enter) does not build it (1M items: ~400 ms). Sources
+    /// without a viewport (batch clients that apply again and again) start
+    /// no background work.
+    mutating func prebuildEditIndexIfInteractive() {
+        guard window != nil, outline.isEmpty, editIndex == nil,
+              snapshot.itemCount >= BackgroundBuilds.minimumItems else { return }
+        let snapshot = snapshot
+        editPrebuild = BackgroundBuild {
+            var chunked = snapshot
+            chunked.chunkify()
+            return PrebuiltEditIndex(snapshot: chunked, index: EditIndex(chunked))
+        }
     }
 }

@@ -34,8 +34,8 @@ struct SearchCache: Sendable {
     /// The changes of the edit that made this snapshot, when it was carried.
     var lastSplice: IndexSplice?
     /// The index being built in the background while no query is typed
-    /// (see `IndexPrebuild`).
-    var prebuild: IndexPrebuild?
+    /// (see `BackgroundBuild`).
+    var prebuild: BackgroundBuild<SearchIndex>?
     /// `sectionStarts[s]` = flat index of section `s`'s first item; one extra
     /// entry for the total.
     var sectionStarts: [Int] = [0]
@@ -80,8 +80,8 @@ extension SearchCache {
 
     /// Adopts a finished background build, so an edit can carry it.
     mutating func adoptFinishedPrebuild(of snapshot: Snapshot) {
-        guard index == nil, let prebuild, prebuild.isReady else { return }
-        adopt(prebuild.index(), of: snapshot)
+        guard index == nil, let prebuild, prebuild.isReady, let built = prebuild.value() else { return }
+        adopt(built, of: snapshot)
     }
 }
 
@@ -249,11 +249,12 @@ extension DataSource {
 
     /// Starts building the search index in the background when the source
     /// has a search field with nothing typed in it, no index, and enough
-    /// items for the build to be felt (see `IndexPrebuild`).
+    /// items for the build to be felt (see `BackgroundBuild`).
     mutating func prebuildSearchIndexIfIdle() {
         guard let search, !search.isActive, searchCache.index == nil, searchCache.prebuild == nil,
-              snapshot.itemCount >= IndexPrebuild.minimumItems else { return }
-        searchCache.prebuild = IndexPrebuild(snapshot: snapshot)
+              snapshot.itemCount >= BackgroundBuilds.minimumItems else { return }
+        let snapshot = snapshot
+        searchCache.prebuild = BackgroundBuild { SearchIndex(snapshot: snapshot) }
     }
 
     /// Rebuilds the visible snapshot for the current full snapshot and search.
@@ -265,7 +266,7 @@ extension DataSource {
         }
         searchCache.applyPendingSplice()
         if searchCache.index == nil {
-            searchCache.adopt(searchCache.prebuild?.index() ?? SearchIndex(snapshot: snapshot), of: snapshot)
+            searchCache.adopt(searchCache.prebuild?.value() ?? SearchIndex(snapshot: snapshot), of: snapshot)
         }
         guard let index = searchCache.index else { return snapshot }
         let starts = searchCache.sectionStarts

@@ -26,6 +26,7 @@ extension DataSource {
         }
         let old = window?.rows ?? []
         window = WindowState(viewport: viewport, start: viewport.start, rows: [])
+        if editPrebuild == nil { prebuildEditIndexIfInteractive() }
         return refreshWindow(from: old, start: viewport.start)
     }
 

@@ -25,6 +25,9 @@ public struct DataSource: Sendable {
     /// Lookups of `snapshot` for `edit`, kept between edits; dropped by every
     /// other change of the snapshot (see `commit`).
     var editIndex: EditIndex?
+    /// The edit index being built in the background since the last `apply`
+    /// (see `prebuildEditIndexIfInteractive`); dropped with the snapshot.
+    var editPrebuild: BackgroundBuild<PrebuiltEditIndex>?
     /// The frontend's viewport and the window rows it holds (nil: the
     /// frontend holds the whole visible list).
     public internal(set) var window: WindowState?
@@ -61,7 +64,9 @@ public struct DataSource: Sendable {
         try SelectionState.validate(policies)
         let oldOutline = outline
         outline = newOutline
-        return commit(new, fullChangeset: nil, policies: policies, oldOutline: oldOutline)
+        let update = commit(new, fullChangeset: nil, policies: policies, oldOutline: oldOutline)
+        prebuildEditIndexIfInteractive()
+        return update
     }
 
     /// Makes `newFull` the source's snapshot.
@@ -78,6 +83,7 @@ public struct DataSource: Sendable {
     ) -> Update {
         let oldVisible = visible
         editIndex = nil
+        editPrebuild = nil
         // A small edit keeps the search index (spliced); anything else
         // rebuilds it on the next search.
         if fullChangeset != nil { searchCache.adoptFinishedPrebuild(of: snapshot) }

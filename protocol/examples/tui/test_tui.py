@@ -424,6 +424,27 @@ def test_big(rows: int) -> None:
         print(f"big: scroll key → redrawn pane at {rows} rows (viewport request): median "
               f"{statistics.median(scrolls) * 1000:.0f} ms (all: {', '.join(f'{t * 1000:.0f}' for t in scrolls)} ms; "
               f"round trips: {', '.join(f'{t * 1000:.1f}' for t in scroll_rtt)} ms)")
+
+        # Enter under a query: the person under the cursor (the first match) moves to Added, an
+        # edit answered in the window form while "mo" filters 131k of the million.
+        matching = [n for n in everyone if "mo" in n.lower()]
+        for key in ["m", "o"]:
+            app.literal(key)
+            time.sleep(0.4)
+        ok = app.wait(lambda l: any("Search: mo▏" in x for x in l) and pane_names(l) == matching[:HEIGHT - 6], 30)
+        check("big: “mo” typed again after scrolling: the first matches from the top", ok, "\n".join(app.screen()))
+        app.keys("Enter")
+        time.sleep(0.4)
+        # The pane: "Added", the person, the search bar, "People", then the next matches.
+        expected = [matching[0]] + matching[1:HEIGHT - 6]
+        ok = app.wait(lambda l: added_names(l) == [matching[0]] and pane_names(l) == expected
+                      and "key→screen" in status_line(l), 30)
+        lines = app.screen()
+        frame = re.search(r"key→screen ([\d.]+) ms", status_line(lines))
+        rtt = re.search(r" in ([\d.]+) ms", status_line(lines))
+        check(f"big: Enter under “mo” moves {matching[0]} to Added, the list goes on with the next matches, "
+              f"key→screen {frame.group(1) if frame else '?'} ms (edit round trip {rtt.group(1) if rtt else '?'} ms)",
+              ok and frame is not None, "\n".join(lines))
         app.keys("Escape")
         check("big: Esc quits with status 0", exit_code(app, 20) == 0)
     finally:

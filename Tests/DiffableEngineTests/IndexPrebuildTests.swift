@@ -35,6 +35,7 @@ import Testing
         _ = source.setSearch(Self.searchField)
         let prebuild = try #require(source.searchCache.prebuild, "a search field on a large source starts a build")
         _ = prebuild.value()
+        #expect(source.searchCache.itemMemo.knownNonItem == "none", "the placeholder id was looked up meanwhile")
         _ = source.setSearch(Self.typed("person 99"))
         #expect(source.searchCache.prebuild == nil)
         #expect(SearchIndexCarryTests.same(try #require(source.searchCache.index), SearchIndex(snapshot: source.snapshot)))

@@ -254,7 +254,15 @@ extension DataSource {
         guard let search, !search.isActive, searchCache.index == nil, searchCache.prebuild == nil,
               snapshot.itemCount >= BackgroundBuilds.minimumItems else { return }
         let snapshot = snapshot
-        searchCache.prebuild = BackgroundBuild { SearchIndex(snapshot: snapshot) }
+        // The first keystroke with a placeholder also asks whether its id is
+        // an item (a scan of every id): answer that meanwhile too.
+        let memo = searchCache.itemMemo, placeholderID = search.placeholder?.id
+        searchCache.prebuild = BackgroundBuild {
+            if let placeholderID {
+                _ = memo.isItem(placeholderID) { Self.hasItem(placeholderID, in: snapshot) }
+            }
+            return SearchIndex(snapshot: snapshot)
+        }
     }
 
     /// Rebuilds the visible snapshot for the current full snapshot and search.
@@ -482,11 +490,15 @@ extension DataSource {
     }
 
     /// Whether the full snapshot has an item with this id.
-    /// - Complexity: O(n)
     /// - Complexity: O(items) the first time an id is asked about after a
     ///   snapshot change, then O(1) while the same id is asked again.
     public func containsItem(_ id: String) -> Bool {
-        searchCache.itemMemo.isItem(id) { snapshot.sections.contains { $0.items.contains { $0.id == id } } }
+        searchCache.itemMemo.isItem(id) { Self.hasItem(id, in: snapshot) }
+    }
+
+    /// Whether `snapshot` has an item `id`. - Complexity: O(items)
+    static func hasItem(_ id: String, in snapshot: Snapshot) -> Bool {
+        snapshot.sections.contains { $0.items.contains { $0.id == id } }
     }
 
     /// The section holding flat position `flat` (in `0..<starts.last`).

@@ -134,3 +134,56 @@ import Testing
         #expect(unshown.editPrebuild == nil)
     }
 }
+
+/// After an edit under an active search, a large source splices its index
+/// in the background; the next keystroke shows what a fresh source shows,
+/// whether the splice had finished, was still running, or was overtaken by
+/// more edits.
+@Suite struct BackgroundSpliceTests {
+    @Test(arguments: [0, 1, 2]) func keystrokesAfterEditsSeeEveryEdit(waits: Int) throws {
+        var source = DataSource(name: "picker")
+        _ = try source.apply(IndexPrebuildTests.people(BackgroundBuilds.minimumItems, prefix: "a"))
+        _ = source.setSearch(IndexPrebuildTests.typed("person 12"))
+        for k in 0..<4 {
+            let id = "a\(12 + 997 * k)"
+            _ = try source.edit([.deleteItems([id]), .appendItems([SearchIndexCarryTests.item(id, "person 12 added")], toSection: "added"),
+                                 .setContent([ContentUpdate(id: "a\(5 + k)", content: nil, text: "now person 12")], style: .reload)])
+            let splicing = try #require(source.searchCache.splicing, "edit \(k): spliced in the background")
+            // 0: never wait; 1: wait after every other edit; 2: always.
+            if waits == 2 || (waits == 1 && k % 2 == 0) { _ = splicing.value() }
+            #expect(source.visible == (try IndexPrebuildTests.fresh(source.snapshot, IndexPrebuildTests.typed("person 12"))),
+                    "edit \(k): the rows moved through the edit")
+        }
+        _ = source.setSearch(IndexPrebuildTests.typed("person 1"))
+        #expect(source.searchCache.splicing == nil && source.searchCache.pendingSplice == nil)
+        #expect(SearchIndexCarryTests.same(try #require(source.searchCache.index), SearchIndex(snapshot: source.snapshot)))
+        #expect(source.visible == (try IndexPrebuildTests.fresh(source.snapshot, IndexPrebuildTests.typed("person 1"))))
+    }
+}
+
+extension BackgroundSpliceTests {
+    /// An edit that comes while the previous edit's splice is still running
+    /// drops that splice (it covers fewer changes) and composes its changes
+    /// with the waiting ones; a finished splice becomes the index first.
+    @Test(arguments: [false, true]) func aSpliceOvertakenByAnEditIsDropped(finished: Bool) throws {
+        let texts = (0..<40).map { "person \($0)" }
+        let first = Snapshot(sections: [Section(id: "list", items: ItemList(texts.enumerated().map {
+            SearchIndexCarryTests.item("p\($0.offset)", $0.element) }))])
+        var source = DataSource(name: "s")
+        _ = try source.apply(first)
+        _ = source.setSearch(IndexPrebuildTests.typed("person 1"))
+        _ = try source.edit([.deleteItems(["p3"])])
+        let index = try #require(source.searchCache.index), pending = try #require(source.searchCache.pendingSplice)
+        let job = BackgroundBuild<SearchIndex?>.onDemand({ index.splicing(removed: pending.removed, inserted: pending.inserted) })
+        if finished { _ = job.value() }
+        source.searchCache.splicing = job
+        _ = try source.edit([.deleteItems(["p7"]), .appendItems([SearchIndexCarryTests.item("n1", "person 1 new")], toSection: "list")])
+        #expect(source.searchCache.splicing == nil, "the finished or overtaken splice is not kept")
+        #expect(source.searchCache.pendingSplice?.changeCount == (finished ? 2 : 3), "the waiting changes")
+        var cache = source.searchCache
+        cache.applyPendingSplice()
+        #expect(SearchIndexCarryTests.same(try #require(cache.index), SearchIndex(snapshot: source.snapshot)))
+        _ = source.setSearch(IndexPrebuildTests.typed("person"))
+        #expect(source.visible == (try IndexPrebuildTests.fresh(source.snapshot, IndexPrebuildTests.typed("person"))))
+    }
+}

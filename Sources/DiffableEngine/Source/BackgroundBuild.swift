@@ -17,14 +17,27 @@ import Synchronization
 final class BackgroundBuild<Value: Sendable>: Sendable {
     private let state = Mutex<Value?>(nil)
     private let ready = DispatchSemaphore(value: 0)
+    /// Set for a build that runs on the first `value()` call instead.
+    private let onDemand: (@Sendable () -> Value)?
 
     /// Starts `build` on a background thread.
     init(_ build: @escaping @Sendable () -> Value) {
+        onDemand = nil
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             let value = build()
             state.withLock { $0 = value }
             ready.signal()
         }
+    }
+
+    private init(deferring build: @escaping @Sendable () -> Value, _: Void) {
+        onDemand = build
+    }
+
+    /// A build that stays unfinished until the first `value()` call runs
+    /// it: what tests use to hold a build "still running" deterministically.
+    static func onDemand(_ build: @escaping @Sendable () -> Value) -> BackgroundBuild {
+        BackgroundBuild(deferring: build, ())
     }
 
     /// Whether the build has finished.
@@ -34,6 +47,12 @@ final class BackgroundBuild<Value: Sendable>: Sendable {
     /// build has signalled; callers build it themselves otherwise).
     /// - Complexity: what is left of the build, then O(1).
     func value() -> Value? {
+        if let onDemand {
+            return state.withLock { state in
+                if state == nil { state = onDemand() }
+                return state
+            }
+        }
         if let built = state.withLock({ $0 }) { return built }
         ready.wait()
         ready.signal()  // later callers do not wait

@@ -33,6 +33,9 @@ struct SearchCache: Sendable {
     var pendingSplice: IndexSplice?
     /// The changes of the edit that made this snapshot, when it was carried.
     var lastSplice: IndexSplice?
+    /// `index` with `pendingSplice` spliced in, being built in the
+    /// background (nil inside: the splice did not fit, rebuild).
+    var splicing: BackgroundBuild<SearchIndex?>?
     /// The index being built in the background while no query is typed
     /// (see `BackgroundBuild`).
     var prebuild: BackgroundBuild<SearchIndex>?

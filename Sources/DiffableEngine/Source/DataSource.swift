@@ -95,6 +95,9 @@ public struct DataSource: Sendable {
         // of searching again.
         visible = (carried == nil ? nil : visibleThroughEdit(oldRowSources: oldRowSources)) ?? computeVisible()
         prebuildSearchIndexIfIdle()
+        if search?.isActive == true && searchCache.index != nil && snapshot.itemCount >= BackgroundBuilds.minimumItems {
+            searchCache.startSplicing()
+        }
         var changeset: Changeset
         if let fullChangeset, !isFiltering {
             changeset = fullChangeset

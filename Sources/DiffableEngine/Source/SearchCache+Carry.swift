@@ -30,6 +30,13 @@ extension SearchCache {
     /// - Complexity: O(sections + changes log changes) plus the splice
     ///   (O(total text bytes) of copying).
     func carried(over changes: Changeset, from old: Snapshot, to new: Snapshot) -> SearchCache? {
+        // A background splice that has finished is the index now.
+        var current = self
+        current.adoptFinishedSplice()
+        return current.carrying(changes, from: old, to: new)
+    }
+
+    private func carrying(_ changes: Changeset, from old: Snapshot, to new: Snapshot) -> SearchCache? {
         guard index != nil, changes.sectionDeletes.isEmpty, changes.sectionInserts.isEmpty, changes.sectionMoves.isEmpty,
               old.sections.count == new.sections.count, sectionStarts.count == old.sections.count + 1,
               sectionStarts.last == (index?.count ?? 0) + (pendingSplice?.countChange ?? 0)
@@ -98,7 +105,32 @@ extension SearchCache {
     /// - Complexity: O(total text bytes + count + changes)
     mutating func applyPendingSplice() {
         guard let splice = pendingSplice else { return }
-        index = index?.splicing(removed: splice.removed, inserted: splice.inserted)
+        if let splicing, let spliced = splicing.value() {
+            // Done in the background since the edit (or what is left of it).
+            index = spliced
+        } else {
+            index = index?.splicing(removed: splice.removed, inserted: splice.inserted)
+        }
         pendingSplice = nil
+        splicing = nil
+    }
+
+    /// Takes the background splice's index when it has finished.
+    mutating func adoptFinishedSplice() {
+        guard let splicing, splicing.isReady, let spliced = splicing.value() else { return }
+        index = spliced
+        pendingSplice = nil
+        self.splicing = nil
+    }
+
+    /// Starts splicing the waiting changes into a copy of the index on a
+    /// background thread (nil if it does not fit: the index is then
+    /// rebuilt), so the next keystroke finds it done. Called after an edit
+    /// under an active search, whose next keystroke is likely soon; edits
+    /// with nothing typed leave the splice to the next search, so a stream
+    /// of edits starts no background work.
+    mutating func startSplicing() {
+        guard let index, let splice = pendingSplice, splicing == nil else { return }
+        splicing = BackgroundBuild { index.splicing(removed: splice.removed, inserted: splice.inserted) }
     }
 }

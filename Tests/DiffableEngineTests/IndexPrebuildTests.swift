@@ -154,6 +154,11 @@ import Testing
             #expect(source.visible == (try IndexPrebuildTests.fresh(source.snapshot, IndexPrebuildTests.typed("person 12"))),
                     "edit \(k): the rows moved through the edit")
         }
+        // The next key narrows the "person 12" matches moved through the edits.
+        #expect(source.searchCache.movedMatches != nil)
+        _ = source.setSearch(IndexPrebuildTests.typed("person 12 "))
+        #expect(source.searchCache.recent.count == 2, "the moved set, then the narrowed one")
+        #expect(source.visible == (try IndexPrebuildTests.fresh(source.snapshot, IndexPrebuildTests.typed("person 12 "))))
         _ = source.setSearch(IndexPrebuildTests.typed("person 1"))
         #expect(source.searchCache.splicing == nil && source.searchCache.pendingSplice == nil)
         #expect(SearchIndexCarryTests.same(try #require(source.searchCache.index), SearchIndex(snapshot: source.snapshot)))

@@ -30,6 +30,39 @@ import Testing
         #expect(Self.same(spliced, SearchIndex(texts: kept)), "seed \(seed)")
     }
 
+    /// A match set moved through a splice (with the inserted texts that
+    /// match) lists what the query matches in the spliced index, and a
+    /// refining query narrowing from it finds what a fresh scan finds.
+    @Test(arguments: 0..<200 as Range<UInt64>)
+    func aMovedMatchSetIsTheSplicedIndexsMatchSet(seed: UInt64) throws {
+        var rng = SearchTestRNG(seed: seed &+ 900)
+        let texts = SearchFixtures.texts(count: Int.random(in: 0..<60, using: &rng), rng: &rng)
+        let removed = texts.indices.filter { _ in Int.random(in: 0..<5, using: &rng) == 0 }
+        var after: [String?] = texts.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+        var insertedAt: [Int] = []
+        for _ in 0..<Int.random(in: 0..<6, using: &rng) {
+            let at = Int.random(in: 0...after.count, using: &rng)
+            after.insert(SearchFixtures.texts(count: 1, rng: &rng)[0], at: at)
+            insertedAt = insertedAt.map { $0 >= at ? $0 + 1 : $0 } + [at]
+        }
+        insertedAt.sort()
+        let splice = IndexSplice(removed: removed, inserted: insertedAt.map { ($0, after[$0]) })
+        let mode: SearchMode = Bool.random(using: &rng) ? .substring : .fuzzy
+        let query = SearchQuery(text: SearchFixtures.query(length: Int.random(in: 1...2, using: &rng), rng: &rng), mode: mode,
+                                order: Bool.random(using: &rng) ? .source : .score)
+        let old = SearchIndex(texts: texts).evaluate(query, narrowing: nil, among: nil).matches
+        let spliced = SearchIndex(texts: after)
+        let fresh = spliced.evaluate(query, narrowing: nil, among: nil)
+        let matchingInserted = splice.inserted.filter { spliced.score(of: $0.at, for: query) != nil }
+        let moved = try #require(old.translated(through: splice, inserted: matchingInserted))
+        #expect(moved.indices == fresh.matches.indices, "seed \(seed): \(query)")
+        #expect(moved.indexCount == spliced.count)
+        let longer = SearchQuery(text: query.text + SearchFixtures.query(length: 1, rng: &rng), mode: mode, order: query.order)
+        let narrowed = spliced.evaluate(longer, narrowing: moved, among: nil)
+        let scanned = spliced.evaluate(longer, narrowing: nil, among: nil)
+        #expect(narrowed.matches.indices == scanned.matches.indices && narrowed.hits == scanned.hits, "seed \(seed): \(longer)")
+    }
+
     @Test func positionsThatDoNotDescribeABatchAreRefused() {
         let index = SearchIndex(texts: ["a", "b", "c"])
         #expect(index.splicing(removed: [3], inserted: []) == nil, "out of range")
@@ -116,6 +149,12 @@ import Testing
             // the next search (checked at the top of the next round).
             let idle = Int.random(in: 0..<3, using: &rng) == 0
             _ = source.setSearch(idle ? SearchSettings(query: SearchQuery(text: "")) : settings)
+            if !idle {
+                var freshSource = DataSource(name: "fresh")
+                _ = try freshSource.apply(source.snapshot)
+                _ = freshSource.setSearch(settings)
+                #expect(source.visible == freshSource.visible, "seed \(seed) round \(round): \(query), narrowed after an edit")
+            }
             if !idle, let index = source.searchCache.index {
                 #expect(source.searchCache.pendingSplice == nil)
                 #expect(Self.same(index, SearchIndex(snapshot: source.snapshot)), "seed \(seed) round \(round): pending splices")

@@ -23,16 +23,22 @@ struct IndexSplice: Sendable {
     /// ascending.
     /// - Complexity: O(positions + changes)
     func translating(_ positions: [Int]) -> [Int]? {
-        var out: [Int] = []
+        translatingKeepingRemoved(positions)?.compactMap { $0 }
+    }
+
+    /// Where each of `positions` (ascending) is after the splice: nil for
+    /// a removed one.
+    /// Nil when `positions` are not ascending.
+    /// - Complexity: O(positions + changes)
+    func translatingKeepingRemoved(_ positions: [Int]) -> [Int?]? {
+        var out: [Int?] = []
         out.reserveCapacity(positions.count)
         var r = 0, k = 0, last = Int.min
         for p in positions {
             guard p > last else { return nil }
             last = p
             while r < removed.count && removed[r] < p { r += 1 }
-            if r < removed.count && removed[r] == p { continue }
-            // `p - r` is its position once the removals are made; every
-            // insert at or before where it then lands pushes it down.
+            if r < removed.count && removed[r] == p { out.append(nil); continue }
             let kept = p - r
             while k < inserted.count && inserted[k].at <= kept + k { k += 1 }
             out.append(kept + k)

@@ -36,6 +36,9 @@ struct SearchCache: Sendable {
     /// `index` with `pendingSplice` spliced in, being built in the
     /// background (nil inside: the splice did not fit, rebuild).
     var splicing: BackgroundBuild<SearchIndex?>?
+    /// The current query's match set moved through the last edit, being
+    /// built in the background (see `DataSource+SearchThroughEdit`).
+    var movedMatches: (scope: [String]?, build: BackgroundBuild<SearchMatchSet?>)?
     /// The index being built in the background while no query is typed
     /// (see `BackgroundBuild`).
     var prebuild: BackgroundBuild<SearchIndex>?
@@ -79,6 +82,14 @@ extension SearchCache {
         for section in snapshot.sections { starts.append((starts.last ?? 0) + section.items.count) }
         sectionStarts = starts
         recent = RecentMatchSets()
+    }
+
+    /// Takes the match set moved through the last edit (waiting for it)
+    /// as the newest recent set.
+    mutating func adoptMovedMatches() {
+        guard let moved = movedMatches else { return }
+        movedMatches = nil
+        if let set = moved.build.value() ?? nil, set.indexCount == sectionStarts.last { recent.remember(set, scope: moved.scope) }
     }
 
     /// Adopts a finished background build, so an edit can carry it.
@@ -279,6 +290,7 @@ extension DataSource {
         if searchCache.index == nil {
             searchCache.adopt(searchCache.prebuild?.value() ?? SearchIndex(snapshot: snapshot), of: snapshot)
         }
+        searchCache.adoptMovedMatches()
         guard let index = searchCache.index else { return snapshot }
         let starts = searchCache.sectionStarts
         let scoped = scopedSections(search.scope)

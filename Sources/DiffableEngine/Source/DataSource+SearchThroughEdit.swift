@@ -8,14 +8,20 @@
 /// rows shown after the edit are the rows shown before it, moved through the
 /// edit (`IndexSplice.translating`), less the removed ones, plus the
 /// inserted items that match (matched one by one). The index splice waits
-/// for the next search that reads the index.
+/// for the next search that reads the index. The current query's match
+/// set is moved through the edit too (`SearchMatchSet.translated`, in the
+/// background), so the next keystroke narrows it instead of scanning from
+/// scratch.
 ///
 /// Cost: O(rows shown + changes + inserted texts), integers only.
 extension DataSource {
     /// The visible snapshot after a carried edit (`searchCache.lastSplice`),
     /// from the row sources shown before it, or nil when the search ranks,
     /// limits, defers or follows an outline (the caller then searches).
-    mutating func visibleThroughEdit(oldRowSources: [Int: [Int]]?) -> Snapshot? {
+    /// `oldMatches`: the newest match set before the edit, moved through it
+    /// too when it is the current query's (the next keystroke narrows it).
+    mutating func visibleThroughEdit(oldRowSources: [Int: [Int]]?,
+                                     oldMatches: (scope: [String]?, matches: SearchMatchSet)?) -> Snapshot? {
         guard let search, search.isActive, search.query.order == .source, search.query.limit == nil,
               outline.isEmpty, let oldRowSources, let splice = searchCache.lastSplice,
               searchCache.sectionStarts.count == snapshot.sections.count + 1 else { return nil }
@@ -31,8 +37,9 @@ extension DataSource {
         let candidates = splice.inserted.filter { entry in
             entry.at >= 0 && entry.at < total && inScope[section(ofFlat: entry.at, starts: starts)]
         }
-        let matching = SearchIndex(texts: candidates.map(\.text)).matchingIndices(search.query, among: nil)
-            .map { candidates[$0].at }
+        let matchingEntries = SearchIndex(texts: candidates.map(\.text)).matchingIndices(search.query, among: nil)
+            .map { candidates[$0] }
+        let matching = matchingEntries.map(\.at)
 
         var rowSources: [Int: [Int]] = [:]
         var shownAny = false
@@ -51,6 +58,13 @@ extension DataSource {
         }
         if !shownAny, search.placeholder != nil, let first = scoped.first {
             rowSources[first] = [SearchCache.placeholderKey]
+        }
+        if let oldMatches, oldMatches.scope == search.scope, oldMatches.matches.query == search.query {
+            // Copying the set's texts costs about what the rest of the edit
+            // does (131k matches: ~10 ms): done in the background, taken by
+            // the next search (`SearchCache.adoptMovedMatches`).
+            let set = oldMatches.matches
+            searchCache.movedMatches = (search.scope, BackgroundBuild { set.translated(through: splice, inserted: matchingEntries) })
         }
         searchCache.deferred = nil
         searchCache.rowSources = rowSources

@@ -89,11 +89,13 @@ public struct DataSource: Sendable {
         if fullChangeset != nil { searchCache.adoptFinishedPrebuild(of: snapshot) }
         let carried = fullChangeset.flatMap { searchCache.carried(over: $0, from: snapshot, to: newFull) }
         let oldRowSources = searchCache.deferred == nil ? searchCache.rowSources : nil
+        searchCache.adoptMovedMatches()
+        let oldMatches = searchCache.recent.newest
         snapshot = newFull
         searchCache = carried ?? SearchCache()
         // An unranked search moves its rows through a carried edit instead
         // of searching again.
-        visible = (carried == nil ? nil : visibleThroughEdit(oldRowSources: oldRowSources)) ?? computeVisible()
+        visible = (carried == nil ? nil : visibleThroughEdit(oldRowSources: oldRowSources, oldMatches: oldMatches)) ?? computeVisible()
         prebuildSearchIndexIfIdle()
         if search?.isActive == true && searchCache.index != nil && snapshot.itemCount >= BackgroundBuilds.minimumItems {
             searchCache.startSplicing()

@@ -1,0 +1,57 @@
+extension SearchMatchSet {
+    /// This set moved through an edit: the same query's matches in the
+    /// index `splice` makes of this set's index, given the inserted texts
+    /// that match (`inserted`: positions after the splice, ascending, each
+    /// an entry of `splice.inserted`, already filtered by the query and
+    /// the scope). One copied segment, in index order.
+    ///
+    /// An `edit` under a search drops the index's match sets (positions in
+    /// the old index), so the keystroke after an Enter in a picker scanned
+    /// from scratch (1M names, "mil": ~12 ms) instead of narrowing the
+    /// current query's matches (~3.5 ms). Moving the current set costs a
+    /// copy of its texts (O(matches' bytes)).
+    ///
+    /// Inserted texts get no resume position (a fuzzy query extending this
+    /// one matches them from scratch).
+    /// - Complexity: O(matches + their bytes + changes)
+    func translated(through splice: IndexSplice, inserted: [(at: Int, text: String?)]) -> SearchMatchSet? {
+        // Every entry's index before the splice, in order (segments are
+        // consecutive runs of the index).
+        var oldIDs: [Int] = []
+        oldIDs.reserveCapacity(count)
+        var bytes = 0
+        for segment in segments {
+            segment.forEachIndex { oldIDs.append($0) }
+            bytes += segment.averageTextBytes * segment.count
+        }
+        guard let newIDs = splice.translatingKeepingRemoved(oldIDs) else { return nil }
+        let added = SearchIndex(texts: inserted.map(\.text))
+        var builder = SegmentBuilder(texts: newIDs.count + inserted.count, bytes: bytes + 32 * inserted.count, pool: pool)
+        var next = 0  // into `inserted`
+        func appendInserted(before id: Int) {
+            guard next < inserted.count && inserted[next].at < id else { return }
+            added.withTable { table in
+                while next < inserted.count && inserted[next].at < id {
+                    builder.append(table, next, id: inserted[next].at, resume: -1)
+                    next += 1
+                }
+            }
+        }
+        var k = 0  // into `newIDs`
+        for segment in segments {
+            let entries = segment.positions?.count ?? segment.count
+            segment.withTable { table in
+                for j in 0..<entries {
+                    defer { k += 1 }
+                    guard let id = newIDs[k] else { continue }  // removed by the edit
+                    appendInserted(before: id)
+                    let row = segment.positions.map { $0[j] } ?? j
+                    builder.append(table, row, id: id, resume: segment.resume.indices.contains(j) ? segment.resume[j] : -1)
+                }
+            }
+        }
+        appendInserted(before: Int.max)
+        return SearchMatchSet(query: query, indexCount: indexCount + splice.countChange, segments: [builder.build()],
+                              pool: pool)
+    }
+}

@@ -1,0 +1,102 @@
+/// The rows an outline shows: what is expanded, and under a search the
+/// matches with their ancestors.
+extension DataSource {
+    /// Row sources of the sections (other than `excluded`) whose outline
+    /// hides rows under collapsed items.
+    /// - Complexity: O(n)
+    mutating func expandedRowSources(except excluded: Set<Int>) -> [Int: [Int]] {
+        // Integer steps over the parent-row index: a row is shown when its
+        // parent is shown and expanded (parents come first in preorder).
+        let parent = parentFlatIndex()
+        let index = itemFlatIndex()
+        var expandedRow = [Bool](repeating: false, count: parent.count)
+        for id in outline.expanded { if let flat = index[id], flat < expandedRow.count { expandedRow[flat] = true } }
+        var shown = [Bool](repeating: false, count: parent.count)
+        var result: [Int: [Int]] = [:]
+        var start = 0
+        for (s, section) in snapshot.sections.enumerated() {
+            defer { start += section.items.count }
+            guard !excluded.contains(s) else { continue }
+            var rows: [Int] = []
+            rows.reserveCapacity(section.items.count)
+            for flat in start..<min(start + section.items.count, parent.count) {
+                let p = Int(parent[flat])
+                shown[flat] = p < 0 || (shown[p] && expandedRow[p])
+                if shown[flat] { rows.append(flat) }
+            }
+            if rows.count != section.items.count { result[s] = rows }
+        }
+        return result
+    }
+
+    /// Flat rows plus the rows of their ancestors, in tree order.
+    /// - Complexity: O(rows + ancestors × log ancestors) with integer steps
+    ///   (rows already in tree order, as substring search gives them;
+    ///   O(rows log rows) otherwise), plus O(n) once per snapshot to index
+    ///   the parents.
+    mutating func withAncestors(_ rows: [Int], section s: Int, start: Int) -> [Int] {
+        guard !rows.isEmpty, snapshot.sections.indices.contains(s) else { return rows }
+        let parent = parentFlatIndex()
+        let count = snapshot.sections[s].items.count
+        var marked = [Bool](repeating: false, count: count)
+        for flat in rows where flat - start >= 0 && flat - start < count { marked[flat - start] = true }
+        var extra: [Int] = []
+        for flat in rows where parent.indices.contains(flat) {
+            // Walk up until an ancestor is already in (its own are then too).
+            var p = Int(parent[flat])
+            while p >= start, p - start < count, !marked[p - start] {
+                marked[p - start] = true
+                extra.append(p)
+                p = Int(parent[p])
+            }
+        }
+        let hits = zip(rows, rows.dropFirst()).allSatisfy { $0 < $1 } ? rows : rows.sorted()
+        guard !extra.isEmpty else { return hits }
+        extra.sort()
+        // Merge two ascending lists of distinct rows.
+        var merged: [Int] = []
+        merged.reserveCapacity(hits.count + extra.count)
+        var i = 0, j = 0
+        while i < hits.count || j < extra.count {
+            if j == extra.count || (i < hits.count && hits[i] < extra[j]) {
+                merged.append(hits[i]); i += 1
+            } else {
+                merged.append(extra[j]); j += 1
+            }
+        }
+        return merged
+    }
+
+    /// The flat index of every item's parent (-1 at the top).
+    /// - Complexity: O(n) the first time after a snapshot change, O(1) after.
+    mutating func parentFlatIndex() -> [Int32] {
+        if let cached = searchCache.parentFlat { return cached }
+        let index = itemFlatIndex()
+        var parents: [Int32] = []
+        parents.reserveCapacity(snapshot.itemCount)
+        for section in snapshot.sections {
+            for item in section.items {
+                parents.append(outline.parents[item.id].flatMap { index[$0] }.map { Int32(truncatingIfNeeded: $0) } ?? -1)
+            }
+        }
+        searchCache.parentFlat = parents
+        return parents
+    }
+
+    /// The flat index of every item of the full snapshot (built once per
+    /// snapshot). - Complexity: O(n) the first time, O(1) after.
+    mutating func itemFlatIndex() -> [String: Int] {
+        if let index = searchCache.flatIndex { return index }
+        var index: [String: Int] = [:]
+        index.reserveCapacity(snapshot.itemCount)
+        var flat = 0
+        for section in snapshot.sections {
+            for item in section.items {
+                index[item.id] = flat
+                flat += 1
+            }
+        }
+        searchCache.flatIndex = index
+        return index
+    }
+}

@@ -83,9 +83,20 @@ extension SearchIndex {
     /// `candidates`), e.g. one scoped section.
     /// `scoring: false`: no hits, only the match set (an unlimited query in
     /// source order, whose hits would be exactly `matches.indices`).
+    /// `pool`: where the match set's storage comes from when not narrowing
+    /// (the set's own pool when narrowing); a source keeps one across its
+    /// snapshots, so a scan after an edit reuses the storage of the sets the
+    /// edit dropped instead of page-faulting fresh memory in.
     public func evaluate(_ query: SearchQuery, narrowing previous: SearchMatchSet?,
                          among candidates: [Int]?, within range: Range<Int>? = nil,
                          rankOnly: Int? = nil, scoring: Bool = true) -> NarrowingResult {
+        evaluate(query, narrowing: previous, among: candidates, within: range, rankOnly: rankOnly, scoring: scoring,
+                 pool: nil)
+    }
+
+    func evaluate(_ query: SearchQuery, narrowing previous: SearchMatchSet?,
+                  among candidates: [Int]?, within range: Range<Int>?,
+                  rankOnly: Int?, scoring: Bool, pool spare: SegmentPool?) -> NarrowingResult {
         let source: ScanSource
         if let previous, previous.indexCount == count, query.refines(previous.query) {
             source = .compact(previous.segments, resumeFrom: Self.resumeFrom(query, after: previous.query))
@@ -94,7 +105,7 @@ extension SearchIndex {
         } else {
             source = .index(candidates.map(normalized))
         }
-        let pool = previous?.pool ?? SegmentPool()
+        let pool = previous?.pool ?? spare ?? SegmentPool()
         let (result, segments) = run(query, source: source, keepMatches: true, scoring: scoring, compact: true,
                                      pool: pool, rankOnly: query.order == .score ? rankOnly : nil)
         return NarrowingResult(hits: result.hits,

@@ -229,7 +229,7 @@ extension DataSource {
             result = NarrowingResult(hits: [], matches: same.reused(for: search.query))
         } else {
             result = index.evaluate(search.query, narrowing: previous, among: candidates, within: candidateRange,
-                                    rankOnly: rankOnly, scoring: !unranked)
+                                    rankOnly: rankOnly, scoring: !unranked, pool: searchCache.pool)
         }
         searchCache.recent.remember(result.matches, scope: search.scope)
         searchCache.deferred = nil

@@ -92,7 +92,9 @@ public struct DataSource: Sendable {
         searchCache.adoptMovedMatches()
         let oldMatches = searchCache.recent.newest
         snapshot = newFull
+        let pool = searchCache.pool
         searchCache = carried ?? SearchCache()
+        searchCache.pool = pool
         // An unranked search moves its rows through a carried edit instead
         // of searching again.
         visible = (carried == nil ? nil : visibleThroughEdit(oldRowSources: oldRowSources, oldMatches: oldMatches)) ?? computeVisible()

@@ -46,6 +46,9 @@ struct SearchCache: Sendable {
     /// Flat index of every item's parent (-1 at the top), built on the first
     /// search of an outline after a snapshot change.
     var parentFlat: [Int32]?
+    /// Storage recycled by the match sets of this source's searches, kept
+    /// across snapshot changes (see `SearchIndex.evaluate`'s `pool`).
+    var pool = SegmentPool()
     /// The last `containsItem` answer (shared by the source's copies).
     var itemMemo = ItemIDMemo()
 }

@@ -15,6 +15,38 @@
 ///
 /// Cost: O(rows shown + changes + inserted texts), integers only.
 extension DataSource {
+    /// Makes `newFull` the snapshot and returns the new visible snapshot,
+    /// keeping what the search can keep: after a small edit (`changes`, its
+    /// changeset) the index and the placeholder answer (`carried`), the
+    /// rows of an unranked search and its current match set (moved through
+    /// the edit); in every case the match-set storage pool. Starts the
+    /// background work the new state calls for (see `BackgroundBuild`).
+    mutating func replaceSnapshot(with newFull: Snapshot, changes: Changeset?) -> Snapshot {
+        var carried: SearchCache?
+        var oldRowSources: [Int: [Int]]?
+        var oldMatches: (scope: [String]?, matches: SearchMatchSet)?
+        if let changes {
+            searchCache.adoptFinishedPrebuild(of: snapshot)
+            carried = searchCache.carried(over: changes, from: snapshot, to: newFull)
+            if carried != nil {
+                oldRowSources = searchCache.deferred == nil ? searchCache.rowSources : nil
+                searchCache.adoptMovedMatches()
+                oldMatches = searchCache.recent.newest
+            }
+        }
+        snapshot = newFull
+        let pool = searchCache.pool
+        searchCache = carried ?? SearchCache()
+        searchCache.pool = pool
+        let visible = (carried == nil ? nil : visibleThroughEdit(oldRowSources: oldRowSources, oldMatches: oldMatches))
+            ?? computeVisible()
+        prebuildSearchIndexIfIdle()
+        if search?.isActive == true && searchCache.index != nil && snapshot.itemCount >= BackgroundBuilds.minimumItems {
+            searchCache.startSplicing()
+        }
+        return visible
+    }
+
     /// The visible snapshot after a carried edit (`searchCache.lastSplice`),
     /// from the row sources shown before it, or nil when the search ranks,
     /// limits, defers or follows an outline (the caller then searches).

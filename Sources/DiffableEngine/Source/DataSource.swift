@@ -84,24 +84,7 @@ public struct DataSource: Sendable {
         let oldVisible = visible
         editIndex = nil
         editPrebuild = nil
-        // A small edit keeps the search index (spliced); anything else
-        // rebuilds it on the next search.
-        if fullChangeset != nil { searchCache.adoptFinishedPrebuild(of: snapshot) }
-        let carried = fullChangeset.flatMap { searchCache.carried(over: $0, from: snapshot, to: newFull) }
-        let oldRowSources = searchCache.deferred == nil ? searchCache.rowSources : nil
-        searchCache.adoptMovedMatches()
-        let oldMatches = searchCache.recent.newest
-        snapshot = newFull
-        let pool = searchCache.pool
-        searchCache = carried ?? SearchCache()
-        searchCache.pool = pool
-        // An unranked search moves its rows through a carried edit instead
-        // of searching again.
-        visible = (carried == nil ? nil : visibleThroughEdit(oldRowSources: oldRowSources, oldMatches: oldMatches)) ?? computeVisible()
-        prebuildSearchIndexIfIdle()
-        if search?.isActive == true && searchCache.index != nil && snapshot.itemCount >= BackgroundBuilds.minimumItems {
-            searchCache.startSplicing()
-        }
+        visible = replaceSnapshot(with: newFull, changes: fullChangeset)
         var changeset: Changeset
         if let fullChangeset, !isFiltering {
             changeset = fullChangeset

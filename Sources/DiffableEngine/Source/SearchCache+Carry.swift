@@ -27,8 +27,8 @@ extension SearchCache {
     /// full snapshots) made from `old`, or nil when it cannot be carried:
     /// no index yet, sections inserted, deleted or moved, too many changes,
     /// or positions that do not fit.
-    /// - Complexity: O(sections + changes log changes) plus the splice
-    ///   (O(total text bytes) of copying).
+    /// - Complexity: O(sections + changes log changes + waiting changes);
+    ///   the splice itself waits (`applyPendingSplice`).
     func carried(over changes: Changeset, from old: Snapshot, to new: Snapshot) -> SearchCache? {
         // A background splice that has finished is the index now.
         var current = self

@@ -5,16 +5,24 @@ import Testing
 /// The lazy `apply` path (LazyRequest + ApplyScanner) must be invisible:
 /// byte-identical responses to the tree path for any input, valid or not.
 @Suite struct LazyApplyTests {
-    /// Sends every body to a tree-path server and a lazy-path server.
+    /// Sends every body to a tree-path server, a lazy-path server, and a
+    /// lazy-path server that reads every array it can in parts (a split
+    /// hint at every element).
     static func expectSameResponses(_ bodies: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation) {
-        let tree = Server(), lazy = Server()
+        let tree = Server(), lazy = Server(), parts = Server()
         let initialize = utf8(#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#)
         _ = tree.handle(body: initialize)
         _ = lazy.handle(body: initialize)
+        _ = parts.handle(body: initialize)
+        func text(_ bytes: [UInt8]?) -> String { bytes.map { String(decoding: $0, as: UTF8.self) } ?? "nil" }
         for body in bodies {
             let expected = tree.handle(body: body, lazyFrom: .max)
             let actual = lazy.handle(body: body, lazyFrom: 0)
-            #expect(expected == actual, "body: \(String(decoding: body, as: UTF8.self))\nexpected: \(expected.map { String(decoding: $0, as: UTF8.self) } ?? "nil")\nactual: \(actual.map { String(decoding: $0, as: UTF8.self) } ?? "nil")", sourceLocation: sourceLocation)
+            let inParts = parts.handle(body: body, lazyFrom: 0, hintSpacing: 1)
+            #expect(expected == actual, "body: \(text(body))\nexpected: \(text(expected))\nactual: \(text(actual))",
+                    sourceLocation: sourceLocation)
+            #expect(expected == inParts, "body: \(text(body))\nexpected: \(text(expected))\nin parts: \(text(inParts))",
+                    sourceLocation: sourceLocation)
         }
     }
 

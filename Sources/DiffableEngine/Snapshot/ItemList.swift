@@ -62,6 +62,27 @@ public struct ItemList: Sendable {
         flat = Array(items)
     }
 
+    /// The items of `parts`, in order, without copying them: with several
+    /// non-empty parts, in chunked form, each part's buffer cut into chunks
+    /// (a large array decoded in parts on several threads becomes one list
+    /// without a copy of every item).
+    /// - Complexity: O(count / targetChunk + parts)
+    public init(joining parts: [[Item]]) {
+        let parts = parts.filter { !$0.isEmpty }
+        guard parts.count > 1 else {
+            flat = parts.first ?? []
+            return
+        }
+        flat = []
+        chunks = parts.map { $0[...] }
+        chunkIDs = [Self.flatChunkID]
+        for _ in 1..<parts.count { chunkIDs.append(newChunkID()) }
+        chunked = true
+        starts = [0]
+        var ignored: [Placement]? = nil
+        normalize(0, chunks.count, report: &ignored)
+    }
+
     /// Whether the list is in chunked form (`!chunks.isEmpty`), kept in the
     /// struct so reads test a register, not the chunk table's header.
     @usableFromInline var chunked = false

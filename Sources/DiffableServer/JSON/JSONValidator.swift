@@ -10,8 +10,24 @@ struct JSONValidator {
     let end: Int
     let maxDepth: Int
     var pos: Int
-    /// `isObject` of each container opened by the value being skipped.
-    private var stack: [Bool] = []
+    /// Where each container opened by the value being skipped starts (its
+    /// `{` or `[`).
+    private var stack: [Int] = []
+    /// Array elements noted on the way, at most one per `hintSpacing` bytes:
+    /// where an element starts and where its array does. A large array can
+    /// then be decoded in parts on several threads (see `ApplyScanner`).
+    private(set) var splitHints: [SplitHint] = []
+    /// Bytes between two split hints (`Int.max`: none are noted).
+    var hintSpacing = Int.max
+    private var nextHint = Int.max
+
+    /// An array element that a decoder may start at.
+    struct SplitHint: Sendable, Equatable {
+        /// The offset of the array's `[`.
+        var array: Int
+        /// The offset of the element's first byte.
+        var element: Int
+    }
 
     init(_ input: UnsafeBufferPointer<UInt8>, at pos: Int = 0, maxDepth: Int = JSONParser.defaultMaxDepth) {
         self.input = input
@@ -34,6 +50,7 @@ struct JSONValidator {
     /// containers; false when the parser would reject it.
     mutating func skipValue(depth: Int) -> Bool {
         stack.removeAll(keepingCapacity: true)
+        if nextHint == Int.max && hintSpacing != Int.max { nextHint = pos + hintSpacing }
         value: while true {
             skipWhitespace()
             guard let b = byte(pos) else { return false }
@@ -41,12 +58,13 @@ struct JSONValidator {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let isObject = b == UInt8(ascii: "{")
                 guard depth + stack.count < maxDepth else { return false }
+                let opened = pos
                 pos += 1
                 skipWhitespace()
                 if byte(pos) == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     pos += 1
                 } else {
-                    stack.append(isObject)
+                    stack.append(opened)
                     if isObject, !skipKeyAndColon() { return false }
                     continue value
                 }
@@ -63,12 +81,19 @@ struct JSONValidator {
             default:
                 return false
             }
-            while let isObject = stack.last {
+            while let opened = stack.last {
+                let isObject = input[opened] == UInt8(ascii: "{")
                 skipWhitespace()
                 guard let c = byte(pos) else { return false }
                 if c == UInt8(ascii: ",") {
                     pos += 1
-                    if isObject, !skipKeyAndColon() { return false }
+                    if isObject {
+                        if !skipKeyAndColon() { return false }
+                    } else if pos >= nextHint {
+                        skipWhitespace()
+                        splitHints.append(SplitHint(array: opened, element: pos))
+                        nextHint = pos + hintSpacing
+                    }
                     continue value
                 }
                 guard c == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return false }

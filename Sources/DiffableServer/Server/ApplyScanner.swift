@@ -65,7 +65,7 @@ enum ApplyScanner {
                         members.append(("sections", .array([])))
                         guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
                         s.pos += 1
-                        decoded = decodeSections(&s, checkpoint: checkpoint)
+                        decoded = decodeSections(&s, hints: lazy.splitHints, checkpoint: checkpoint)
                         if decoded == nil { return nil }
                     } else {
                         guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
@@ -81,7 +81,7 @@ enum ApplyScanner {
 
     /// The sections of an array whose `[` was consumed.
     static func decodeSections(
-        _ s: inout ByteScanner, checkpoint: (ByteScanner) -> Bool
+        _ s: inout ByteScanner, hints: [JSONValidator.SplitHint] = [], checkpoint: (ByteScanner) -> Bool
     ) -> (sections: [Section], objects: [JSON], ids: IDHashes, nesting: [Nesting?])? {
         var sections: [Section] = []
         var objects: [JSON] = []
@@ -93,7 +93,8 @@ enum ApplyScanner {
             if !more { return (sections, objects, ids, nesting) }
             isFirst = false
             guard let (section, object, nested) = decodeSection(
-                &s, ids: &ids, path: "\(sectionsPath)[\(sections.count)]", checkpoint: checkpoint) else { return nil }
+                &s, ids: &ids, path: "\(sectionsPath)[\(sections.count)]", hints: hints, checkpoint: checkpoint)
+            else { return nil }
             sections.append(section)
             objects.append(object)
             nesting.append(nested)
@@ -101,12 +102,15 @@ enum ApplyScanner {
     }
 
     static func decodeSection(
-        _ s: inout ByteScanner, ids: inout IDHashes, path: String, checkpoint: (ByteScanner) -> Bool
+        _ s: inout ByteScanner, ids: inout IDHashes, path: String, hints: [JSONValidator.SplitHint] = [],
+        checkpoint: (ByteScanner) -> Bool
     ) -> (Section, JSON, Nesting?)? {
         guard s.consume(UInt8(ascii: "{")) else { return nil }
         var members: [(String, JSON)] = []
         // As for `sections`: the last `items` counts, each decoded in place.
         var items: [Item] = []
+        /// The items when read in parts (see `decodeItemsInParts`).
+        var parts: [[Item]]?
         var nesting: Nesting?
         let mark = ids.count
         var isFirst = true
@@ -120,17 +124,31 @@ enum ApplyScanner {
                     members.append(("items", .null))
                     ids.truncate(to: mark)
                     items = []
+                    parts = nil
                     nesting = nil
                     if s.byte(s.pos) == UInt8(ascii: "n") {
                         guard s.skipValue() != nil else { return nil }
                     } else {
                         guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
+                        let array = s.pos
                         s.pos += 1
-                        guard decodeItems(&s, ids: &ids, into: &items, nesting: &nesting, parent: -1, checkpoint: checkpoint)
-                        else { return nil }
+                        // A large array the validator left hints in is read
+                        // in parts on several threads, when they agree with
+                        // a sequential read (flat items; else read again).
+                        let starts = partStarts(hints, array: array)
+                        parts = starts.isEmpty ? nil
+                            : decodeItemsInParts(&s, starts: starts, ids: &ids, checkpoint: checkpoint)
+                        if parts == nil {
+                            s.pos = array + 1
+                            ids.truncate(to: mark)
+                            guard decodeItems(&s, ids: &ids, into: &items, nesting: &nesting, parent: -1,
+                                              checkpoint: checkpoint)
+                            else { return nil }
+                        }
                         // Growth by doubling can leave up to half the buffer
                         // unused; the snapshot keeps this array, so give back
                         // a large slack.
+                        parts = parts?.map { $0.capacity > $0.count + $0.count / 8 + 16 ? Array($0) : $0 }
                         if items.capacity > items.count + items.count / 8 + 16 { items = Array(items) }
                     }
                 } else {
@@ -141,21 +159,23 @@ enum ApplyScanner {
         }
         let object = JSON.object(JSONObject(members))
         guard var section = try? SnapshotCodec.decodeSection(object, path: path) else { return nil }
-        section.items = ItemList(items)
+        section.items = parts.map(ItemList.init(joining:)) ?? ItemList(items)
         return (section, object, nesting)
     }
 
     /// The items of an array whose `[` was consumed, appended to `items` in
     /// preorder (an item, then its children); `parent` is the row of their
     /// parent (-1 at the top).
+    /// `stop`: the offset of an element that is not read (the next part's
+    /// first); reading stops with the cursor on it.
     static func decodeItems(
         _ s: inout ByteScanner, ids: inout IDHashes, into items: inout [Item], nesting: inout Nesting?,
-        parent: Int32, checkpoint: (ByteScanner) -> Bool
+        parent: Int32, stop: Int = Int.max, checkpoint: (ByteScanner) -> Bool
     ) -> Bool {
         var isFirst = true
         while true {
             guard let more = s.nextElement(isFirst: isFirst) else { return false }
-            if !more { return true }
+            if !more || s.pos >= stop { return true }
             isFirst = false
             if items.count % checkpointItems == checkpointItems - 1, !checkpoint(s) { return false }
             guard decodeItem(&s, ids: &ids, into: &items, nesting: &nesting, parent: parent, checkpoint: checkpoint)

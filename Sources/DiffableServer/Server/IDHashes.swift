@@ -53,6 +53,17 @@ struct IDHashes {
         hashes?.removeSubrange(count...)
     }
 
+    /// Appends the ids `other` gathered, as if they had been added here.
+    /// - Complexity: O(other.count)
+    mutating func append(_ other: IDHashes) {
+        guard hashes != nil else { return }
+        guard let more = other.hashes else {
+            hashes = nil
+            return
+        }
+        hashes?.append(contentsOf: more)
+    }
+
     mutating func add(_ id: String) {
         var id = id
         id.withUTF8 { add($0) }

@@ -85,9 +85,10 @@ public final class Server {
     }
 
     /// `handle(body:)`, splitting off the params of bodies of at least
-    /// `lazyFrom` bytes (see `LazyRequest`); tests lower it to 0.
-    func handle(body: [UInt8], lazyFrom: Int) -> [UInt8]? {
-        if body.count >= lazyFrom, let (envelope, params) = LazyRequest.split(body) {
+    /// `lazyFrom` bytes (see `LazyRequest`); tests lower it to 0, and
+    /// `hintSpacing` to read small arrays in parts.
+    func handle(body: [UInt8], lazyFrom: Int, hintSpacing: Int? = nil) -> [UInt8]? {
+        if body.count >= lazyFrom, let (envelope, params) = LazyRequest.split(body, hintSpacing: hintSpacing) {
             defer { retired.removeAll() }
             return handle(message: envelope, lazyParams: params).map(JSONWriter.bytes)
         }

@@ -7,6 +7,9 @@ struct LazyParams: Sendable {
     /// The params' `workDoneToken`, found while validating, so progress can
     /// begin before the params are decoded (clients often send it last).
     var workDoneToken: JSON? = nil
+    /// Array elements noted while validating, where a decoder may start a
+    /// part of a large array (see `JSONValidator.splitHints`).
+    var splitHints: [JSONValidator.SplitHint] = []
 
     /// The params as a JSON tree (the general path).
     func tree() throws(RPCError) -> JSON {
@@ -29,15 +32,23 @@ struct LazyParams: Sendable {
 enum LazyRequest {
     /// Smaller bodies are parsed into a tree; that is cheap for them.
     static let minimumBodySize = 64 * 1024
+    /// Split hints noted per body (enough to balance a few threads), at
+    /// least this many bytes apart (a part smaller than that is not worth a
+    /// thread).
+    static let hintsPerBody = 32
+    static let minimumHintSpacing = 256 * 1024
     /// Methods that accept `LazyParams` (see `Server.handleRequest`).
     static let methods: Set<String> = ["apply"]
 
     /// The envelope, with `params` standing in as an empty object, and the
     /// lazy params; nil when the body must be parsed the ordinary way.
     /// - Complexity: O(body size), without allocating per value of `params`.
-    static func split(_ body: [UInt8]) -> (envelope: JSON, params: LazyParams)? {
+    /// `hintSpacing`: bytes between split hints (default: `hintsPerBody`
+    /// per body, at least `minimumHintSpacing` apart).
+    static func split(_ body: [UInt8], hintSpacing: Int? = nil) -> (envelope: JSON, params: LazyParams)? {
         body.withUnsafeBufferPointer { buffer -> (envelope: JSON, params: LazyParams)? in
             var v = JSONValidator(buffer)
+            v.hintSpacing = hintSpacing ?? max(buffer.count / hintsPerBody, minimumHintSpacing)
             v.skipWhitespace()
             guard v.byte(v.pos) == UInt8(ascii: "{") else { return nil }
             v.pos += 1
@@ -82,7 +93,8 @@ enum LazyRequest {
             guard v.pos == v.end, let paramsRange, buffer[paramsRange.lowerBound] == UInt8(ascii: "{") else { return nil }
             let envelope = JSONObject(members)
             guard case .string(let method)? = envelope["method"], methods.contains(method) else { return nil }
-            return (.object(envelope), LazyParams(body: body, range: paramsRange, workDoneToken: token))
+            return (.object(envelope), LazyParams(body: body, range: paramsRange, workDoneToken: token,
+                                                  splitHints: v.splitHints))
         }
     }
 

@@ -1,0 +1,101 @@
+import Dispatch
+import DiffableEngine
+
+/// Reading a large items array in parts, one per core.
+///
+/// Reading a million items is most of a large `apply` and runs at a few
+/// hundred nanoseconds per item on one core. The validator, which reads
+/// every byte before anything is decoded, notes some array elements on its
+/// way (`JSONValidator.splitHints`), so a decoder can start in the middle
+/// of an array without guessing where strings begin. Each part is read by
+/// the same code as a sequential read, into its own items and id hashes,
+/// which are then joined in order: the result is exactly the sequential
+/// one. Anything a part cannot vouch for (nested items, a part that ends
+/// somewhere else than where the next begins, any failure) makes the caller
+/// read the array again sequentially, which then reports what is wrong.
+extension ApplyScanner {
+    /// Parts a large array is read in (the daemon's machine has 2 cores).
+    static let parts = 2
+
+    /// Where the parts of the array whose `[` is at `array` start, after the
+    /// first part (which starts at its first element): hints of that array,
+    /// chosen to split it evenly. Empty when it has too few hints to split.
+    /// - Complexity: O(hints)
+    static func partStarts(_ hints: [JSONValidator.SplitHint], array: Int) -> [Int] {
+        let own = hints.lazy.filter { $0.array == array }.map(\.element)
+        let elements = Array(own)
+        guard elements.count >= parts else { return [] }
+        return (1..<parts).map { elements[elements.count * $0 / parts] }
+    }
+
+    /// Reads the items of the array whose `[` was consumed, in parts that
+    /// start at `starts` (ascending element offsets): the items of each
+    /// part, in order, with their id hashes appended to `ids`, exactly what
+    /// a sequential `decodeItems` would read. Nil (with `ids` to be
+    /// truncated) when the parts do not give that answer for certain: the
+    /// caller then reads sequentially.
+    /// - Complexity: O(bytes of the array / parts) on each of `parts` threads.
+    static func decodeItemsInParts(_ s: inout ByteScanner, starts: [Int], ids: inout IDHashes,
+                                   checkpoint: (ByteScanner) -> Bool) -> [[Item]]? {
+        let bounds = [s.pos] + starts
+        guard zip(bounds, bounds.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
+        let slots = PartSlots(input: s.input, end: s.end, count: bounds.count)
+        withoutActuallyEscaping(checkpoint) { checkpoint in
+            let first = CheckpointBox(checkpoint)
+            DispatchQueue.concurrentPerform(iterations: bounds.count) { k in
+                var scanner = ByteScanner(slots.input, range: bounds[k] ..< slots.end)
+                var part = PartResult()
+                let stop = k + 1 < bounds.count ? bounds[k + 1] : Int.max
+                // Only the first part reports progress (from one thread).
+                part.ok = decodeItems(&scanner, ids: &part.ids, into: &part.items, nesting: &part.nesting,
+                                      parent: -1, stop: stop,
+                                      checkpoint: k == 0 ? first.checkpoint : { _ in true })
+                part.end = scanner.pos
+                // A part other than the last must end where the next starts.
+                if stop != Int.max && scanner.pos != stop { part.ok = false }
+                slots.results[k] = part
+            }
+        }
+        let results = (0..<bounds.count).map { slots.results[$0] }
+        guard results.allSatisfy({ $0.ok && $0.nesting == nil }), let last = results.last else { return nil }
+        for part in results { ids.append(part.ids) }
+        s.pos = last.end
+        return results.map(\.items)
+    }
+}
+
+/// What one part of an array was read into.
+private struct PartResult {
+    var items: [Item] = []
+    var ids = IDHashes()
+    var nesting: ApplyScanner.Nesting?
+    var ok = false
+    var end = 0
+}
+
+/// One result slot per part, written by the part's thread only.
+private final class PartSlots: @unchecked Sendable {
+    let input: UnsafeBufferPointer<UInt8>
+    let end: Int
+    let results: UnsafeMutablePointer<PartResult>
+    let count: Int
+
+    init(input: UnsafeBufferPointer<UInt8>, end: Int, count: Int) {
+        self.input = input
+        self.end = end
+        self.count = count
+        results = .allocate(capacity: count)
+        results.initialize(repeating: PartResult(), count: count)
+    }
+
+    deinit {
+        results.deinitialize(count: count)
+        results.deallocate()
+    }
+}
+
+/// The progress callback, handed to the one part that calls it.
+private struct CheckpointBox: @unchecked Sendable {
+    let checkpoint: (ByteScanner) -> Bool
+    init(_ checkpoint: @escaping (ByteScanner) -> Bool) { self.checkpoint = checkpoint }
+}

@@ -1,0 +1,121 @@
+@testable import DiffableEngine
+import Testing
+@testable import DiffableServer
+
+/// Reading a large items array in parts (`ApplyScanner+Parts`): the
+/// validator's split hints are element starts of their array, and the parts
+/// read exactly what one sequential read does. (`LazyApplyTests` also
+/// sends every request through a server that reads in parts.)
+@Suite struct PartDecodingTests {
+    /// With a hint at every element: every hint is the first byte of a value
+    /// that follows a comma inside the array whose `[` it names.
+    @Test func hintsAreElementStartsOfTheirArray() {
+        var rng = SplitMix64(seed: 21)
+        var noted = 0
+        for _ in 0..<300 {
+            let bytes = utf8(NoisyJSON.write(JSONGenerator.value(&rng), &rng))
+            bytes.withUnsafeBufferPointer { buffer in
+                var v = JSONValidator(buffer)
+                v.hintSpacing = 1
+                guard v.skipValue(depth: 0) else { return }
+                var previous = -1
+                for hint in v.splitHints {
+                    noted += 1
+                    #expect(buffer[hint.array] == UInt8(ascii: "["))
+                    #expect(hint.array < hint.element && previous < hint.element)
+                    previous = hint.element
+                    var before = hint.element - 1
+                    while [0x20, 0x0A, 0x0D, 0x09].contains(buffer[before]) { before -= 1 }
+                    #expect(buffer[before] == UInt8(ascii: ","))
+                    var element = JSONValidator(buffer, at: hint.element)
+                    let skipped = element.skipValue(depth: 0)
+                    #expect(skipped)
+                    element.skipWhitespace()
+                    #expect([UInt8(ascii: ","), UInt8(ascii: "]")].contains(element.byte(element.pos)))
+                    // The element belongs to that array: skipping the array
+                    // from its `[` passes over it.
+                    var array = JSONValidator(buffer, at: hint.array)
+                    let skippedArray = array.skipValue(depth: 0)
+                    #expect(skippedArray && array.pos > element.pos)
+                }
+            }
+        }
+        #expect(noted > 100)
+    }
+
+    /// Clean random requests with long sections, decoded with and without
+    /// split hints: the same sections, ids and nesting; and flat sections
+    /// long enough to split were read in parts (their list is chunked).
+    @Test(arguments: [31, 32, 33, 34] as [UInt64])
+    func partsReadWhatOneReadReads(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        var split = 0
+        for id in 1...30 {
+            var sections: [String] = []
+            for s in 0..<Int.random(in: 1...3, using: &rng) {
+                let count = Int.random(in: 0...60, using: &rng)
+                let nested = RandomApply.chance(5, &rng)
+                let items = (0..<count).map { k -> String in
+                    let itemID = #""i\#(s)-\#(k)\#(RandomApply.chance(9, &rng) ? "\\u00e9" : "")""#
+                    switch Int.random(in: 0..<4, using: &rng) {
+                    case 0: return itemID
+                    case 1: return #"{"id":\#(itemID),"content":{"text":"t\#(k)","n":[1, 2]}}"#
+                    case 2: return #"{ "content" : "a\"b" , "id" : \#(itemID) }"#
+                    default:
+                        return nested && k % 7 == 3 ? #"{"id":\#(itemID),"children":["c\#(s)-\#(k)"]}"#
+                            : #"{"id":\#(itemID),"content":[{"text":"x"}, null]}"#
+                    }
+                }
+                sections.append(#"{"id":"s\#(s)","items":[\#(items.joined(separator: ", "))]}"#)
+            }
+            let body = LazyApplyTests.request(#"{"source":"p","sections":[\#(sections.joined(separator: ","))]}"#, id: id)
+            let (_, whole) = try #require(LazyRequest.split(body))
+            let (_, hinted) = try #require(LazyRequest.split(body, hintSpacing: 1))
+            #expect(whole.splitHints.isEmpty)
+            let one = try #require(ApplyScanner.decode(whole))
+            let parts = try #require(ApplyScanner.decode(hinted))
+            #expect(one.sections == parts.sections)
+            #expect(one.ids.hashes == parts.ids.hashes)
+            #expect(one.nesting.map { $0?.parentRow } == parts.nesting.map { $0?.parentRow })
+            for (k, section) in parts.sections.enumerated() where one.nesting[k] == nil && section.items.count >= 3 {
+                #expect(section.items.isChunked, "section \(k) of request \(id) was not read in parts")
+                if section.items.isChunked { split += 1 }
+            }
+        }
+        #expect(split > 10)
+    }
+
+    /// Parts that disagree with the array (a start that is not where an
+    /// element starts) are refused, and the caller's sequential read stands.
+    @Test func misplacedPartsAreRefused() throws {
+        let body = LazyApplyTests.request(#"{"source":"p","sections":[{"id":"s","items":["a","b,c","d"]}]}"#)
+        let marker = utf8(#""items":["#)
+        let array = try #require((0..<body.count).first { body[$0...].starts(with: marker) }) + marker.count - 1
+        body.withUnsafeBufferPointer { buffer in
+            // Inside the string "b,c": not an element start.
+            let inside = array + 7
+            #expect(buffer[inside] == UInt8(ascii: ","))
+            var s = ByteScanner(buffer, range: array + 1 ..< buffer.count)
+            var ids = IDHashes()
+            #expect(ApplyScanner.decodeItemsInParts(&s, starts: [inside + 1], ids: &ids, checkpoint: { _ in true }) == nil)
+            #expect(ids.count == 0)
+            // At "d": three items in two parts.
+            var t = ByteScanner(buffer, range: array + 1 ..< buffer.count)
+            let d = array + 11
+            #expect(buffer[d] == UInt8(ascii: "\""))
+            let parts = ApplyScanner.decodeItemsInParts(&t, starts: [d], ids: &ids, checkpoint: { _ in true })
+            #expect(parts?.map { $0.map(\.id) } == [["a", "b,c"], ["d"]])
+            #expect(ids.count == 3)
+        }
+        // At an element of an item's own content array: that part alone
+        // reads (one item, "w"), but the first part runs past its start.
+        let nested = LazyApplyTests.request(#"{"source":"p","sections":[{"id":"s","items":[{"id":"a","content":["z","w"]},"b"]}]}"#)
+        let items = try #require((0..<nested.count).first { nested[$0...].starts(with: marker) }) + marker.count - 1
+        let w = try #require((0..<nested.count).first { nested[$0...].starts(with: utf8(#""w""#)) })
+        nested.withUnsafeBufferPointer { buffer in
+            var s = ByteScanner(buffer, range: items + 1 ..< buffer.count)
+            var ids = IDHashes()
+            #expect(ApplyScanner.decodeItemsInParts(&s, starts: [w], ids: &ids, checkpoint: { _ in true }) == nil)
+        }
+    }
+}

@@ -79,8 +79,19 @@ public struct MessageFramer: Sendable {
     /// - Complexity: amortized O(bytes.count).
     public mutating func append<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         compactIfWorthwhile()
+        let needed = buffer.count + bytes.count
+        if needed > buffer.capacity && buffer.capacity >= Self.quickGrowthFrom {
+            // A large message still arriving: grow by more than doubling.
+            // Each growth copies what arrived and touches fresh pages, while
+            // capacity never written to costs no memory.
+            buffer.reserveCapacity(max(needed, buffer.capacity * Self.quickGrowthFactor))
+        }
         buffer.append(contentsOf: bytes)
     }
+
+    /// Buffers of at least this capacity grow by `quickGrowthFactor`.
+    static let quickGrowthFrom = 1 << 20
+    static let quickGrowthFactor = 8
 
     /// Drops consumed bytes once they are at least half the buffer (amortized O(1) per byte).
     private mutating func compactIfWorthwhile() {

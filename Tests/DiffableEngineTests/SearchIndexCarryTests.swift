@@ -7,7 +7,7 @@ import Testing
 @Suite struct SearchIndexCarryTests {
     static func same(_ a: SearchIndex, _ b: SearchIndex) -> Bool {
         a.bytes == b.bytes && a.offsets == b.offsets && a.folded == b.folded
-            && a.foldedOffsets == b.foldedOffsets && a.flags == b.flags
+            && a.foldedOffsets == b.foldedOffsets && a.flags == b.flags && a.bonusMasks == b.bonusMasks
     }
 
     @Test(arguments: 0..<200 as Range<UInt64>)

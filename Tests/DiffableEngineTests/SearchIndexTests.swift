@@ -79,6 +79,7 @@ import Testing
         #expect(index.offsets == rebuilt.offsets)
         #expect(index.foldedOffsets == rebuilt.foldedOffsets)
         #expect(index.flags == rebuilt.flags)
+        #expect(index.bonusMasks == rebuilt.bonusMasks)
         #expect((0..<texts.count).map { index.text(at: $0) } == texts)
     }
 

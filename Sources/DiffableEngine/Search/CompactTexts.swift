@@ -278,7 +278,7 @@ final class CompactSegment: @unchecked Sendable {
         } else {
             copiedTable = TextTable(bytes: storage.bytes.buffer, folded: storage.folded.buffer,
                                     offsets: storage.offsets.buffer, foldedOffsets: storage.foldedOffsets.buffer,
-                                    flags: storage.flags.buffer)
+                                    flags: storage.flags.buffer, masks: UnsafeBufferPointer(start: nil, count: 0))
             textIds = storage.ids.buffer
             positions = nil
         }

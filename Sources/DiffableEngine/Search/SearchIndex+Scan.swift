@@ -5,6 +5,14 @@ struct Scanner {
     let table: TextTable
     let query: PreparedQuery
     let workspace = FuzzyWorkspace()
+    /// The index's bonus masks, read at a text's index position.
+    let masks: UnsafeBufferPointer<BonusMasks>
+
+    init(table: TextTable, query: PreparedQuery, masks: UnsafeBufferPointer<BonusMasks>? = nil) {
+        self.table = table
+        self.query = query
+        self.masks = masks ?? table.masks
+    }
 
     /// The score of text `i`, or `nil` when it does not match.
     /// - Complexity: O(L) substring, O(L × query length) fuzzy.
@@ -52,6 +60,16 @@ struct Scanner {
         if case .firstInSource(let k) = state.ranking { firstK = max(k, 0) }
         let bound = FuzzyMatcher.maxScore(queryLength: query.scalars.count)
         let oneChar = query.mode == .fuzzy && query.scalars.count == 1
+        // Fuzzy bounds from the bonus masks: the buckets of the first
+        // needle byte and of the later ones.
+        let useMasks = query.mode == .fuzzy && query.isASCII && !query.bytes.isEmpty && !masks.isEmpty
+        var firstBits: UInt32 = 0, laterBits: UInt32 = 0
+        if useMasks {
+            for (k, b) in query.bytes.enumerated() {
+                if k == 0 { firstBits = BonusMasks.bucket[Int(b)] } else { laterBits |= BonusMasks.bucket[Int(b)] }
+            }
+        }
+        let queryLength = query.scalars.count
         // Unranked substring matching only asks whether the needle occurs
         // (no position bonus), and not even that for a one-byte needle the
         // candidates are known to hold.
@@ -121,6 +139,17 @@ struct Scanner {
                     if top.isFull {
                         if !top.admitsNext(score: known ?? bound, length: length) { continue }
                         if known == nil {
+                            // A bound from the masks (a few instructions)
+                            // rejects most texts before one that reads them.
+                            if useMasks {
+                                let position = id()
+                                if position < masks.count {
+                                    let quick = masks[position].scoreBound(first: firstBits, later: laterBits,
+                                                                           length: queryLength)
+                                    if !top.admitsNext(score: quick, length: length) { continue }
+                                    if shared != 0 && SharedFloor.pack(score: quick, length: length) < shared { continue }
+                                }
+                            }
                             let tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
                             if !top.admitsNext(score: tight, length: length) { continue }
                             if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
@@ -330,8 +359,8 @@ extension SearchIndex {
                             state.copying = inline
                         }
                         let resume = skip.map { _ in UnsafeBufferPointer(rebasing: segment.resume[range]) }
-                        segment.withTable { table in
-                            let scanner = Scanner(table: table, query: prepared)
+                        segment.withTable { segmentTable in
+                            let scanner = Scanner(table: segmentTable, query: prepared, masks: table.masks)
                             if let positions = segment.positions {
                                 scanner.scan(positions[range], ids: segment.textIds, resume: resume, skip: skip ?? 0,
                                              floor: floor, into: &state)

@@ -31,6 +31,7 @@ extension SearchIndex {
         out.offsets.reserveCapacity(newCount + 1)
         out.foldedOffsets.reserveCapacity(newCount + 1)
         out.flags.reserveCapacity(newCount)
+        out.bonusMasks.reserveCapacity(newCount)
 
         var old = 0      // next position of `self` to consider
         var r = 0        // next entry of `removed`
@@ -67,6 +68,7 @@ extension SearchIndex {
         bytes.append(contentsOf: other.bytes[other.offsets[range.lowerBound]..<other.offsets[range.upperBound]])
         folded.append(contentsOf: other.folded[other.foldedOffsets[range.lowerBound]..<other.foldedOffsets[range.upperBound]])
         flags.append(contentsOf: other.flags[range])
+        bonusMasks.append(contentsOf: other.bonusMasks[range])
         let ends = range.lowerBound + 1...range.upperBound
         offsets.append(contentsOf: other.offsets[ends].lazy.map { $0 + byteDelta })
         foldedOffsets.append(contentsOf: other.foldedOffsets[ends].lazy.map { $0 + foldedDelta })

@@ -19,6 +19,9 @@ public struct SearchIndex: Sendable {
     var foldedOffsets: [Int]
     /// Bit `Flag.isNil`, `Flag.isASCII` per text.
     var flags: [UInt8]
+    /// Per text, which bytes sit at word boundaries (see `BonusMasks`): a
+    /// fuzzy score bound without reading the text.
+    var bonusMasks: [BonusMasks]
 
     enum Flag {
         static let isNil: UInt8 = 1
@@ -36,6 +39,7 @@ public struct SearchIndex: Sendable {
         offsets = [0]
         foldedOffsets = [0]
         flags = []
+        bonusMasks = []
     }
 
     /// Builds the index over `texts` (`nil` = never matches a non-empty query).
@@ -139,6 +143,11 @@ public struct SearchIndex: Sendable {
             }
         }
         folded.removeSubrange(foldedEnd...)
+        let first = bonusMasks.count
+        bonusMasks.reserveCapacity(count)
+        withTable { table in
+            for i in first..<table.count { bonusMasks.append(BonusMasks.of(table, i)) }
+        }
     }
 
     /// Appends one text.
@@ -162,6 +171,7 @@ public struct SearchIndex: Sendable {
         bytes.replaceSubrange(byteRange, with: piece.bytes)
         folded.replaceSubrange(foldedRange, with: piece.folded)
         flags.replaceSubrange(lower..<upper, with: piece.flags)
+        bonusMasks.replaceSubrange(lower..<upper, with: piece.bonusMasks)
         // Offsets: entries lower+1...upper are replaced by the piece's ends.
         for k in piece.offsets.indices {
             piece.offsets[k] += byteRange.lowerBound
@@ -216,7 +226,9 @@ public struct SearchIndex: Sendable {
                 offsets.withUnsafeBufferPointer { o in
                     foldedOffsets.withUnsafeBufferPointer { fo in
                         flags.withUnsafeBufferPointer { fl in
-                            body(TextTable(bytes: b, folded: f, offsets: o, foldedOffsets: fo, flags: fl))
+                            bonusMasks.withUnsafeBufferPointer { m in
+                                body(TextTable(bytes: b, folded: f, offsets: o, foldedOffsets: fo, flags: fl, masks: m))
+                            }
                         }
                     }
                 }
@@ -233,6 +245,9 @@ struct TextTable: @unchecked Sendable {
     let offsets: UnsafeBufferPointer<Int>
     let foldedOffsets: UnsafeBufferPointer<Int>
     let flags: UnsafeBufferPointer<UInt8>
+    /// The index's bonus masks, by index position (empty for a compacted
+    /// segment, whose texts map to index positions through their ids).
+    let masks: UnsafeBufferPointer<BonusMasks>
 
     var count: Int { flags.count }
 

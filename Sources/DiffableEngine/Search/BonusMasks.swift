@@ -1,0 +1,88 @@
+/// Which bytes of an ASCII text sit at a word boundary: a summary, computed
+/// once per text when the index is built, from which a score bound for any
+/// fuzzy query takes a few instructions instead of a pass over the text.
+///
+/// Ranking the best k of a few hundred thousand matches (1M texts, "gr")
+/// spends most of its time proving that a text cannot enter the top: its
+/// tightest bound (`FuzzyMatcher.maxScore(_:_:query:needle:)`) reads the
+/// whole text. Most texts are rejected by a looser bound that knows only
+/// the best position bonus each query byte can have in the text: the masks
+/// say which bytes occur at a position with a bonus of 10, of 8 or 9, and
+/// of any other bonus (at most 7) (bytes are grouped into 32 buckets, case-insensitive;
+/// a shared bucket only loosens the bound).
+///
+/// - Complexity: 12 bytes per text; O(length) to compute.
+struct BonusMasks: Sendable, Equatable {
+    /// Buckets of bytes at a position whose bonus is `boundaryWhite` (10).
+    var white: UInt32
+    /// Buckets of bytes at a position whose bonus is at least 8.
+    var boundary: UInt32
+    /// Buckets of bytes at a position with any bonus (else at most 7).
+    var any: UInt32
+
+    /// Bounds nothing (a text the masks do not describe, e.g. non-ASCII).
+    static let unknown = BonusMasks(white: .max, boundary: .max, any: .max)
+
+    /// The bucket of each byte: letters by their lowercase, digits
+    /// together, a few path punctuation marks apart, the rest together.
+    static let bucket: [UInt32] = (0..<256).map { v -> UInt32 in
+        let b = UInt8(v)
+        switch b {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): return 1 << UInt32(b - UInt8(ascii: "a"))
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return 1 << UInt32(b - UInt8(ascii: "A"))
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return 1 << 26
+        case UInt8(ascii: "/"): return 1 << 27
+        case UInt8(ascii: "_"): return 1 << 28
+        case UInt8(ascii: "."): return 1 << 29
+        case UInt8(ascii: "-"): return 1 << 30
+        default: return 1 << 31
+        }
+    }
+
+    /// The masks of ASCII text `i` of `table`, from the same position
+    /// bonuses `FuzzyMatcher` scores with.
+    /// - Complexity: O(length of the text)
+    static func of(_ table: TextTable, _ i: Int) -> BonusMasks {
+        guard table.isASCII(i) else { return .unknown }
+        let units = table.foldedText(i)
+        let classes = table.classBytes(i)
+        var masks = BonusMasks(white: 0, boundary: 0, any: 0)
+        CharClass.ascii.withUnsafeBufferPointer { cls in
+            CharClass.bonus.withUnsafeBufferPointer { bonusTable in
+                bucket.withUnsafeBufferPointer { buckets in
+                    var prev = Int(CharClass.white)
+                    for j in 0..<min(units.count, classes.count) {
+                        let cur = Int(cls[Int(classes[j])])
+                        let b = Int(bonusTable[prev &* 8 &+ cur])
+                        prev = cur
+                        guard b > 0 else { continue }
+                        let bit = buckets[Int(units[j])]
+                        masks.any |= bit
+                        if b >= FuzzyScoring.boundary { masks.boundary |= bit }
+                        if b >= FuzzyScoring.boundaryWhite { masks.white |= bit }
+                    }
+                }
+            }
+        }
+        return masks
+    }
+
+    /// The best bonus a byte of `bits` (buckets) can have in this text.
+    /// - Complexity: O(1)
+    @inline(__always) func bonus(_ bits: UInt32) -> Int {
+        if white & bits != 0 { return FuzzyScoring.boundaryWhite }
+        if boundary & bits != 0 { return FuzzyScoring.boundaryDelimiter }
+        if any & bits != 0 { return FuzzyScoring.camel123 }
+        return 0
+    }
+
+    /// An upper bound of the score of a fuzzy query of `length` bytes whose
+    /// first byte is in bucket `first` and whose later bytes are in
+    /// `later`: at least `FuzzyMatcher.maxScore(_:_:query:needle:)`.
+    /// - Complexity: O(1)
+    @inline(__always) func scoreBound(first: UInt32, later: UInt32, length m: Int) -> Int {
+        let best = bonus(first)
+        let rest = m > 1 ? max(best, FuzzyScoring.consecutive, bonus(later)) : 0
+        return FuzzyScoring.match * m + best * FuzzyScoring.firstCharMultiplier + rest * (m - 1)
+    }
+}

@@ -1,0 +1,56 @@
+import Testing
+@testable import DiffableEngine
+
+/// The bound the bonus masks give (`BonusMasks.scoreBound`) lets ranking
+/// skip texts: it must never be below a text's real score, or a text that
+/// belongs in the top k would be skipped.
+@Suite struct BonusMasksTests {
+    /// Texts with every kind of position bonus: starts, spaces, `/ , : ; |`,
+    /// other punctuation, camelCase humps, digits, both cases.
+    static func text(_ rng: inout SearchTestRNG) -> String {
+        let pieces = ["a", "b", "r", "g", "A", "B", "R", "G", "x", " ", "/", "_", "-", ".", ":", "|", "1", "9",
+                      "ab", "Gr", "gR", "src", "View", "view", "x2"]
+        return (0..<Int.random(in: 0...10, using: &rng)).map { _ in pieces.randomElement(using: &rng) ?? "a" }.joined()
+    }
+
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func boundIsAtLeastTheScore(seed: UInt64) {
+        var rng = SearchTestRNG(seed: seed)
+        let texts = (0..<400).map { _ in Self.text(&rng) }
+        let index = SearchIndex(texts: texts)
+        let letters: [Character] = ["a", "b", "r", "g", "G", "R", "x", "/", "_", "1", " ", "v"]
+        var scored = 0
+        for _ in 0..<300 {
+            let query = String((0..<Int.random(in: 1...4, using: &rng)).map { _ in letters.randomElement(using: &rng) ?? "a" })
+            let q = SearchQuery(text: query, mode: .fuzzy, order: .score)
+            let prepared = PreparedQuery(q)
+            let bytes = prepared.bytes
+            var first: UInt32 = 0, later: UInt32 = 0
+            for (k, b) in bytes.enumerated() {
+                if k == 0 { first = BonusMasks.bucket[Int(b)] } else { later |= BonusMasks.bucket[Int(b)] }
+            }
+            for i in texts.indices {
+                guard let score = index.score(of: i, for: q) else { continue }
+                scored += 1
+                let bound = index.bonusMasks[i].scoreBound(first: first, later: later, length: prepared.scalars.count)
+                #expect(bound >= score, "\"\(texts[i])\" for \"\(query)\": bound \(bound) < score \(score)")
+                let tight = index.withTable { table in
+                    bytes.withUnsafeBufferPointer { FuzzyMatcher.maxScore(table, i, query: prepared, needle: $0) }
+                }
+                #expect(bound >= tight, "\"\(texts[i])\" for \"\(query)\": bound \(bound) < tight bound \(tight)")
+            }
+        }
+        #expect(scored > 1000)
+    }
+
+    /// A word start of the query's first letter is seen; its absence too.
+    @Test func masksSeeWordStarts() {
+        let index = SearchIndex(texts: ["src/graph_view", "xgrx", "Éé"])
+        let g = BonusMasks.bucket[Int(UInt8(ascii: "g"))], v = BonusMasks.bucket[Int(UInt8(ascii: "v"))]
+        #expect(index.bonusMasks[0].bonus(g) == FuzzyScoring.boundaryDelimiter)
+        #expect(index.bonusMasks[0].bonus(v) == FuzzyScoring.boundaryDelimiter)
+        #expect(index.bonusMasks[0].bonus(BonusMasks.bucket[Int(UInt8(ascii: "s"))]) == FuzzyScoring.boundaryWhite)
+        #expect(index.bonusMasks[1].bonus(g) == 0)
+        #expect(index.bonusMasks[2] == .unknown)
+    }
+}

@@ -78,6 +78,9 @@ struct SegmentStorage {
     var offsets: RawBuffer<Int>
     var foldedOffsets: RawBuffer<Int>
     var flags: RawBuffer<UInt8>
+    /// Each copied text's bonus masks (read in order by a narrowing scan,
+    /// rather than at scattered index positions).
+    var masks: RawBuffer<BonusMasks>
     var ids: RawBuffer<Int>
     /// Per text: where a query extending the segment's query resumes
     /// matching (see `ChunkResult.resume`).
@@ -90,6 +93,7 @@ struct SegmentStorage {
         offsets = RawBuffer(capacity: texts + 1)
         foldedOffsets = RawBuffer(capacity: texts + 1)
         flags = RawBuffer(capacity: texts)
+        masks = RawBuffer(capacity: byteCount == 0 ? 0 : texts)
         ids = RawBuffer(capacity: texts)
         resume = RawBuffer(capacity: texts)
         reset(texts: texts, bytes: byteCount)
@@ -103,6 +107,7 @@ struct SegmentStorage {
         offsets.reset(capacity: texts + 1)
         foldedOffsets.reset(capacity: texts + 1)
         flags.reset(capacity: texts)
+        masks.reset(capacity: isSelection ? 0 : texts)
         ids.reset(capacity: texts)
         resume.reset(capacity: texts)
         offsets.append(0)
@@ -113,12 +118,12 @@ struct SegmentStorage {
     var capacity: Int { bytes.capacity }
     var textCapacity: Int { ids.capacity }
     /// Allocated bytes, roughly (what a pool compares).
-    var size: Int { 2 * bytes.capacity + 29 * ids.capacity }
+    var size: Int { 2 * bytes.capacity + 29 * ids.capacity + 12 * masks.capacity }
     /// Made for selections (no text bytes).
     let isSelection: Bool
 
     func free() {
-        bytes.free(); folded.free(); offsets.free(); foldedOffsets.free(); flags.free(); ids.free(); resume.free()
+        bytes.free(); folded.free(); offsets.free(); foldedOffsets.free(); flags.free(); masks.free(); ids.free(); resume.free()
     }
 }
 
@@ -219,6 +224,7 @@ struct SegmentBuilder {
         storage.offsets.append(storage.bytes.count)
         storage.foldedOffsets.append(storage.folded.count)
         storage.flags.append(table.flags[i])
+        storage.masks.append(i < table.masks.count ? table.masks[i] : .unknown)
         storage.ids.append(id)
         storage.resume.append(resume)
     }
@@ -278,7 +284,7 @@ final class CompactSegment: @unchecked Sendable {
         } else {
             copiedTable = TextTable(bytes: storage.bytes.buffer, folded: storage.folded.buffer,
                                     offsets: storage.offsets.buffer, foldedOffsets: storage.foldedOffsets.buffer,
-                                    flags: storage.flags.buffer, masks: UnsafeBufferPointer(start: nil, count: 0))
+                                    flags: storage.flags.buffer, masks: storage.masks.buffer)
             textIds = storage.ids.buffer
             positions = nil
         }

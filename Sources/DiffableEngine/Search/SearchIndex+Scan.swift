@@ -5,14 +5,6 @@ struct Scanner {
     let table: TextTable
     let query: PreparedQuery
     let workspace = FuzzyWorkspace()
-    /// The index's bonus masks, read at a text's index position.
-    let masks: UnsafeBufferPointer<BonusMasks>
-
-    init(table: TextTable, query: PreparedQuery, masks: UnsafeBufferPointer<BonusMasks>? = nil) {
-        self.table = table
-        self.query = query
-        self.masks = masks ?? table.masks
-    }
 
     /// The score of text `i`, or `nil` when it does not match.
     /// - Complexity: O(L) substring, O(L × query length) fuzzy.
@@ -62,7 +54,8 @@ struct Scanner {
         let oneChar = query.mode == .fuzzy && query.scalars.count == 1
         // Fuzzy bounds from the bonus masks: the buckets of the first
         // needle byte and of the later ones.
-        let useMasks = query.mode == .fuzzy && query.isASCII && !query.bytes.isEmpty && !masks.isEmpty
+        let masks = table.masks
+        let useMasks = query.mode == .fuzzy && query.isASCII && !query.bytes.isEmpty && masks.count == table.count
         var firstBits: UInt32 = 0, laterBits: UInt32 = 0
         if useMasks {
             for (k, b) in query.bytes.enumerated() {
@@ -142,13 +135,9 @@ struct Scanner {
                             // A bound from the masks (a few instructions)
                             // rejects most texts before one that reads them.
                             if useMasks {
-                                let position = id()
-                                if position < masks.count {
-                                    let quick = masks[position].scoreBound(first: firstBits, later: laterBits,
-                                                                           length: queryLength)
-                                    if !top.admitsNext(score: quick, length: length) { continue }
-                                    if shared != 0 && SharedFloor.pack(score: quick, length: length) < shared { continue }
-                                }
+                                let quick = masks[i].scoreBound(first: firstBits, later: laterBits, length: queryLength)
+                                if !top.admitsNext(score: quick, length: length) { continue }
+                                if shared != 0 && SharedFloor.pack(score: quick, length: length) < shared { continue }
                             }
                             let tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
                             if !top.admitsNext(score: tight, length: length) { continue }
@@ -359,8 +348,8 @@ extension SearchIndex {
                             state.copying = inline
                         }
                         let resume = skip.map { _ in UnsafeBufferPointer(rebasing: segment.resume[range]) }
-                        segment.withTable { segmentTable in
-                            let scanner = Scanner(table: segmentTable, query: prepared, masks: table.masks)
+                        segment.withTable { table in
+                            let scanner = Scanner(table: table, query: prepared)
                             if let positions = segment.positions {
                                 scanner.scan(positions[range], ids: segment.textIds, resume: resume, skip: skip ?? 0,
                                              floor: floor, into: &state)

@@ -245,8 +245,7 @@ struct TextTable: @unchecked Sendable {
     let offsets: UnsafeBufferPointer<Int>
     let foldedOffsets: UnsafeBufferPointer<Int>
     let flags: UnsafeBufferPointer<UInt8>
-    /// The index's bonus masks, by index position (empty for a compacted
-    /// segment, whose texts map to index positions through their ids).
+    /// Each text's bonus masks.
     let masks: UnsafeBufferPointer<BonusMasks>
 
     var count: Int { flags.count }

@@ -11,7 +11,7 @@
 /// of any other bonus (at most 7) (bytes are grouped into 32 buckets, case-insensitive;
 /// a shared bucket only loosens the bound).
 ///
-/// - Complexity: 12 bytes per text; O(length) to compute.
+/// - Complexity: 16 bytes per text; O(length) to compute.
 struct BonusMasks: Sendable, Equatable {
     /// Buckets of bytes at a position whose bonus is `boundaryWhite` (10).
     var white: UInt32
@@ -19,9 +19,13 @@ struct BonusMasks: Sendable, Equatable {
     var boundary: UInt32
     /// Buckets of bytes at a position with any bonus (else at most 7).
     var any: UInt32
+    /// A 32-bit Bloom filter of the byte pairs that stand next to each other
+    /// (`pairBit`): a query pair absent from it is split by a gap in every
+    /// alignment, which costs at least `-gapStart`.
+    var pairs: UInt32
 
     /// Bounds nothing (a text the masks do not describe, e.g. non-ASCII).
-    static let unknown = BonusMasks(white: .max, boundary: .max, any: .max)
+    static let unknown = BonusMasks(white: .max, boundary: .max, any: .max, pairs: .max)
 
     /// The bucket of each byte: letters by their lowercase, digits
     /// together, a few path punctuation marks apart, the rest together.
@@ -46,12 +50,15 @@ struct BonusMasks: Sendable, Equatable {
         guard table.isASCII(i) else { return .unknown }
         let units = table.foldedText(i)
         let classes = table.classBytes(i)
-        var masks = BonusMasks(white: 0, boundary: 0, any: 0)
+        var masks = BonusMasks(white: 0, boundary: 0, any: 0, pairs: 0)
         CharClass.ascii.withUnsafeBufferPointer { cls in
             CharClass.bonus.withUnsafeBufferPointer { bonusTable in
                 bucket.withUnsafeBufferPointer { buckets in
                     var prev = Int(CharClass.white)
+                    var previousUnit: UInt8?
                     for j in 0..<min(units.count, classes.count) {
+                        if let previousUnit { masks.pairs |= pairBit(previousUnit, units[j]) }
+                        previousUnit = units[j]
                         let cur = Int(cls[Int(classes[j])])
                         let b = Int(bonusTable[prev &* 8 &+ cur])
                         prev = cur
@@ -67,6 +74,20 @@ struct BonusMasks: Sendable, Equatable {
         return masks
     }
 
+    /// The Bloom bit of byte `a` followed by byte `b` (ASCII letters in
+    /// either case alike, as in the folded text).
+    /// - Complexity: O(1)
+    @inline(__always) static func pairBit(_ a: UInt8, _ b: UInt8) -> UInt32 {
+        @inline(__always) func lower(_ v: UInt8) -> UInt64 { UInt64(v &- 0x41 < 26 ? v | 0x20 : v) }
+        let key = (lower(a) &* 0x9E37_79B9_7F4A_7C15) ^ (lower(b) &* 0xC2B2_AE3D_27D4_EB4F)
+        return 1 << UInt32(truncatingIfNeeded: key >> 59)
+    }
+
+    /// The Bloom bits of the adjacent pairs of `needle`.
+    static func pairBits(_ needle: [UInt8]) -> [UInt32] {
+        zip(needle, needle.dropFirst()).map { pairBit($0, $1) }
+    }
+
     /// The best bonus a byte of `bits` (buckets) can have in this text.
     /// - Complexity: O(1)
     @inline(__always) func bonus(_ bits: UInt32) -> Int {
@@ -77,12 +98,19 @@ struct BonusMasks: Sendable, Equatable {
     }
 
     /// An upper bound of the score of a fuzzy query of `length` bytes whose
-    /// first byte is in bucket `first` and whose later bytes are in
-    /// `later`: at least `FuzzyMatcher.maxScore(_:_:query:needle:)`.
-    /// - Complexity: O(1)
-    @inline(__always) func scoreBound(first: UInt32, later: UInt32, length m: Int) -> Int {
+    /// first byte is in bucket `first`, whose later bytes are in `later`,
+    /// and whose adjacent pairs have the Bloom bits `pairs`. Without pairs
+    /// it is at least `FuzzyMatcher.maxScore(_:_:query:needle:)`; each pair
+    /// that never stands together in the text opens a gap in every
+    /// alignment and lowers it by `-gapStart`.
+    /// - Complexity: O(pairs)
+    @inline(__always) func scoreBound(first: UInt32, later: UInt32, pairs needed: UnsafeBufferPointer<UInt32>,
+                                      length m: Int) -> Int {
         let best = bonus(first)
         let rest = m > 1 ? max(best, FuzzyScoring.consecutive, bonus(later)) : 0
+        var gaps = 0
+        for bit in needed where pairs & bit == 0 { gaps &+= 1 }
         return FuzzyScoring.match * m + best * FuzzyScoring.firstCharMultiplier + rest * (m - 1)
+            + gaps * FuzzyScoring.gapStart
     }
 }

@@ -118,7 +118,7 @@ struct SegmentStorage {
     var capacity: Int { bytes.capacity }
     var textCapacity: Int { ids.capacity }
     /// Allocated bytes, roughly (what a pool compares).
-    var size: Int { 2 * bytes.capacity + 29 * ids.capacity + 12 * masks.capacity }
+    var size: Int { 2 * bytes.capacity + 29 * ids.capacity + 16 * masks.capacity }
     /// Made for selections (no text bytes).
     let isSelection: Bool
 

@@ -63,6 +63,14 @@ struct Scanner {
             }
         }
         let queryLength = query.scalars.count
+        // ... and of its adjacent pairs (see `BonusMasks.pairs`).
+        let pairBits = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: max(query.bytes.count, 1))
+        defer { pairBits.deallocate() }
+        var pairCount = 0
+        if useMasks {
+            for bit in BonusMasks.pairBits(query.bytes) { pairBits[pairCount] = bit; pairCount += 1 }
+        }
+        let pairs = UnsafeBufferPointer(rebasing: pairBits[..<pairCount])
         // Unranked substring matching only asks whether the needle occurs
         // (no position bonus), and not even that for a one-byte needle the
         // candidates are known to hold.
@@ -135,7 +143,8 @@ struct Scanner {
                             // A bound from the masks (a few instructions)
                             // rejects most texts before one that reads them.
                             if useMasks {
-                                let quick = masks[i].scoreBound(first: firstBits, later: laterBits, length: queryLength)
+                                let quick = masks[i].scoreBound(first: firstBits, later: laterBits, pairs: pairs,
+                                                                length: queryLength)
                                 if !top.admitsNext(score: quick, length: length) { continue }
                                 if shared != 0 && SharedFloor.pack(score: quick, length: length) < shared { continue }
                             }

@@ -168,21 +168,6 @@ struct Scanner {
     }
 }
 
-/// Per-chunk results written by worker threads (one slot each).
-private final class ChunkSlots: @unchecked Sendable {
-    let slots: UnsafeMutablePointer<ChunkResult>
-    let count: Int
-    init(count: Int) {
-        self.count = count
-        slots = .allocate(capacity: count)
-        slots.initialize(repeating: ChunkResult(), count: count)
-    }
-    deinit {
-        slots.deinitialize(count: count)
-        slots.deallocate()
-    }
-}
-
 extension SearchIndex {
     /// Candidate counts from which a scan is split across `parallelism` threads.
     static let parallelThreshold = 16_384
@@ -377,12 +362,7 @@ extension SearchIndex {
                 state.finish()
                 return state
             }
-            if chunks == 1 { return [scanChunk(0)] }
-            let slots = ChunkSlots(count: chunks)
-            DispatchQueue.concurrentPerform(iterations: chunks) { c in
-                slots.slots[c] = scanChunk(c)
-            }
-            return (0..<chunks).map { slots.slots[$0] }
+            return Parallel.map(chunks, placeholder: ChunkResult()) { scanChunk($0) }
         }
 
         var matches: [Int] = []

@@ -1,4 +1,3 @@
-import Dispatch
 import DiffableEngine
 
 /// Reading a large items array in parts, one per core.
@@ -39,11 +38,11 @@ extension ApplyScanner {
                                    checkpoint: (ByteScanner) -> Bool) -> [[Item]]? {
         let bounds = [s.pos] + starts
         guard zip(bounds, bounds.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
-        let slots = PartSlots(input: s.input, end: s.end, count: bounds.count)
-        withoutActuallyEscaping(checkpoint) { checkpoint in
+        let input = InputBox(input: s.input, end: s.end)
+        let results = withoutActuallyEscaping(checkpoint) { checkpoint in
             let first = CheckpointBox(checkpoint)
-            DispatchQueue.concurrentPerform(iterations: bounds.count) { k in
-                var scanner = ByteScanner(slots.input, range: bounds[k] ..< slots.end)
+            return Parallel.map(bounds.count, placeholder: PartResult()) { k in
+                var scanner = ByteScanner(input.input, range: bounds[k] ..< input.end)
                 var part = PartResult()
                 let stop = k + 1 < bounds.count ? bounds[k + 1] : Int.max
                 // Only the first part reports progress (from one thread).
@@ -53,10 +52,9 @@ extension ApplyScanner {
                 part.end = scanner.pos
                 // A part other than the last must end where the next starts.
                 if stop != Int.max && scanner.pos != stop { part.ok = false }
-                slots.results[k] = part
+                return part
             }
         }
-        let results = (0..<bounds.count).map { slots.results[$0] }
         guard results.allSatisfy({ $0.ok && $0.nesting == nil }), let last = results.last else { return nil }
         for part in results { ids.append(part.ids) }
         s.pos = last.end
@@ -73,25 +71,10 @@ private struct PartResult {
     var end = 0
 }
 
-/// One result slot per part, written by the part's thread only.
-private final class PartSlots: @unchecked Sendable {
+/// The request's bytes, read by every part's thread (never written).
+private struct InputBox: @unchecked Sendable {
     let input: UnsafeBufferPointer<UInt8>
     let end: Int
-    let results: UnsafeMutablePointer<PartResult>
-    let count: Int
-
-    init(input: UnsafeBufferPointer<UInt8>, end: Int, count: Int) {
-        self.input = input
-        self.end = end
-        self.count = count
-        results = .allocate(capacity: count)
-        results.initialize(repeating: PartResult(), count: count)
-    }
-
-    deinit {
-        results.deinitialize(count: count)
-        results.deallocate()
-    }
 }
 
 /// The progress callback, handed to the one part that calls it.

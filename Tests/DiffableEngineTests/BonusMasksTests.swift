@@ -61,3 +61,36 @@ import Testing
         #expect(index.bonusMasks[2] == .unknown)
     }
 }
+
+/// Only fuzzy ranking reads the masks: a source searched by substring keeps
+/// an index without them (its splices copy less), and the first fuzzy query
+/// builds them; what is shown is what a source that always had them shows.
+@Suite struct BonusMasksOnDemandTests {
+    static func fuzzy(_ text: String) -> SearchSettings {
+        SearchSettings(query: SearchQuery(text: text, mode: .fuzzy, order: .score, limit: 20), scope: ["list"])
+    }
+
+    @Test func substringIndexesGoWithoutAndFuzzyBuildsThem() throws {
+        var source = DataSource(name: "picker")
+        _ = try source.apply(IndexPrebuildTests.people(3000, prefix: "a"))
+        _ = source.setSearch(IndexPrebuildTests.typed("person 12"))
+        let substring = try #require(source.searchCache.index)
+        #expect(!substring.tracksBonusMasks && substring.bonusMasks.isEmpty)
+        // An edit splices the index; it still goes without.
+        _ = try source.edit([.setContent([ContentUpdate(id: "a5", content: nil, text: "person 12 again")], style: .reload)])
+        _ = source.setSearch(IndexPrebuildTests.typed("person 1"))
+        #expect(source.searchCache.index?.tracksBonusMasks == false)
+        // The first fuzzy query builds them, for the index as edited.
+        _ = source.setSearch(Self.fuzzy("ps12"))
+        let fuzzy = try #require(source.searchCache.index)
+        #expect(fuzzy.tracksBonusMasks)
+        #expect(fuzzy.bonusMasks == SearchIndex(snapshot: source.snapshot).bonusMasks)
+        #expect(source.visible == (try IndexPrebuildTests.fresh(source.snapshot, Self.fuzzy("ps12"))))
+        // Later splices keep them.
+        _ = try source.edit([.setContent([ContentUpdate(id: "a7", content: nil, text: "pers 12")], style: .reload)])
+        _ = source.setSearch(Self.fuzzy("ps1"))
+        let edited = try #require(source.searchCache.index)
+        #expect(edited.tracksBonusMasks && edited.bonusMasks == SearchIndex(snapshot: source.snapshot).bonusMasks)
+        #expect(source.visible == (try IndexPrebuildTests.fresh(source.snapshot, Self.fuzzy("ps1"))))
+    }
+}

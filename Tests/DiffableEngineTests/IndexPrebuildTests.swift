@@ -40,6 +40,7 @@ import Testing
         #expect(source.searchCache.prebuild == nil)
         #expect(SearchIndexCarryTests.same(try #require(source.searchCache.index), SearchIndex(snapshot: source.snapshot)))
         #expect(source.visible == (try Self.fresh(source.snapshot, Self.typed("person 99"))))
+        #expect(source.searchCache.index?.tracksBonusMasks == false, "a substring field's index has no bonus masks")
 
         // A new snapshot starts a new build; the search shows the new items.
         _ = source.setSearch(Self.searchField)

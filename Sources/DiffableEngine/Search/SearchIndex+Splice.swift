@@ -26,6 +26,7 @@ extension SearchIndex {
             return nil
         }
         var out = SearchIndex()
+        out.tracksBonusMasks = tracksBonusMasks
         out.bytes.reserveCapacity(bytes.count + 64 * inserted.count)
         out.folded.reserveCapacity(folded.count + 64 * inserted.count)
         out.offsets.reserveCapacity(newCount + 1)
@@ -68,7 +69,7 @@ extension SearchIndex {
         bytes.append(contentsOf: other.bytes[other.offsets[range.lowerBound]..<other.offsets[range.upperBound]])
         folded.append(contentsOf: other.folded[other.foldedOffsets[range.lowerBound]..<other.foldedOffsets[range.upperBound]])
         flags.append(contentsOf: other.flags[range])
-        bonusMasks.append(contentsOf: other.bonusMasks[range])
+        if tracksBonusMasks { bonusMasks.append(contentsOf: other.bonusMasks[range]) }
         let ends = range.lowerBound + 1...range.upperBound
         offsets.append(contentsOf: other.offsets[ends].lazy.map { $0 + byteDelta })
         foldedOffsets.append(contentsOf: other.foldedOffsets[ends].lazy.map { $0 + foldedDelta })

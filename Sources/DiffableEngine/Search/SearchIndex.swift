@@ -20,8 +20,12 @@ public struct SearchIndex: Sendable {
     /// Bit `Flag.isNil`, `Flag.isASCII` per text.
     var flags: [UInt8]
     /// Per text, which bytes sit at word boundaries (see `BonusMasks`): a
-    /// fuzzy score bound without reading the text.
+    /// fuzzy score bound without reading the text. Empty unless
+    /// `tracksBonusMasks` (an index only substring queries read goes
+    /// without: its splices then copy 16 bytes less per text).
     var bonusMasks: [BonusMasks]
+    /// Whether `bonusMasks` holds every text's masks and is kept up to date.
+    var tracksBonusMasks = true
 
     enum Flag {
         static let isNil: UInt8 = 1
@@ -53,8 +57,25 @@ public struct SearchIndex: Sendable {
     /// Builds the index over the items of `snapshot`, section by section
     /// (flat index = position in `snapshot.sections.flatMap(\.items)`).
     /// - Complexity: O(total UTF-8 length)
-    public init(snapshot: Snapshot) {
-        self.init(texts: snapshot.sections.flatMap { $0.items.map(\.text) })
+    /// `bonusMasks`: whether to build the bonus masks (see
+    /// `trackBonusMasks()`).
+    public init(snapshot: Snapshot, bonusMasks: Bool = true) {
+        self.init()
+        tracksBonusMasks = bonusMasks
+        append(contentsOf: snapshot.sections.flatMap { $0.items.map(\.text) })
+    }
+
+    /// Builds the bonus masks of an index made without them, and keeps them
+    /// from then on (the first ranked fuzzy query needs them).
+    /// - Complexity: O(total UTF-8 length) the first time, then O(1).
+    mutating func trackBonusMasks() {
+        guard !tracksBonusMasks else { return }
+        tracksBonusMasks = true
+        bonusMasks = []
+        bonusMasks.reserveCapacity(count)
+        withTable { table in
+            for i in 0..<table.count { bonusMasks.append(BonusMasks.of(table, i)) }
+        }
     }
 
     /// Number of texts.
@@ -143,6 +164,7 @@ public struct SearchIndex: Sendable {
             }
         }
         folded.removeSubrange(foldedEnd...)
+        guard tracksBonusMasks else { return }
         let first = bonusMasks.count
         bonusMasks.reserveCapacity(count)
         withTable { table in
@@ -171,7 +193,7 @@ public struct SearchIndex: Sendable {
         bytes.replaceSubrange(byteRange, with: piece.bytes)
         folded.replaceSubrange(foldedRange, with: piece.folded)
         flags.replaceSubrange(lower..<upper, with: piece.flags)
-        bonusMasks.replaceSubrange(lower..<upper, with: piece.bonusMasks)
+        if tracksBonusMasks { bonusMasks.replaceSubrange(lower..<upper, with: piece.bonusMasks) }
         // Offsets: entries lower+1...upper are replaced by the piece's ends.
         for k in piece.offsets.indices {
             piece.offsets[k] += byteRange.lowerBound

@@ -166,11 +166,12 @@ extension DataSource {
         // The first keystroke with a placeholder also asks whether its id is
         // an item (a scan of every id): answer that meanwhile too.
         let memo = searchCache.itemMemo, placeholderID = search.placeholder?.id
+        let fuzzy = search.query.mode == .fuzzy
         searchCache.prebuild = BackgroundBuild {
             if let placeholderID {
                 _ = memo.isItem(placeholderID) { Self.hasItem(placeholderID, in: snapshot) }
             }
-            return SearchIndex(snapshot: snapshot)
+            return SearchIndex(snapshot: snapshot, bonusMasks: fuzzy)
         }
     }
 
@@ -183,8 +184,12 @@ extension DataSource {
         }
         searchCache.applyPendingSplice()
         if searchCache.index == nil {
-            searchCache.adopt(searchCache.prebuild?.value() ?? SearchIndex(snapshot: snapshot), of: snapshot)
+            searchCache.adopt(searchCache.prebuild?.value()
+                              ?? SearchIndex(snapshot: snapshot, bonusMasks: search.query.mode == .fuzzy), of: snapshot)
         }
+        // Only fuzzy ranking reads the bonus masks: an index built for
+        // substring queries gets them from the first fuzzy one.
+        if search.query.mode == .fuzzy { searchCache.index?.trackBonusMasks() }
         searchCache.adoptMovedMatches()
         guard let index = searchCache.index else { return snapshot }
         let starts = searchCache.sectionStarts

@@ -43,35 +43,41 @@ struct BonusMasks: Sendable, Equatable {
         }
     }
 
-    /// The masks of ASCII text `i` of `table`, from the same position
-    /// bonuses `FuzzyMatcher` scores with.
-    /// - Complexity: O(length of the text)
-    static func of(_ table: TextTable, _ i: Int) -> BonusMasks {
-        guard table.isASCII(i) else { return .unknown }
-        let units = table.foldedText(i)
-        let classes = table.classBytes(i)
-        var masks = BonusMasks(white: 0, boundary: 0, any: 0, pairs: 0)
+    /// Appends the masks of texts `texts` of `table` to `out`, from the same
+    /// position bonuses `FuzzyMatcher` scores with (non-ASCII texts:
+    /// `unknown`).
+    /// - Complexity: O(total length of the texts)
+    static func append(_ table: TextTable, _ texts: Range<Int>, to out: inout [BonusMasks]) {
         CharClass.ascii.withUnsafeBufferPointer { cls in
             CharClass.bonus.withUnsafeBufferPointer { bonusTable in
                 bucket.withUnsafeBufferPointer { buckets in
-                    var prev = Int(CharClass.white)
-                    var previousUnit: UInt8?
-                    for j in 0..<min(units.count, classes.count) {
-                        if let previousUnit { masks.pairs |= pairBit(previousUnit, units[j]) }
-                        previousUnit = units[j]
-                        let cur = Int(cls[Int(classes[j])])
-                        let b = Int(bonusTable[prev &* 8 &+ cur])
-                        prev = cur
-                        guard b > 0 else { continue }
-                        let bit = buckets[Int(units[j])]
-                        masks.any |= bit
-                        if b >= FuzzyScoring.boundary { masks.boundary |= bit }
-                        if b >= FuzzyScoring.boundaryWhite { masks.white |= bit }
+                    for i in texts {
+                        guard table.isASCII(i) else {
+                            out.append(.unknown)
+                            continue
+                        }
+                        let units = table.foldedText(i)
+                        let classes = table.classBytes(i)
+                        var masks = BonusMasks(white: 0, boundary: 0, any: 0, pairs: 0)
+                        var prev = Int(CharClass.white)
+                        var previousUnit: UInt8?
+                        for j in 0..<min(units.count, classes.count) {
+                            if let previousUnit { masks.pairs |= pairBit(previousUnit, units[j]) }
+                            previousUnit = units[j]
+                            let cur = Int(cls[Int(classes[j])])
+                            let b = Int(bonusTable[prev &* 8 &+ cur])
+                            prev = cur
+                            guard b > 0 else { continue }
+                            let bit = buckets[Int(units[j])]
+                            masks.any |= bit
+                            if b >= FuzzyScoring.boundary { masks.boundary |= bit }
+                            if b >= FuzzyScoring.boundaryWhite { masks.white |= bit }
+                        }
+                        out.append(masks)
                     }
                 }
             }
         }
-        return masks
     }
 
     /// The Bloom bit of byte `a` followed by byte `b` (ASCII letters in

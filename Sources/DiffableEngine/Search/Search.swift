@@ -99,6 +99,12 @@ struct PreparedQuery: Sendable {
     /// (what bounds the bonus of the query's later chars; see
     /// `FuzzyMatcher.maxScore`).
     let laterBytes: [Bool]
+    /// The needle in the terms of `BonusMasks.scoreBound`: the bucket of its
+    /// first byte, the buckets of the later ones, the Bloom bits of its
+    /// adjacent pairs.
+    let firstBucket: UInt32
+    let laterBuckets: UInt32
+    let pairBits: [UInt32]
     var isEmpty: Bool { scalars.isEmpty }
 
     init(_ query: SearchQuery) {
@@ -117,6 +123,9 @@ struct PreparedQuery: Sendable {
         var later = [Bool](repeating: false, count: 256)
         for b in bytes.dropFirst() { later[Int(b)] = true }
         laterBytes = later
+        firstBucket = bytes.first.map { BonusMasks.bucket[Int($0)] } ?? 0
+        laterBuckets = bytes.dropFirst().reduce(0) { $0 | BonusMasks.bucket[Int($1)] }
+        pairBits = BonusMasks.pairBits(bytes)
     }
 }
 

@@ -52,32 +52,17 @@ struct Scanner {
         if case .firstInSource(let k) = state.ranking { firstK = max(k, 0) }
         let bound = FuzzyMatcher.maxScore(queryLength: query.scalars.count)
         let oneChar = query.mode == .fuzzy && query.scalars.count == 1
-        // Fuzzy bounds from the bonus masks: the buckets of the first
-        // needle byte and of the later ones.
+        // Fuzzy bounds from the bonus masks (the table has one per text).
         let masks = table.masks
         let useMasks = query.mode == .fuzzy && query.isASCII && !query.bytes.isEmpty && masks.count == table.count
-        var firstBits: UInt32 = 0, laterBits: UInt32 = 0
-        if useMasks {
-            for (k, b) in query.bytes.enumerated() {
-                if k == 0 { firstBits = BonusMasks.bucket[Int(b)] } else { laterBits |= BonusMasks.bucket[Int(b)] }
-            }
-        }
         let queryLength = query.scalars.count
-        // ... and of its adjacent pairs (see `BonusMasks.pairs`).
-        let pairBits = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: max(query.bytes.count, 1))
-        defer { pairBits.deallocate() }
-        var pairCount = 0
-        if useMasks {
-            for bit in BonusMasks.pairBits(query.bytes) { pairBits[pairCount] = bit; pairCount += 1 }
-        }
-        let pairs = UnsafeBufferPointer(rebasing: pairBits[..<pairCount])
         // Unranked substring matching only asks whether the needle occurs
         // (no position bonus), and not even that for a one-byte needle the
         // candidates are known to hold.
         var ranked = true
         if case .none = state.ranking { ranked = false }
         let known1Byte = !ranked && holdFirstByte && query.bytes.count == 1
-        query.bytes.withUnsafeBufferPointer { needle in
+        query.bytes.withUnsafeBufferPointer { needle in query.pairBits.withUnsafeBufferPointer { pairs in
             for i in candidates {
                 k &+= 1
                 // 1. Match (and the score when it is free).
@@ -143,8 +128,8 @@ struct Scanner {
                             // A bound from the masks (a few instructions)
                             // rejects most texts before one that reads them.
                             if useMasks {
-                                let quick = masks[i].scoreBound(first: firstBits, later: laterBits, pairs: pairs,
-                                                                length: queryLength)
+                                let quick = masks[i].scoreBound(first: query.firstBucket, later: query.laterBuckets,
+                                                                pairs: pairs, length: queryLength)
                                 if !top.admitsNext(score: quick, length: length) { continue }
                                 if shared != 0 && SharedFloor.pack(score: quick, length: length) < shared { continue }
                             }
@@ -164,7 +149,7 @@ struct Scanner {
                     }
                 }
             }
-        }
+        } }
     }
 }
 

@@ -72,10 +72,20 @@ public struct SearchIndex: Sendable {
         guard !tracksBonusMasks else { return }
         tracksBonusMasks = true
         bonusMasks = []
-        bonusMasks.reserveCapacity(count)
-        withTable { table in
-            for i in 0..<table.count { bonusMasks.append(BonusMasks.of(table, i)) }
-        }
+        appendMissingBonusMasks()
+    }
+
+    /// Masks for the texts past the last one that has them.
+    /// - Complexity: O(their UTF-8 length)
+    private mutating func appendMissingBonusMasks() {
+        let first = bonusMasks.count
+        guard first < count else { return }
+        // Built apart and appended after: `withTable` reads `self`, so
+        // appending inside it would copy the whole array first.
+        var added: [BonusMasks] = []
+        added.reserveCapacity(count - first)
+        withTable { table in BonusMasks.append(table, first..<table.count, to: &added) }
+        bonusMasks.append(contentsOf: added)
     }
 
     /// Number of texts.
@@ -164,12 +174,7 @@ public struct SearchIndex: Sendable {
             }
         }
         folded.removeSubrange(foldedEnd...)
-        guard tracksBonusMasks else { return }
-        let first = bonusMasks.count
-        bonusMasks.reserveCapacity(count)
-        withTable { table in
-            for i in first..<table.count { bonusMasks.append(BonusMasks.of(table, i)) }
-        }
+        if tracksBonusMasks { appendMissingBonusMasks() }
     }
 
     /// Appends one text.

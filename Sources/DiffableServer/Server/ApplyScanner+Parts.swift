@@ -30,9 +30,9 @@ extension ApplyScanner {
     /// Reads the items of the array whose `[` was consumed, in parts that
     /// start at `starts` (ascending element offsets): the items of each
     /// part, in order, with their id hashes appended to `ids`, exactly what
-    /// a sequential `decodeItems` would read. Nil (with `ids` to be
-    /// truncated) when the parts do not give that answer for certain: the
-    /// caller then reads sequentially.
+    /// a sequential `decodeItems` would read. Nil (`ids` untouched) when
+    /// the parts do not give that answer for certain: the caller then reads
+    /// sequentially.
     /// - Complexity: O(bytes of the array / parts) on each of `parts` threads.
     static func decodeItemsInParts(_ s: inout ByteScanner, starts: [Int], ids: inout IDHashes,
                                    checkpoint: (ByteScanner) -> Bool) -> [[Item]]? {

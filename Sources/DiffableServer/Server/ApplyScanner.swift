@@ -140,7 +140,6 @@ enum ApplyScanner {
                             : decodeItemsInParts(&s, starts: starts, ids: &ids, checkpoint: checkpoint)
                         if parts == nil {
                             s.pos = array + 1
-                            ids.truncate(to: mark)
                             guard decodeItems(&s, ids: &ids, into: &items, nesting: &nesting, parent: -1,
                                               checkpoint: checkpoint)
                             else { return nil }
@@ -148,8 +147,8 @@ enum ApplyScanner {
                         // Growth by doubling can leave up to half the buffer
                         // unused; the snapshot keeps this array, so give back
                         // a large slack.
-                        parts = parts?.map { $0.capacity > $0.count + $0.count / 8 + 16 ? Array($0) : $0 }
-                        if items.capacity > items.count + items.count / 8 + 16 { items = Array(items) }
+                        parts = parts?.map(withoutSlack)
+                        items = withoutSlack(items)
                     }
                 } else {
                     guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
@@ -161,6 +160,12 @@ enum ApplyScanner {
         guard var section = try? SnapshotCodec.decodeSection(object, path: path) else { return nil }
         section.items = parts.map(ItemList.init(joining:)) ?? ItemList(items)
         return (section, object, nesting)
+    }
+
+    /// `items`, copied when more than an eighth of its buffer is unused.
+    /// - Complexity: O(1), or O(count) when copied.
+    static func withoutSlack(_ items: [Item]) -> [Item] {
+        items.capacity > items.count + items.count / 8 + 16 ? Array(items) : items
     }
 
     /// The items of an array whose `[` was consumed, appended to `items` in

@@ -169,9 +169,11 @@ import Testing
 
 extension BackgroundSpliceTests {
     /// An edit that comes while the previous edit's splice is still running
-    /// drops that splice (it covers fewer changes) and composes its changes
-    /// with the waiting ones; a finished splice becomes the index first.
-    @Test(arguments: [false, true]) func aSpliceOvertakenByAnEditIsDropped(finished: Bool) throws {
+    /// keeps that splice and waits after it (one splice runs at a time); a
+    /// finished splice becomes the index first. The next search takes the
+    /// splice and adds what came after it, or splices everything from the
+    /// old index when the splice is still running.
+    @Test(arguments: [false, true]) func anEditDuringASpliceWaitsAfterIt(finished: Bool) throws {
         let texts = (0..<40).map { "person \($0)" }
         let first = Snapshot(sections: [Section(id: "list", items: ItemList(texts.enumerated().map {
             SearchIndexCarryTests.item("p\($0.offset)", $0.element) }))])
@@ -184,12 +186,40 @@ extension BackgroundSpliceTests {
         if finished { _ = job.value() }
         source.searchCache.splicing = job
         _ = try source.edit([.deleteItems(["p7"]), .appendItems([SearchIndexCarryTests.item("n1", "person 1 new")], toSection: "list")])
-        #expect(source.searchCache.splicing == nil, "the finished or overtaken splice is not kept")
+        #expect((source.searchCache.splicing == nil) == finished, "a finished splice is taken, a running one kept")
         #expect(source.searchCache.pendingSplice?.changeCount == (finished ? 2 : 3), "the waiting changes")
-        var cache = source.searchCache
-        cache.applyPendingSplice()
-        #expect(SearchIndexCarryTests.same(try #require(cache.index), SearchIndex(snapshot: source.snapshot)))
+        #expect(source.searchCache.splicedLater?.changeCount == (finished ? nil : 2), "the changes after the running splice")
+        for ready in finished ? [true] : [false, true] {
+            var cache = source.searchCache
+            if ready { _ = job.value() }
+            cache.applyPendingSplice()
+            #expect(SearchIndexCarryTests.same(try #require(cache.index), SearchIndex(snapshot: source.snapshot)), "ready: \(ready)")
+            #expect(cache.splicing == nil && cache.splicedLater == nil && cache.pendingSplice == nil)
+        }
         _ = source.setSearch(IndexPrebuildTests.typed("person"))
         #expect(source.visible == (try IndexPrebuildTests.fresh(source.snapshot, IndexPrebuildTests.typed("person"))))
+    }
+
+    /// With a search field but nothing typed, an edit to a large source
+    /// splices in the background too: the first letter after it finds the
+    /// index done. A source without a search field starts nothing.
+    @Test func anEditWithNothingTypedSplicesInTheBackground() throws {
+        var source = DataSource(name: "picker")
+        _ = try source.apply(IndexPrebuildTests.people(BackgroundBuilds.minimumItems, prefix: "a"))
+        var plain = source
+        _ = source.setSearch(IndexPrebuildTests.typed(""))
+        _ = try #require(source.searchCache.prebuild, "the declared field builds the index").value()
+        for k in 0..<3 {
+            let edit: [EditOperation] = [.deleteItems(["a\(40 + k)"]),
+                                        .appendItems([SearchIndexCarryTests.item("n\(k)", "person \(k) new")], toSection: "added")]
+            _ = try source.edit(edit)
+            _ = try plain.edit(edit)
+            let splicing = try #require(source.searchCache.splicing, "edit \(k): spliced in the background")
+            _ = splicing.value()
+            #expect(plain.searchCache.splicing == nil && plain.searchCache.index == nil)
+        }
+        _ = source.setSearch(IndexPrebuildTests.typed("person 4"))
+        #expect(SearchIndexCarryTests.same(try #require(source.searchCache.index), SearchIndex(snapshot: source.snapshot)))
+        #expect(source.visible == (try IndexPrebuildTests.fresh(source.snapshot, IndexPrebuildTests.typed("person 4"))))
     }
 }

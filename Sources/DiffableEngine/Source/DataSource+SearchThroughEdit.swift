@@ -41,7 +41,9 @@ extension DataSource {
         let visible = (carried == nil ? nil : visibleThroughEdit(oldRowSources: oldRowSources, oldMatches: oldMatches))
             ?? computeVisible()
         prebuildSearchIndexIfIdle()
-        if search?.isActive == true && searchCache.index != nil && snapshot.itemCount >= BackgroundBuilds.minimumItems {
+        // A source with a search field (typed in or not) splices in the
+        // background: the next keystroke then finds the index ready.
+        if search != nil && searchCache.index != nil && snapshot.itemCount >= BackgroundBuilds.minimumItems {
             searchCache.startSplicing()
         }
         return visible

@@ -11,9 +11,12 @@
 ///
 /// The splice itself waits for the next search that reads the index
 /// (`pendingSplice`; the splices of several edits compose into one), so an
-/// edit stays O(changes) (1M items: ~0.2 ms) with no active search, and
-/// also under an unranked search, whose rows are moved through the edit
-/// instead of searched again (`DataSource+SearchThroughEdit`).
+/// edit stays O(changes) (1M items: ~0.2 ms), also under an unranked
+/// search, whose rows are moved through the edit instead of searched again
+/// (`DataSource+SearchThroughEdit`). A large source with a search field
+/// (typed in or not) runs the splice on a background thread right after
+/// the edit, one at a time (`startSplicing`), so the next keystroke finds
+/// it done; a source without one (a batch client) starts no thread.
 extension SearchCache {
     /// Edits with more item changes than this rebuild the index lazily, as
     /// before (the splice gathers and sorts every changed position).
@@ -91,6 +94,12 @@ extension SearchCache {
         cache.index = index
         cache.pendingSplice = pending
         cache.lastSplice = splice
+        // A splice still running keeps running: this edit's changes wait
+        // after it, so a stream of edits runs one splice at a time.
+        if let splicing {
+            cache.splicing = splicing
+            cache.splicedLater = splicedLater.map { $0.followed(by: splice) } ?? splice
+        }
         cache.sectionStarts = newStarts
         // Only inserts can make a non-item id an item.
         if let id = itemMemo.knownNonItem, !insertedIDs.contains(id) { cache.itemMemo = ItemIDMemo(nonItem: id) }
@@ -101,35 +110,46 @@ extension SearchCache {
 extension SearchCache {
     /// Splices the edits made since the index was last read into it (one
     /// copy of its buffers, however many edits), dropping the index if the
-    /// splice does not fit: the caller then rebuilds it.
+    /// splice does not fit: the caller then rebuilds it. A background
+    /// splice is taken (waited for when it covers every waiting change),
+    /// then the changes made after it started are spliced into it.
     /// - Complexity: O(total text bytes + count + changes)
     mutating func applyPendingSplice() {
         guard let splice = pendingSplice else { return }
-        if let splicing, let spliced = splicing.value() {
-            // Done in the background since the edit (or what is left of it).
-            index = spliced
+        if let splicing, splicedLater == nil || splicing.isReady {
+            let spliced = splicing.value() ?? nil
+            if let later = splicedLater {
+                index = spliced?.splicing(removed: later.removed, inserted: later.inserted)
+            } else {
+                index = spliced
+            }
         } else {
+            // Still running with more changes after it: one splice of
+            // everything from the old index costs less than waiting.
             index = index?.splicing(removed: splice.removed, inserted: splice.inserted)
         }
         pendingSplice = nil
         splicing = nil
+        splicedLater = nil
     }
 
-    /// Takes the background splice's index when it has finished.
+    /// Takes the background splice's index when it has finished; the
+    /// changes made since it started are then what waits.
     mutating func adoptFinishedSplice() {
         guard let splicing, splicing.isReady, let spliced = splicing.value() else { return }
         index = spliced
-        pendingSplice = nil
+        pendingSplice = spliced == nil ? nil : splicedLater
         self.splicing = nil
+        splicedLater = nil
     }
 
     /// Starts splicing the waiting changes into a copy of the index on a
     /// background thread (nil if it does not fit: the index is then
     /// rebuilt), so the next keystroke finds it done. Called after an edit
-    /// under an active search, whose next keystroke is likely soon; edits
-    /// with nothing typed leave the splice to the next search, so a stream
-    /// of edits starts no background work.
+    /// to a source with a search field; while a splice runs, no other
+    /// starts (the next edit after it finishes starts one for what waits).
     mutating func startSplicing() {
+        adoptFinishedSplice()
         guard let index, let splice = pendingSplice, splicing == nil else { return }
         splicing = BackgroundBuild { index.splicing(removed: splice.removed, inserted: splice.inserted) }
     }

@@ -12,9 +12,13 @@ struct SearchCache: Sendable {
     var pendingSplice: IndexSplice?
     /// The changes of the edit that made this snapshot, when it was carried.
     var lastSplice: IndexSplice?
-    /// `index` with `pendingSplice` spliced in, being built in the
-    /// background (nil inside: the splice did not fit, rebuild).
+    /// `index` with the changes `pendingSplice` held when it started
+    /// spliced in, being built in the background (nil inside: the splice
+    /// did not fit, rebuild). At most one runs per source.
     var splicing: BackgroundBuild<SearchIndex?>?
+    /// The changes of the edits made since `splicing` started (composed):
+    /// `pendingSplice` is `splicing`'s changes followed by these.
+    var splicedLater: IndexSplice?
     /// The current query's match set moved through the last edit, being
     /// built in the background (see `DataSource+SearchThroughEdit`).
     var movedMatches: (scope: [String]?, build: BackgroundBuild<SearchMatchSet?>)?

@@ -36,7 +36,11 @@ enum ByteRuns {
             // (and, like zeroBytes, maybe above one); `w & highs` is ≥ 0x80.
             let special = zeroBytes(w ^ (ones &* 0x22)) | zeroBytes(w ^ (ones &* 0x5C))
                 | ((w &- ones &* 0x20) & ~w & highs) | (w & highs)
-            if special != 0 { break }
+            // Each test can only misfire above a byte it rightly marks, so
+            // the lowest mark is the first special byte (little-endian):
+            // most strings (keys, ids, short texts) end here, without the
+            // byte loop.
+            if special != 0 { return i + special.trailingZeroBitCount >> 3 }
             i += 8
         }
         while i < end {

@@ -168,6 +168,15 @@ extension SearchIndex {
     /// (1M names, "m", 35% of them: 13.5 → 9.8 ms; then "mo": 6.9 → 7.6 ms).
     static func viewDivisor(_ mode: SearchMode) -> Int { mode == .substring ? 16 : 2 }
 
+    /// A narrowing scan keeps the matches of a piece of a segment as a view
+    /// of its root when the piece holds at least 1/`narrowingViewDivisor`
+    /// of the root's texts, else copies them. Fuzzy: 1/4. Substring: 1/16,
+    /// for the reason `viewDivisor` gives; a piece is one scan thread's
+    /// share, so at 1/4 the second key of a picker ("mo" after "m", 35% of
+    /// 1M names, split over two threads) copied its 13% of the texts, a
+    /// third of its time.
+    static func narrowingViewDivisor(_ mode: SearchMode) -> Int { mode == .substring ? 16 : 4 }
+
     /// Normalizes candidates: in range, ascending, no duplicates.
     /// - Complexity: O(c), or O(c log c) when not already ascending.
     func normalized(_ candidates: [Int]) -> [Int] {
@@ -303,7 +312,7 @@ extension SearchIndex {
                         start += segment.count
                         if range.isEmpty { continue }
                         let root = segment.root
-                        let inline = range.count * 4 < root.count
+                        let inline = range.count * Self.narrowingViewDivisor(prepared.mode) < root.count
                         if compact {
                             if inline {
                                 if let view = viewBuilder, let viewRoot { state.built.append(view.build(base: viewRoot)) }

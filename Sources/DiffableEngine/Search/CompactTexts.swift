@@ -232,7 +232,11 @@ struct SegmentBuilder {
     /// The segment of the copied texts, or (with `base`) the view selecting
     /// texts of `base`; it now owns the buffers (given back to the pool when
     /// freed). The builder must not be used afterwards.
-    func build(base: CompactSegment? = nil) -> CompactSegment { CompactSegment(storage, pool: pool, base: base) }
+    /// `copyLater`: a sparse view a match set copies in the background
+    /// (see `SearchMatchSet+Copying`).
+    func build(base: CompactSegment? = nil, copyLater: Bool = false) -> CompactSegment {
+        CompactSegment(storage, pool: pool, base: base, copyLater: copyLater)
+    }
 
     /// Gives the buffers back to the pool; the builder must not be used
     /// afterwards.
@@ -270,10 +274,13 @@ final class CompactSegment: @unchecked Sendable {
     let positions: UnsafeBufferPointer<Int>?
     /// Per entry: where matching a query that extends this one resumes.
     let resume: UnsafeBufferPointer<Int32>
+    /// A sparse view that its match set copies in the background.
+    let copyLater: Bool
 
-    fileprivate init(_ storage: SegmentStorage, pool: SegmentPool, base: CompactSegment?) {
+    fileprivate init(_ storage: SegmentStorage, pool: SegmentPool, base: CompactSegment?, copyLater: Bool) {
         self.storage = storage
         self.pool = pool
+        self.copyLater = copyLater && base != nil
         let root = base.map { $0.base ?? $0 }
         self.base = root
         index = nil
@@ -295,6 +302,7 @@ final class CompactSegment: @unchecked Sendable {
     init(root index: SearchIndex, pool: SegmentPool) {
         storage = nil
         self.pool = pool
+        copyLater = false
         base = nil
         self.index = index
         copiedTable = nil

@@ -73,7 +73,9 @@ struct RecentMatchSets: Sendable {
         var seen = Set<ObjectIdentifier>()
         var total = 0
         for entry in entries {
-            for segment in entry.matches.segments {
+            // A copy made in the background counts once it is made.
+            let copies = entry.matches.copying.flatMap { $0.isReady ? $0.value() : nil } ?? []
+            for segment in entry.matches.segments + copies {
                 for owner in [segment, segment.root] where seen.insert(ObjectIdentifier(owner)).inserted {
                     total += owner.storageBytes
                 }
@@ -87,6 +89,6 @@ extension SearchMatchSet {
     /// These matches, as those of `query` (which has the same matches:
     /// `RecentMatchSets.sameMatches`).
     func reused(for query: SearchQuery) -> SearchMatchSet {
-        SearchMatchSet(query: query, indexCount: indexCount, segments: segments, pool: pool)
+        SearchMatchSet(query: query, indexCount: indexCount, segments: segments, pool: pool, copying: copying)
     }
 }

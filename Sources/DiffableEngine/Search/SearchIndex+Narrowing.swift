@@ -13,12 +13,17 @@ public struct SearchMatchSet: Sendable {
     let segments: [CompactSegment]
     /// Storage recycled along the chain of keystrokes.
     let pool: SegmentPool
+    /// `segments` with their sparse views copied, built in the background
+    /// (see `SearchMatchSet+Copying`).
+    let copying: BackgroundBuild<[CompactSegment]>?
 
-    init(query: SearchQuery, indexCount: Int, segments: [CompactSegment], pool: SegmentPool) {
+    init(query: SearchQuery, indexCount: Int, segments: [CompactSegment], pool: SegmentPool,
+         copying: BackgroundBuild<[CompactSegment]>? = nil) {
         self.query = query
         self.indexCount = indexCount
         self.pool = pool
         self.segments = segments.filter { $0.count > 0 }
+        self.copying = copying
     }
 
     /// Number of matches.
@@ -99,7 +104,7 @@ extension SearchIndex {
                   rankOnly: Int?, scoring: Bool, pool spare: SegmentPool?) -> NarrowingResult {
         let source: ScanSource
         if let previous, previous.indexCount == count, query.refines(previous.query) {
-            source = .compact(previous.segments, resumeFrom: Self.resumeFrom(query, after: previous.query))
+            source = .compact(previous.scanSegments, resumeFrom: Self.resumeFrom(query, after: previous.query))
         } else if let range {
             source = .range(range.clamped(to: 0..<count))
         } else {
@@ -110,7 +115,7 @@ extension SearchIndex {
                                      pool: pool, rankOnly: query.order == .score ? rankOnly : nil)
         return NarrowingResult(hits: result.hits,
                                matches: SearchMatchSet(query: query, indexCount: count, segments: segments,
-                                                       pool: pool))
+                                                       pool: pool, copying: SearchMatchSet.copying(segments)))
     }
 
     /// When fuzzy matching of `query` can resume where `previous` (whose

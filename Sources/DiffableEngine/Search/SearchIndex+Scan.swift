@@ -290,6 +290,9 @@ extension SearchIndex {
                             state.built = [built.build()]
                         } else if built.count * Self.viewDivisor(prepared.mode) >= texts.count, let root {
                             state.built = [built.build(base: root)]
+                        } else if built.count >= Self.backgroundCopyMinimum, let root {
+                            // Copied in the background, after the reply.
+                            state.built = [built.build(base: root, copyLater: true)]
                         } else {
                             var copy = SegmentBuilder(texts: built.count, bytes: built.count * averageBytes, pool: pool)
                             for (p, r) in zip(built.positions, built.resume) { copy.append(table, p, id: p, resume: r) }

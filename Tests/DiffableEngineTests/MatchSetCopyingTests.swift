@@ -1,0 +1,57 @@
+import Testing
+@testable import DiffableEngine
+
+/// A fuzzy first keystroke with sparse matches keeps them as a view of the
+/// index and copies them in the background; the copy holds the same
+/// entries, texts and resume positions, and the next keystroke narrowing it
+/// finds what a full search finds.
+@Suite struct MatchSetCopyingTests {
+    /// 120k texts: "q" matches 40% of them (sparse: under half, and over
+    /// `backgroundCopyMinimum` per scan thread).
+    static let index = SearchIndex(texts: (0..<120_000).map { i in
+        i % 10 < 3 ? "quiet \(i) zone" : (i % 7 == 0 ? "item \(i) zq" : "item \(i)")
+    })
+
+    static func fuzzy(_ text: String) -> SearchQuery { SearchQuery(text: text, mode: .fuzzy, order: .score, limit: nil) }
+
+    @Test func sparseFirstKeysAreCopiedInTheBackground() throws {
+        let first = Self.index.evaluate(Self.fuzzy("q"), narrowing: nil, among: nil, rankOnly: 50)
+        let full = Self.index.evaluate(Self.fuzzy("q"), among: nil)
+        #expect(first.matches.indices == full.matches)
+        #expect(first.matches.segments.count == SearchIndex.parallelism)
+        #expect(first.matches.segments.allSatisfy { $0.copyLater && $0.positions != nil }, "views, copied later")
+        let copying = try #require(first.matches.copying)
+        let copies = try #require(copying.value())
+        #expect(copies.count == first.matches.segments.count)
+        for (view, copy) in zip(first.matches.segments, copies) {
+            #expect(copy.positions == nil && !copy.copyLater, "a segment of its own")
+            var viewIndices: [Int] = [], copyIndices: [Int] = []
+            view.forEachIndex { viewIndices.append($0) }
+            copy.forEachIndex { copyIndices.append($0) }
+            #expect(viewIndices == copyIndices)
+            #expect(Array(view.resume) == Array(copy.resume), "resume positions")
+            let positions = try #require(view.positions)
+            let viewTexts = view.withTable { table in positions.map { Array(table.original($0)) + [0] + Array(table.foldedText($0)) } }
+            let copyTexts = copy.withTable { table in (0..<copy.count).map { Array(table.original($0)) + [0] + Array(table.foldedText($0)) } }
+            #expect(viewTexts == copyTexts, "texts")
+        }
+        // The next keystrokes narrow the copy (resuming), as a full search.
+        for text in ["qu", "qz", "quiet 1", "q1", "qe"] {
+            let next = Self.index.evaluate(Self.fuzzy(text), narrowing: first.matches, among: nil, rankOnly: 50)
+            let fresh = Self.index.evaluate(Self.fuzzy(text), among: nil)
+            #expect(Array(next.hits.prefix(50)) == Array(fresh.hits.prefix(50)), "\(text)")
+            #expect(next.matches.indices == fresh.matches, "\(text)")
+            #expect(next.matches.copying == nil, "a narrowed set is not copied again")
+        }
+    }
+
+    @Test func denseOrSmallScansCopyNothingLater() {
+        // Dense: "i" matches every text.
+        let dense = Self.index.evaluate(Self.fuzzy("i"), narrowing: nil, among: nil, rankOnly: 50)
+        #expect(dense.matches.copying == nil)
+        // Small: fewer matches per thread than the minimum.
+        let small = SearchIndex(texts: (0..<20_000).map { $0 % 3 == 0 ? "quiet \($0)" : "item \($0)" })
+        let few = small.evaluate(Self.fuzzy("q"), narrowing: nil, among: nil, rankOnly: 50)
+        #expect(few.matches.copying == nil && few.matches.segments.allSatisfy { $0.positions == nil })
+    }
+}

@@ -7,7 +7,7 @@ import Testing
 @Suite struct SearchIndexCarryTests {
     static func same(_ a: SearchIndex, _ b: SearchIndex) -> Bool {
         a.bytes == b.bytes && a.offsets == b.offsets && a.folded == b.folded
-            && a.foldedOffsets == b.foldedOffsets && a.flags == b.flags
+            && a.foldedOffsets == b.foldedOffsets && a.flags == b.flags && a.presence == b.presence
             // Masks are compared when both keep them (a substring-only
             // index goes without).
             && (a.tracksBonusMasks != b.tracksBonusMasks || a.bonusMasks == b.bonusMasks)

@@ -25,6 +25,58 @@ import Testing
         }
     }
 
+    /// Each text's byte set holds exactly its folded letters and digits,
+    /// and at least the bits of its other bytes; the blocks of a first-byte
+    /// scan list exactly the texts holding an exact byte, in order, over
+    /// every subrange and across block boundaries.
+    @Test(arguments: 0..<12) func byteSetsListTheTextsHoldingAByte(seed: Int) {
+        var rng = SearchTestRNG(seed: UInt64(seed) &+ 991)
+        let count = seed % 3 == 0 ? Int.random(in: 4000...9000, using: &rng) : Int.random(in: 0...60, using: &rng)
+        let texts = SearchFixtures.texts(count: count, rng: &rng)
+        let index = SearchIndex(texts: texts)
+        #expect(index.presence.count == index.count)
+        index.withTable { table in
+            for i in 0..<table.count {
+                let folded = Set(table.foldedText(i))
+                for b in 0...255 {
+                    let byte = UInt8(b)
+                    let held = index.presence[i] & (UInt64(1) << UInt64(BytePresence.bucket(byte))) != 0
+                    if BytePresence.isExact(byte) {
+                        #expect(held == folded.contains(byte), "text \(i) byte \(b)")
+                    } else if folded.contains(byte) {
+                        #expect(held, "text \(i) byte \(b)")
+                    }
+                }
+            }
+            for _ in 0..<20 {
+                let lo = Int.random(in: 0...count, using: &rng)
+                let hi = Int.random(in: lo...count, using: &rng)
+                let byte = Array("abcxyz019".utf8).randomElement(using: &rng) ?? 0x61
+                var listed: [Int] = []
+                BytePresence.forEachBlock(of: table.presence, lo..<hi, holding: byte) { listed += Array($0) }
+                #expect(listed == (lo..<hi).filter { table.foldedText($0).contains(byte) }, "\(lo)..<\(hi) \(byte)")
+            }
+        }
+    }
+
+    /// A one-letter query from scratch (which takes the byte sets' blocks
+    /// whole when unranked) finds exactly the texts holding the letter.
+    @Test(arguments: [SearchMode.substring, .fuzzy]) func oneLetterScansFindEveryTextHoldingIt(mode: SearchMode) {
+        var rng = SearchTestRNG(seed: 4242)
+        let texts = SearchFixtures.texts(count: 30_000, rng: &rng)
+        let index = SearchIndex(texts: texts)
+        for letter in ["a", "E", "z", "7", "é", " "] {
+            let query = SearchQuery(text: letter, mode: mode, order: .source, limit: nil)
+            let expected = index.withTable { table in
+                (0..<table.count).filter { !table.isNil($0) &&
+                    String(decoding: table.foldedText($0), as: UTF8.self).contains(String(decoding: PreparedQuery(query).bytes, as: UTF8.self)) }
+            }
+            let unscored = index.evaluate(query, narrowing: nil, among: nil, scoring: false)
+            #expect(unscored.matches.indices == expected, "\(letter) \(mode)")
+            #expect(index.evaluate(query, among: nil).matches == expected, "\(letter) \(mode)")
+        }
+    }
+
     @Test func storesTextsAndNil() {
         let index = SearchIndex(texts: ["Alice", nil, "", "José Álvarez", "👍 ok"])
         #expect(index.count == 5)

@@ -26,6 +26,15 @@ struct RawBuffer<T: BitwiseCopyable> {
         count &+= n
     }
 
+    /// Appends `n` copies of `value`.
+    /// - Complexity: O(n)
+    mutating func append(repeating value: T, count n: Int) {
+        guard n > 0 else { return }
+        if count &+ n > capacity { grow(to: count + n) }
+        (base + count).update(repeating: value, count: n)
+        count &+= n
+    }
+
     /// Appends `n` bytes from `source`, where `limit` bytes are readable
     /// from `source` on: short runs are copied as two 16-byte words when
     /// both sides have room (bytes past `n` are overwritten later).
@@ -208,6 +217,14 @@ struct SegmentBuilder {
     @inline(__always) mutating func select(_ i: Int, resume: Int32) {
         storage.ids.append(i)
         storage.resume.append(resume)
+    }
+
+    /// Selects the texts `positions` of the scanned table (ascending, after
+    /// those already selected), all with resume position `resume`.
+    /// - Complexity: O(positions.count)
+    mutating func select(contentsOf positions: UnsafeBufferPointer<Int>, resume: Int32) {
+        storage.ids.append(positions)
+        storage.resume.append(repeating: resume, count: positions.count)
     }
 
     /// Copies text `i` of `table`, whose index in the `SearchIndex` is `id`

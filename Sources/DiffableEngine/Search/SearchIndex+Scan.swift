@@ -279,6 +279,20 @@ extension SearchIndex {
                     if case .range(let range) = source { texts = range.lowerBound + lo ..< range.lowerBound + hi }
                     if let listed {
                         listed.withUnsafeBufferPointer { scanner.scan($0[lo..<hi], ids: nil, floor: floor, into: &state) }
+                    } else if let first = scanner.query.bytes.first, !scanner.query.caseSensitive,
+                              BytePresence.isExact(first), table.presence.count == table.count {
+                        // A one-byte substring query kept unranked (a picker's
+                        // first letter) takes each block whole: every text in
+                        // it matches, and substring matches resume nowhere.
+                        let takeWhole = prepared.mode == .substring && prepared.bytes.count == 1
+                            && state.keepMatches && !state.copying && state.selection != nil
+                        BytePresence.forEachBlock(of: table.presence, texts, holding: first) { block in
+                            if takeWhole, case .none = state.ranking {
+                                state.selection?.select(contentsOf: block, resume: 0)
+                            } else {
+                                scanner.scan(block, ids: nil, floor: floor, holdFirstByte: true, into: &state)
+                            }
+                        }
                     } else {
                         scanner.scan(scanner.query.bytes.first.map {
                             TextsContainingByte(table, texts, byte: $0, original: scanner.query.caseSensitive)

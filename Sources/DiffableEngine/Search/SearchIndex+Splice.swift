@@ -33,6 +33,7 @@ extension SearchIndex {
         out.foldedOffsets.reserveCapacity(newCount + 1)
         out.flags.reserveCapacity(newCount)
         out.bonusMasks.reserveCapacity(newCount)
+        out.presence.reserveCapacity(newCount)
 
         var old = 0      // next position of `self` to consider
         var r = 0        // next entry of `removed`
@@ -69,6 +70,7 @@ extension SearchIndex {
         bytes.append(contentsOf: other.bytes[other.offsets[range.lowerBound]..<other.offsets[range.upperBound]])
         folded.append(contentsOf: other.folded[other.foldedOffsets[range.lowerBound]..<other.foldedOffsets[range.upperBound]])
         flags.append(contentsOf: other.flags[range])
+        presence.append(contentsOf: other.presence[range])
         if tracksBonusMasks { bonusMasks.append(contentsOf: other.bonusMasks[range]) }
         let ends = range.lowerBound + 1...range.upperBound
         offsets.append(contentsOf: other.offsets[ends].lazy.map { $0 + byteDelta })

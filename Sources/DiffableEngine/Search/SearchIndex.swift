@@ -26,6 +26,8 @@ public struct SearchIndex: Sendable {
     var bonusMasks: [BonusMasks]
     /// Whether `bonusMasks` holds every text's masks and is kept up to date.
     var tracksBonusMasks = true
+    /// Per text, the set of its folded bytes (see `BytePresence`).
+    var presence: [UInt64]
 
     enum Flag {
         static let isNil: UInt8 = 1
@@ -44,6 +46,7 @@ public struct SearchIndex: Sendable {
         foldedOffsets = [0]
         flags = []
         bonusMasks = []
+        presence = []
     }
 
     /// Builds the index over `texts` (`nil` = never matches a non-empty query).
@@ -110,6 +113,7 @@ public struct SearchIndex: Sendable {
         offsets.reserveCapacity(offsets.count + texts.count)
         foldedOffsets.reserveCapacity(foldedOffsets.count + texts.count)
         flags.reserveCapacity(flags.count + texts.count)
+        presence.reserveCapacity(presence.count + texts.count)
 
         // Fill the UTF-8 and (for ASCII texts) the folded bytes directly.
         bytes.append(contentsOf: repeatElement(0, count: total))
@@ -118,16 +122,18 @@ public struct SearchIndex: Sendable {
         var scratch: [UInt8] = []
         bytes.withUnsafeMutableBufferPointer { raw in
             folded.withUnsafeMutableBufferPointer { fold in
-                TextFolding.latin1Fold.withUnsafeBufferPointer { table in
+                TextFolding.latin1Fold.withUnsafeBufferPointer { table in BytePresence.bits.withUnsafeBufferPointer { bits in
                     var end = start
                     for text in texts {
                         guard let text else {
                             flags.append(Flag.isNil)
+                            presence.append(0)
                             offsets.append(end)
                             foldedOffsets.append(foldedEnd)
                             continue
                         }
                         let n = text.utf8.count
+                        let foldedBefore = foldedEnd
                         var ascii: UInt8 = 0
                         var hump = false
                         let copied: Void? = text.utf8.withContiguousStorageIfAvailable { src in
@@ -166,11 +172,13 @@ public struct SearchIndex: Sendable {
                             for (k, b) in scratch.enumerated() { fold[foldedEnd + k] = b }
                             foldedEnd += scratch.count
                         }
+                        presence.append(BytePresence.of(UnsafeBufferPointer(rebasing: fold[foldedBefore..<foldedEnd]),
+                                                        bits))
                         end += n
                         offsets.append(end)
                         foldedOffsets.append(foldedEnd)
                     }
-                }
+                } }
             }
         }
         folded.removeSubrange(foldedEnd...)
@@ -198,6 +206,7 @@ public struct SearchIndex: Sendable {
         bytes.replaceSubrange(byteRange, with: piece.bytes)
         folded.replaceSubrange(foldedRange, with: piece.folded)
         flags.replaceSubrange(lower..<upper, with: piece.flags)
+        presence.replaceSubrange(lower..<upper, with: piece.presence)
         if tracksBonusMasks { bonusMasks.replaceSubrange(lower..<upper, with: piece.bonusMasks) }
         // Offsets: entries lower+1...upper are replaced by the piece's ends.
         for k in piece.offsets.indices {
@@ -253,9 +262,10 @@ public struct SearchIndex: Sendable {
                 offsets.withUnsafeBufferPointer { o in
                     foldedOffsets.withUnsafeBufferPointer { fo in
                         flags.withUnsafeBufferPointer { fl in
-                            bonusMasks.withUnsafeBufferPointer { m in
-                                body(TextTable(bytes: b, folded: f, offsets: o, foldedOffsets: fo, flags: fl, masks: m))
-                            }
+                            bonusMasks.withUnsafeBufferPointer { m in presence.withUnsafeBufferPointer { p in
+                                body(TextTable(bytes: b, folded: f, offsets: o, foldedOffsets: fo, flags: fl, masks: m,
+                                               presence: p))
+                            } }
                         }
                     }
                 }
@@ -274,6 +284,8 @@ struct TextTable: @unchecked Sendable {
     let flags: UnsafeBufferPointer<UInt8>
     /// Each text's bonus masks.
     let masks: UnsafeBufferPointer<BonusMasks>
+    /// Each text's byte set (`BytePresence`); empty for a copied segment.
+    var presence = UnsafeBufferPointer<UInt64>(start: nil, count: 0)
 
     var count: Int { flags.count }
 

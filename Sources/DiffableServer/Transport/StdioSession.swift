@@ -64,6 +64,9 @@ public final class StdioSession: @unchecked Sendable {
             case .message(let message, let lazyParams):
                 let response: JSON?
                 reaper.begin()
+                // Background builds the request makes start once its reply
+                // is written (see `BackgroundBuilds`).
+                BackgroundBuilds.holdStarts()
                 if let cancelled = queue.withPending({ server.cancellation(for: message, pendingLater: $0, hasCancels: $1) }) {
                     response = cancelled
                 } else {
@@ -79,6 +82,7 @@ public final class StdioSession: @unchecked Sendable {
                     sentBytes = body.count
                     send(body)
                 }
+                BackgroundBuilds.releaseHeldStarts()
                 reaper.free(&server.retired, trim: sentBytes >= Reaper.trimAfterResponseSize)
                 if let code = server.exitCode { return code }
                 if watchedProcess == nil, let pid = server.parentProcessID {

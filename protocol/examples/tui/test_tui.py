@@ -46,6 +46,13 @@ def check(name: str, ok: bool, detail: str = "") -> bool:
 
 def tmux(*args: str, check_rc: bool = True) -> str:
     done = subprocess.run(["tmux", *args], capture_output=True, text=True)
+    # A new session started while the previous app's session is being killed can reach the
+    # tmux server as it exits (its last session gone): start it again on a fresh server.
+    for _ in range(5):
+        if done.returncode == 0 or "server exited unexpectedly" not in done.stderr:
+            break
+        time.sleep(0.2)
+        done = subprocess.run(["tmux", *args], capture_output=True, text=True)
     if check_rc and done.returncode != 0:
         raise RuntimeError(f"tmux {' '.join(args)}: {done.stderr.strip()}")
     return done.stdout

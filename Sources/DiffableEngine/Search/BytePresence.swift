@@ -29,7 +29,7 @@ enum BytePresence {
 
     /// Whether a set bit for `b` proves the text holds `b` (its bit is its
     /// own).
-    static func isExact(_ b: UInt8) -> Bool { b &- 0x61 < 26 || b &- 0x30 < 10 }
+    static func isExact(_ b: UInt8) -> Bool { bucket(b) < 36 }
 
     /// The set of `bytes`.
     /// - Complexity: O(bytes.count)

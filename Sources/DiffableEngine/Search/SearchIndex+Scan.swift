@@ -284,10 +284,12 @@ extension SearchIndex {
                         // A one-byte substring query kept unranked (a picker's
                         // first letter) takes each block whole: every text in
                         // it matches, and substring matches resume nowhere.
-                        let takeWhole = prepared.mode == .substring && prepared.bytes.count == 1
+                        var unranked = false
+                        if case .none = state.ranking { unranked = true }
+                        let takeWhole = unranked && prepared.mode == .substring && prepared.bytes.count == 1
                             && state.keepMatches && !state.copying && state.selection != nil
                         BytePresence.forEachBlock(of: table.presence, texts, holding: first) { block in
-                            if takeWhole, case .none = state.ranking {
+                            if takeWhole {
                                 state.selection?.select(contentsOf: block, resume: 0)
                             } else {
                                 scanner.scan(block, ids: nil, floor: floor, holdFirstByte: true, into: &state)

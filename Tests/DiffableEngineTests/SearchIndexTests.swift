@@ -35,6 +35,10 @@ import Testing
         let texts = SearchFixtures.texts(count: count, rng: &rng)
         let index = SearchIndex(texts: texts)
         #expect(index.presence.count == index.count)
+        // Exactly the ASCII lowercase letters and digits have bits of their own.
+        let own = (0...255).filter { BytePresence.isExact(UInt8($0)) }
+        #expect(own == Array(0x30...0x39) + Array(0x61...0x7A))
+        #expect(Set(own.map { BytePresence.bucket(UInt8($0)) }).count == own.count)
         index.withTable { table in
             for i in 0..<table.count {
                 let folded = Set(table.foldedText(i))

@@ -34,20 +34,26 @@ extension ApplyScanner {
     /// the parts do not give that answer for certain: the caller then reads
     /// sequentially.
     /// - Complexity: O(bytes of the array / parts) on each of `parts` threads.
+    /// `recycler`: the section's previous items; each part after the first
+    /// expects its first item at the same fraction of them.
     static func decodeItemsInParts(_ s: inout ByteScanner, starts: [Int], ids: inout IDHashes,
-                                   checkpoint: (ByteScanner) -> Bool) -> [[Item]]? {
+                                   recycler: ItemRecycler, checkpoint: (ByteScanner) -> Bool) -> [[Item]]? {
         let bounds = [s.pos] + starts
         guard zip(bounds, bounds.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
-        let input = InputBox(input: s.input, end: s.end)
+        let input = InputBox(input: s.input, end: s.end, recycler: recycler)
         let results = withoutActuallyEscaping(checkpoint) { checkpoint in
             let first = CheckpointBox(checkpoint)
             return Parallel.map(bounds.count, placeholder: PartResult()) { k in
                 var scanner = ByteScanner(input.input, range: bounds[k] ..< input.end)
                 var part = PartResult()
+                // A re-sent list is about as long as the one held: no
+                // regrowth (each a copy of the items so far) on the way.
+                part.items.reserveCapacity(input.recycler.count / bounds.count + input.recycler.count / 64)
                 let stop = k + 1 < bounds.count ? bounds[k + 1] : Int.max
                 // Only the first part reports progress (from one thread).
+                var recycler = input.recycler.starting(near: input.recycler.count * k / bounds.count)
                 part.ok = decodeItems(&scanner, ids: &part.ids, into: &part.items, nesting: &part.nesting,
-                                      parent: -1, stop: stop,
+                                      parent: -1, stop: stop, recycler: &recycler,
                                       checkpoint: k == 0 ? first.checkpoint : { _ in true })
                 part.end = scanner.pos
                 // A part other than the last must end where the next starts.
@@ -71,10 +77,12 @@ private struct PartResult {
     var end = 0
 }
 
-/// The request's bytes, read by every part's thread (never written).
+/// The request's bytes and the section's previous items, read by every
+/// part's thread (never written).
 private struct InputBox: @unchecked Sendable {
     let input: UnsafeBufferPointer<UInt8>
     let end: Int
+    let recycler: ItemRecycler
 }
 
 /// The progress callback, handed to the one part that calls it.

@@ -43,7 +43,13 @@ enum ApplyScanner {
     typealias Checkpoint = (_ fractionRead: Double) -> Bool
     static let checkpointItems = 4096
 
-    static func decode(_ lazy: LazyParams, checkpoint: Checkpoint = { _ in true }) -> Decoded? {
+    /// `previous`: the sections held by the source named by a `source`
+    /// member read before `sections` (usually the first member). An item
+    /// that arrives with the id and content bytes of the item at its place
+    /// in the section at the same index is that item, reused (see
+    /// `ItemRecycler`): the result is the same either way, only cheaper.
+    static func decode(_ lazy: LazyParams, previous: (_ source: String) -> [Section] = { _ in [] },
+                       checkpoint: Checkpoint = { _ in true }) -> Decoded? {
         lazy.body.withUnsafeBufferPointer { buffer -> Decoded? in
             var s = ByteScanner(buffer, range: lazy.range)
             let start = lazy.range.lowerBound, length = Double(max(1, lazy.range.count))
@@ -54,6 +60,7 @@ enum ApplyScanner {
             // stands (no separate pass to find its end), nil when it is not a
             // well-formed array.
             var decoded: (sections: [Section], objects: [JSON], ids: IDHashes, nesting: [Nesting?])?
+            var source: String?
             var isFirst = true
             members: while true {
                 switch s.nextMember(isFirst: isFirst) {
@@ -65,10 +72,12 @@ enum ApplyScanner {
                         members.append(("sections", .array([])))
                         guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
                         s.pos += 1
-                        decoded = decodeSections(&s, hints: lazy.splitHints, checkpoint: checkpoint)
+                        decoded = decodeSections(&s, hints: lazy.splitHints, previous: source.map(previous) ?? [],
+                                                 checkpoint: checkpoint)
                         if decoded == nil { return nil }
                     } else {
                         guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
+                        if s.bytes(key, equal: "source") { source = tree.stringValue }
                         members.append((s.text(key), tree))
                     }
                 }
@@ -81,7 +90,8 @@ enum ApplyScanner {
 
     /// The sections of an array whose `[` was consumed.
     static func decodeSections(
-        _ s: inout ByteScanner, hints: [JSONValidator.SplitHint] = [], checkpoint: (ByteScanner) -> Bool
+        _ s: inout ByteScanner, hints: [JSONValidator.SplitHint] = [], previous: [Section] = [],
+        checkpoint: (ByteScanner) -> Bool
     ) -> (sections: [Section], objects: [JSON], ids: IDHashes, nesting: [Nesting?])? {
         var sections: [Section] = []
         var objects: [JSON] = []
@@ -93,7 +103,9 @@ enum ApplyScanner {
             if !more { return (sections, objects, ids, nesting) }
             isFirst = false
             guard let (section, object, nested) = decodeSection(
-                &s, ids: &ids, path: "\(sectionsPath)[\(sections.count)]", hints: hints, checkpoint: checkpoint)
+                &s, ids: &ids, path: "\(sectionsPath)[\(sections.count)]", hints: hints,
+                previous: sections.count < previous.count ? previous[sections.count].items : ItemList(),
+                checkpoint: checkpoint)
             else { return nil }
             sections.append(section)
             objects.append(object)
@@ -103,7 +115,7 @@ enum ApplyScanner {
 
     static func decodeSection(
         _ s: inout ByteScanner, ids: inout IDHashes, path: String, hints: [JSONValidator.SplitHint] = [],
-        checkpoint: (ByteScanner) -> Bool
+        previous: ItemList = ItemList(), checkpoint: (ByteScanner) -> Bool
     ) -> (Section, JSON, Nesting?)? {
         guard s.consume(UInt8(ascii: "{")) else { return nil }
         var members: [(String, JSON)] = []
@@ -136,14 +148,18 @@ enum ApplyScanner {
                         // in parts on several threads, when they agree with
                         // a sequential read (flat items; else read again).
                         let starts = partStarts(hints, array: array)
-                        parts = starts.isEmpty ? nil
-                            : decodeItemsInParts(&s, starts: starts, ids: &ids, checkpoint: checkpoint)
-                        if parts == nil {
+                        let read = previous.withRecycler { recycler -> Bool in
+                            parts = starts.isEmpty ? nil
+                                : decodeItemsInParts(&s, starts: starts, ids: &ids, recycler: recycler,
+                                                     checkpoint: checkpoint)
+                            guard parts == nil else { return true }
                             s.pos = array + 1
-                            guard decodeItems(&s, ids: &ids, into: &items, nesting: &nesting, parent: -1,
-                                              checkpoint: checkpoint)
-                            else { return nil }
+                            var recycler = recycler.starting(near: 0)
+                            items.reserveCapacity(recycler.count + recycler.count / 64)
+                            return decodeItems(&s, ids: &ids, into: &items, nesting: &nesting, parent: -1,
+                                               recycler: &recycler, checkpoint: checkpoint)
                         }
+                        guard read else { return nil }
                         // Growth by doubling can leave up to half the buffer
                         // unused; the snapshot keeps this array, so give back
                         // a large slack.
@@ -175,7 +191,7 @@ enum ApplyScanner {
     /// first); reading stops with the cursor on it.
     static func decodeItems(
         _ s: inout ByteScanner, ids: inout IDHashes, into items: inout [Item], nesting: inout Nesting?,
-        parent: Int32, stop: Int = Int.max, checkpoint: (ByteScanner) -> Bool
+        parent: Int32, stop: Int = Int.max, recycler: inout ItemRecycler, checkpoint: (ByteScanner) -> Bool
     ) -> Bool {
         var isFirst = true
         while true {
@@ -183,7 +199,15 @@ enum ApplyScanner {
             if !more || s.pos >= stop { return true }
             isFirst = false
             if items.count % checkpointItems == checkpointItems - 1, !checkpoint(s) { return false }
-            guard decodeItem(&s, ids: &ids, into: &items, nesting: &nesting, parent: parent, checkpoint: checkpoint)
+            if let expected = recycler.next, let id = consumeCanonical(&s, expected) {
+                ids.add(s.bytes(of: id))
+                recycler.advance()
+                items.append(expected)
+                nesting?.parentRow.append(parent)
+                continue
+            }
+            guard decodeItem(&s, ids: &ids, into: &items, nesting: &nesting, parent: parent, recycler: &recycler,
+                             checkpoint: checkpoint)
             else { return false }
         }
     }
@@ -193,12 +217,18 @@ enum ApplyScanner {
     /// reports the error).
     static func decodeItem(
         _ s: inout ByteScanner, ids: inout IDHashes, into items: inout [Item], nesting: inout Nesting?,
-        parent: Int32, checkpoint: (ByteScanner) -> Bool
+        parent: Int32, recycler: inout ItemRecycler, checkpoint: (ByteScanner) -> Bool
     ) -> Bool {
         guard let first = s.byte(s.pos) else { return false }
         if first == UInt8(ascii: "\"") {
-            guard let token = s.stringToken(), let id = decodeID(s, token, &ids) else { return false }
-            items.append(Item(id: id))
+            guard let token = s.stringToken() else { return false }
+            if !token.escaped, let old = recycler.take(id: s.bytes(of: token.inner), content: nil) {
+                ids.add(s.bytes(of: token.inner))
+                items.append(old)
+            } else {
+                guard let id = decodeID(s, token, &ids) else { return false }
+                items.append(Item(id: id))
+            }
             nesting?.parentRow.append(parent)
             return true
         }
@@ -240,7 +270,7 @@ enum ApplyScanner {
                         guard s.byte(s.pos) == UInt8(ascii: "[") else { return false }
                         s.pos += 1
                         guard decodeItems(&s, ids: &ids, into: &items, nesting: &nesting, parent: Int32(slot),
-                                          checkpoint: checkpoint) else { return false }
+                                          recycler: &recycler, checkpoint: checkpoint) else { return false }
                     }
                 } else if s.bytes(key, equal: "expanded") {
                     guard !sawExpanded else { return false }
@@ -258,15 +288,26 @@ enum ApplyScanner {
                 }
             }
         }
-        guard let item = item(idToken: idToken, content: content, s, &ids) else { return false }
+        guard let item = item(idToken: idToken, content: content, s, &ids, &recycler) else { return false }
         items[slot] = item
         return true
     }
 
     /// The item of an object's `id` and `content` members.
     private static func item(idToken: ByteScanner.StringToken?, content: (range: Range<Int>, canonical: Bool)?,
-                             _ s: ByteScanner, _ ids: inout IDHashes) -> Item? {
-        guard let idToken, let id = decodeID(s, idToken, &ids) else { return nil }
+                             _ s: ByteScanner, _ ids: inout IDHashes, _ recycler: inout ItemRecycler) -> Item? {
+        guard let idToken else { return nil }
+        // An unchanged item (plain id, canonical or no content) is the one
+        // the source holds.
+        if !idToken.escaped {
+            let isNull = content.map { s.byte($0.range.lowerBound) == UInt8(ascii: "n") } ?? true
+            if isNull || content?.canonical == true,
+               let old = recycler.take(id: s.bytes(of: idToken.inner), content: isNull ? nil : content.map { s.bytes(of: $0.range) }) {
+                ids.add(s.bytes(of: idToken.inner))
+                return old
+            }
+        }
+        guard let id = decodeID(s, idToken, &ids) else { return nil }
         guard let content, s.byte(content.range.lowerBound) != UInt8(ascii: "n") else { return Item(id: id) }
         guard content.canonical else {
             guard let tree = s.tree(content.range) else { return nil }

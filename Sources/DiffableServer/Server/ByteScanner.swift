@@ -163,6 +163,12 @@ struct ByteScanner {
         return true
     }
 
+    /// The bytes of `range` (inside the input: the ranges of tokens and
+    /// values this scanner read).
+    @inline(__always) func bytes(of range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: input[range])
+    }
+
     /// The bytes of `range` as a String (valid UTF-8, already checked).
     @inline(__always) func text(_ range: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: input[range]), as: UTF8.self)

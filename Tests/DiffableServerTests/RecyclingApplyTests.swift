@@ -1,0 +1,124 @@
+import DiffableEngine
+import Testing
+@testable import DiffableServer
+
+/// An `apply` that re-sends items the source holds reuses them
+/// (`ItemRecycler`, `ApplyScanner.consumeCanonical`): the answers and the
+/// state must be exactly the tree path's, whatever the bytes look like, and
+/// unchanged items must really be shared with the previous snapshot.
+@Suite struct RecyclingApplyTests {
+    static func element(_ id: String, _ content: String?) -> String {
+        content.map { #"{"id":"\#(id)","content":\#($0)}"# } ?? #"{"id":"\#(id)"}"#
+    }
+
+    static func body(_ elements: [String], id: Int, source: String = "t") -> [UInt8] {
+        LazyApplyTests.request(#"{"source":"\#(source)","sections":[{"id":"s","items":[\#(elements.joined(separator: ","))]}]}"#, id: id)
+    }
+
+    static func snapshotRequest(id: Int) -> [UInt8] {
+        utf8(#"{"jsonrpc":"2.0","id":\#(id),"method":"snapshot","params":{"source":"t","full":true}}"#)
+    }
+
+    /// Bodies that re-send a list with every kind of change, each followed
+    /// by a `snapshot` of the state: same responses on every path.
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func resentListsGiveTheTreePathsAnswers(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var list: [(id: String, content: String?)] = (0..<300).map { ("id-\($0)-0123456789abcdef", #"{"text":"t\#($0)"}"#) }
+        var bodies: [[UInt8]] = []
+        var fresh = 1000
+        for round in 1...12 {
+            var elements: [String] = []
+            var next: [(id: String, content: String?)] = []
+            var i = 0
+            while i < list.count {
+                let (id, content) = list[i]
+                switch Int.random(in: 0..<40, using: &rng) {
+                case 0: i += Int.random(in: 1...60, using: &rng)  // deleted run
+                case 1:
+                    let n = "id-\(fresh)-new"; fresh += 1
+                    next.append((n, "\"\(n)\"")); elements.append(Self.element(n, "\"\(n)\""))
+                case 2:  // content changed
+                    let c = #"{"text":"changed \#(round)"}"#
+                    next.append((id, c)); elements.append(Self.element(id, c)); i += 1
+                case 3:  // same item, other spellings
+                    next.append((id, content))
+                    let c = content ?? "null"
+                    elements.append(RandomApply.pick([#"{"content":\#(c),"id":"\#(id)"}"#,
+                                                      #"{ "id":"\#(id)","content":\#(c)}"#,
+                                                      #"{"id":"\#(id)","content":\#(c),"x":1}"#,
+                                                      #"{"id":"\#(id)","content":null}"#,
+                                                      #"{"id":"\#(id)"}"#, "\"\(id)\""], &rng))
+                    if elements.last!.contains("null") || !elements.last!.contains("content") {
+                        next[next.count - 1].content = nil
+                    }
+                    i += 1
+                case 4:  // content dropped
+                    next.append((id, nil)); elements.append(Self.element(id, nil)); i += 1
+                case 5:  // duplicate id: the request is refused, the state kept
+                    elements.append(Self.element(id, content)); elements.append(Self.element(id, content)); i += 1
+                    next.append((id, content)); next.append((id, content))
+                default:
+                    next.append((id, content)); elements.append(Self.element(id, content)); i += 1
+                }
+            }
+            bodies.append(Self.body(elements, id: round))
+            bodies.append(Self.snapshotRequest(id: 100 + round))
+            if Set(next.map(\.id)).count == next.count { list = next }
+        }
+        LazyApplyTests.expectSameResponses(bodies)
+    }
+
+    /// An id holding quotes could line its bytes up with a different
+    /// element (`{"id":"x","content":1,"id":"y",…}` is an item `y`): such
+    /// ids are never matched by their bytes.
+    @Test func idsWithQuotesAreNotMatchedByTheirBytes() {
+        let tricky = #"x\",\"content\":1,\"id\":\"y"#  // the id x","content":1,"id":"y
+        LazyApplyTests.expectSameResponses([
+            Self.body([Self.element(tricky, #"{"text":"a"}"#)], id: 1),
+            Self.body([#"{"id":"x","content":1,"id":"y","content":{"text":"a"}}"#], id: 2),
+            Self.snapshotRequest(id: 3),
+            Self.body([Self.element(#"a\\b"#, "1"), Self.element(#"a\"b"#, "2")], id: 4),
+            Self.body([Self.element(#"a\\b"#, "1"), Self.element(#"a\"b"#, "2")], id: 5),
+            Self.snapshotRequest(id: 6),
+        ])
+    }
+
+    /// Unchanged items of a re-sent list share their storage with the
+    /// previous snapshot, read whole or in parts; changed ones do not.
+    @Test(arguments: [false, true])
+    func unchangedItemsShareStorage(inParts: Bool) throws {
+        let server = Server()
+        _ = server.handle(body: utf8(#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#))
+        let ids = (0..<2000).map { "item-\($0)-0123456789abcdef" }
+        let first = ids.map { Self.element($0, #"{"text":"\#($0)"}"#) }
+        _ = server.handle(body: Self.body(first, id: 1), lazyFrom: 0, hintSpacing: inParts ? 1 : nil)
+        let before = try #require(server.sources["t"]?.snapshot.sections[0].items)
+        var second = first
+        second[7] = Self.element(ids[7], #"{"text":"changed"}"#)
+        second.remove(at: 1000)
+        _ = server.handle(body: Self.body(second, id: 2), lazyFrom: 0, hintSpacing: inParts ? 1 : nil)
+        let after = try #require(server.sources["t"]?.snapshot.sections[0].items)
+        #expect(after.count == 1999)
+        func storage(_ item: Item) -> UnsafeRawPointer? {
+            item.content?.bytes.withUnsafeBytes { $0.baseAddress }
+        }
+        let held = Dictionary(uniqueKeysWithValues: before.map { ($0.id, storage($0)) })
+        let shared = after.filter { held[$0.id] == storage($0) }.count
+        #expect(shared == 1998, "unchanged items reused: \(shared) of 1998")
+        #expect(held[ids[7]] != storage(after[7]))
+        #expect(after[7].content == Content(bytes: Array(#"{"text":"changed"}"#.utf8)))
+    }
+
+    /// Elements that start like the held item but differ after its content
+    /// (a longer number, another member) are read normally, not given up
+    /// to the tree path.
+    @Test func nearMatchesAreStillReadByTheScanner() throws {
+        let held = [Section(id: "s", items: [Item(id: "a", content: Content(bytes: Array("1".utf8))),
+                                             Item(id: "b", content: Content(bytes: Array("[2]".utf8)))])]
+        let body = Self.body([#"{"id":"a","content":12}"#, #"{"id":"b","content":[2],"x":1}"#], id: 1)
+        let (_, params) = try #require(LazyRequest.split(body))
+        let decoded = try #require(ApplyScanner.decode(params, previous: { _ in held }))
+        #expect(decoded.sections[0].items.map(\.content) == [Content(bytes: Array("12".utf8)), Content(bytes: Array("[2]".utf8))])
+    }
+}

@@ -103,6 +103,32 @@ struct DifferencePropertyTests {
         Self.verify(old, shuffled, seed: 7)
     }
 
+    /// Items carry 32-bit id hashes, so distinct ids of a large list share
+    /// one now and then: two such ids must never be taken for one, in the
+    /// walk or in the table.
+    @Test func idsSharingAHashStayDistinct() throws {
+        var seen: [UInt32: String] = [:]
+        var pair: (String, String)?
+        for n in 0..<2_000_000 {
+            let id = "collision-candidate-\(n)"
+            let hash = Item(id: id).idHash
+            if let other = seen[hash] { pair = (other, id); break }
+            seen[hash] = id
+        }
+        let (a, b) = try #require(pair)
+        #expect(Item(id: a).idHash == Item(id: b).idHash && a != b)
+        func snapshot(_ ids: [String]) -> Snapshot {
+            Snapshot(sections: [Section(id: "s", items: ids.map { Item(id: $0, content: Content(bytes: Array($0.utf8))) })])
+        }
+        let filler = (0..<100).map { "filler-\($0)" }
+        // In place (the walk), and far apart (the table).
+        Self.verify(snapshot(["p", a, "q"]), snapshot(["p", b, "q"]), seed: 0)
+        Self.verify(snapshot([a] + filler), snapshot(filler.reversed() + [b]), seed: 1)
+        Self.verify(snapshot([a, b] + filler), snapshot(filler.shuffled() + [b, a]), seed: 2)
+        let change = snapshot(["p", a, "q"]).difference(to: snapshot(["p", b, "q"]))
+        #expect(change.itemDeletes.count == 1 && change.itemInserts.count == 1 && change.itemReloads.isEmpty)
+    }
+
     @Test func unrelatedPairs() {
         for seed in UInt64(20_000)..<23_000 {
             var g = PairGenerator(seed: seed)

@@ -8,10 +8,11 @@
 /// Only what the walk cannot align goes to the hash table (step 2).
 ///
 /// Cost: O(rows) id comparisons when few rows change; each mismatch costs up
-/// to `2 × lookAhead` more (`2 × startLookAhead` once per section). Caching
-/// id hashes for the look-ahead was tried and lost: hashing an id costs more
-/// than the failed comparisons it saves, most of which stop at the first
-/// byte (or, for short ids, compare inline words).
+/// to `2 × lookAhead` more (`2 × startLookAhead` once per section). A
+/// comparison reads the items' stored id hashes (`Item.idHash`) first, so a
+/// mismatch costs two loads from the item arrays, not a read of each id's
+/// out-of-line bytes (hashing ids here, before they were stored, was tried
+/// and lost).
 extension DifferenceBuilder {
     /// Window of the walk's look-ahead after a mismatch.
     static let lookAhead = 32
@@ -35,11 +36,18 @@ extension DifferenceBuilder {
         while d <= window {
             let inNew = j + d < b.count, inOld = i + d < a.count
             guard inNew || inOld else { return nil }
-            if inNew, b[j + d].id == a[i].id { return (0, d) }
-            if inOld, a[i + d].id == b[j].id { return (d, 0) }
+            if inNew, sameID(b.address(j + d), a.address(i)) { return (0, d) }
+            if inOld, sameID(a.address(i + d), b.address(j)) { return (d, 0) }
             d += 1
         }
         return nil
+    }
+
+    /// Whether two items have the same id: their stored hashes first, so
+    /// that most mismatches never read the ids' bytes.
+    @inline(__always)
+    static func sameID(_ x: UnsafePointer<Item>, _ y: UnsafePointer<Item>) -> Bool {
+        x.pointee.idHash == y.pointee.idHash && x.pointee.id == y.pointee.id
     }
 
     mutating func link(old o: Int, new n: Int) {
@@ -87,7 +95,7 @@ extension DifferenceBuilder {
                 linked += 1
                 i += 1
                 j += 1
-            } else if itemA.pointee.id == itemB.pointee.id {
+            } else if Self.sameID(itemA, itemB) {
                 link(i, j)
                 linked += 1
                 i += 1
@@ -110,7 +118,7 @@ extension DifferenceBuilder {
         var y = b.count - 1
         while x >= i, y >= j, oldToNew[oBase + x] < 0, newToOld[nBase + y] < 0 {
             let sameItem = a.address(x) == b.address(y)
-            guard sameItem || a[x].id == b[y].id else { break }
+            guard sameItem || Self.sameID(a.address(x), b.address(y)) else { break }
             link(x, y, sameItem: sameItem)
             linked += 1
             x -= 1

@@ -1,11 +1,11 @@
 /// A flat open-addressing table from a 64-bit id hash to an index.
 ///
 /// Each slot is one `UInt64`: the hash's high 32 bits (a tag) and `index + 1`
-/// (0 marks an empty slot). Keys are not stored, so a lookup is one probe
-/// sequence over a compact array and never touches the strings; a hit is a
-/// *candidate* the caller must confirm by comparing ids (the diff confirms all
-/// of them in one sequential pass, and falls back to a `Dictionary` if any
-/// candidate is wrong).
+/// (0 marks an empty slot). Keys are not stored, so a probe sequence runs
+/// over a compact array and touches no string until a tag matches; the
+/// caller then says whether the entry is really its id (ids are hashed to
+/// 32 bits, `Item.idHash`, so two ids of a large diff do share a hash now
+/// and then).
 struct IDTable {
     private var slots: [UInt64]
     private let mask: Int
@@ -33,19 +33,23 @@ struct IDTable {
         slots[slot] = entry
     }
 
-    /// Takes the first entry whose tag matches `hash` and returns its index,
-    /// or nil. A taken entry is not returned again (it stays as a tombstone so
-    /// probe sequences are unchanged), so every index is returned at most once.
+    /// Takes the first entry whose tag matches `hash` and whose index
+    /// `matches` accepts, and returns its index, or nil. A taken entry is
+    /// not returned again (it stays as a tombstone so probe sequences are
+    /// unchanged), so every index is returned at most once.
     /// - Complexity: O(1) expected.
-    mutating func take(hash: Int) -> Int32? {
+    mutating func take(hash: Int, where matches: (Int32) -> Bool) -> Int32? {
         let tag = Self.tag(hash)
         var slot = hash & mask
         while true {
             let entry = slots[slot]
             if entry == 0 { return nil }
             if entry & 0xFFFF_FFFF_0000_0000 == tag, entry & 0xFFFF_FFFF != Self.taken {
-                slots[slot] = tag | Self.taken
-                return Int32(bitPattern: UInt32(truncatingIfNeeded: entry) &- 1)
+                let index = Int32(bitPattern: UInt32(truncatingIfNeeded: entry) &- 1)
+                if matches(index) {
+                    slots[slot] = tag | Self.taken
+                    return index
+                }
             }
             slot = (slot &+ 1) & mask
         }

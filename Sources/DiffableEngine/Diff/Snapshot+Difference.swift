@@ -12,16 +12,17 @@ extension Snapshot {
     /// input does not trap, but repeated ids are then matched arbitrarily.
     ///
     /// - Complexity: O(n + m log m) expected, n = sections + items of both
-    ///   snapshots, m = matched items that changed position. Each id is hashed
-    ///   at most once per side; ids that keep their place relative to their
-    ///   neighbours in a matched section are compared in place, unhashed.
+    ///   snapshots, m = matched items that changed position. Ids are never
+    ///   hashed here: each item carries its id's hash (`Item.idHash`). Ids
+    ///   that keep their place relative to their neighbours in a matched
+    ///   section are compared in place; the rest meet in a hash table.
     public func difference(to new: Snapshot) -> Changeset {
         var builder = DifferenceBuilder(old: self, new: new, hashID: nil)
         return builder.build()
     }
 
-    /// `difference(to:)` with a custom id hash (tests use a weak one to
-    /// exercise the collision fallback).
+    /// `difference(to:)` with a custom id hash for the table (tests use a
+    /// weak one to make ids collide).
     func difference(to new: Snapshot, hashingIDsWith hashID: @escaping (String) -> Int) -> Changeset {
         var builder = DifferenceBuilder(old: self, new: new, hashID: hashID)
         return builder.build()
@@ -61,13 +62,15 @@ struct DifferenceBuilder {
         static let moves: UInt8 = 2
     }
 
-    /// Hash of an id for the symbol table: `IDHashTable.hash` unless a test
-    /// replaces it (to force collisions).
+    /// Hash of an id for the symbol table: the item's stored `idHash`
+    /// unless a test replaces it (to force collisions).
     let customHashID: ((String) -> Int)?
 
-    @inline(__always) func hashID(_ id: String) -> Int {
-        if let customHashID { return customHashID(id) }
-        return Int(truncatingIfNeeded: IDHashTable.hash(id))
+    @inline(__always) func hashID(_ item: UnsafePointer<Item>) -> Int {
+        if let customHashID { return customHashID(item.pointee.id) }
+        // The stored 32 bits, spread over 64 (`IDTable` probes from the low
+        // bits and tags with the high ones).
+        return Int(truncatingIfNeeded: UInt64(item.pointee.idHash) &* 0x9E37_79B9_7F4A_7C15)
     }
 
     init(old: Snapshot, new: Snapshot, hashID: ((String) -> Int)?) {
@@ -159,45 +162,29 @@ struct DifferenceBuilder {
 
         // 2. Symbol table of the remaining ids of the smaller side (hash ->
         //    flat index, keys not stored), probed with the other side's ids;
-        //    every hit is then confirmed by comparing ids in one sequential
-        //    pass. Tabling the smaller side keeps the table in cache when one
-        //    side is much smaller (a search that filters 1M rows down to 50).
+        //    an entry whose hash matches is taken once its id is compared.
+        //    Tabling the smaller side keeps the table in cache when one side
+        //    is much smaller (a search that filters 1M rows down to 50).
         var unmatchedNew = 0
         for n in newToOld where n < 0 { unmatchedNew += 1 }
         var hashed: [Int32] = []  // new flat indices linked through the table
         if unmatchedNew * 4 < unmatchedOld {
             for (n, o) in hashMatch(table: newSections, newStart, newToOld, count: unmatchedNew,
-                                         probe: oldSections, oldStart, oldToNew) {
+                                    probe: oldSections, oldStart, oldToNew,
+                                    sameID: { n, o in newItem(Int(n)).id == oldItem(Int(o)).id }) {
                 link(old: Int(o), new: Int(n))
                 hashed.append(n)
             }
             hashed.sort()
         } else {
             for (o, n) in hashMatch(table: oldSections, oldStart, oldToNew, count: unmatchedOld,
-                                         probe: newSections, newStart, newToOld) {
+                                    probe: newSections, newStart, newToOld,
+                                    sameID: { o, n in oldItem(Int(o)).id == newItem(Int(n)).id }) {
                 link(old: Int(o), new: Int(n))
                 hashed.append(n)
             }
         }
-        guard !confirmAndCompareContent(hashed) else { return }
-
-        // 3. A hash collision produced a wrong candidate (rare): redo step 2
-        //    with a Dictionary keyed by the ids themselves.
-        for n in hashed {
-            oldToNew[Int(newToOld[Int(n)])] = -1
-            newToOld[Int(n)] = -1
-        }
-        var exact = [String: Int32](minimumCapacity: unmatchedOld)
-        Self.forEachUnmatched(oldSections, oldStart, oldToNew) { flat, id in exact[id] = flat }
-        var pairs: [(old: Int32, new: Int32)] = []
-        Self.forEachUnmatched(newSections, newStart, newToOld) { flat, id in
-            if let o = exact.removeValue(forKey: id) { pairs.append((o, flat)) }
-        }
-        for pair in pairs {
-            let (o, n) = (Int(pair.old), Int(pair.new))
-            link(old: o, new: n)
-            contentChanged[o] = oldItem(o).content != newItem(n).content
-        }
+        compareContent(hashed)
     }
 
     /// The old item at flat index `o`.
@@ -220,11 +207,11 @@ struct DifferenceBuilder {
     /// Calls `body` with the flat index and id of every item of `sections`
     /// whose link is still -1, in order.
     private static func forEachUnmatched(
-        _ sections: [Section], _ starts: [Int], _ links: [Int32], _ body: (Int32, String) -> Void
+        _ sections: [Section], _ starts: [Int], _ links: [Int32], _ body: (Int32, UnsafePointer<Item>) -> Void
     ) {
         func visit<C: ItemAddressing>(_ items: C, _ base: Int) {
             for r in 0..<items.count where links[base + r] < 0 {
-                body(Int32(truncatingIfNeeded: base + r), items[r].id)
+                body(Int32(truncatingIfNeeded: base + r), items.address(r))
             }
         }
         for s in sections.indices {
@@ -239,11 +226,13 @@ struct DifferenceBuilder {
     /// Symbol-table matching of the unmatched items of two sides: the
     /// `table` side's ids go in a hash table (`count` entries), the `probe`
     /// side's ids look it up. Returns (table flat index, probe flat index)
-    /// candidate pairs, equal by hash only: the caller confirms them.
+    /// pairs of equal ids (`sameID(table flat index, probe flat index)`
+    /// decides when hashes agree).
     /// - Complexity: O(unmatched items of both sides) expected.
     private func hashMatch(
         table tableSections: [Section], _ tableStart: [Int], _ tableLinks: [Int32], count: Int,
-        probe probeSections: [Section], _ probeStart: [Int], _ probeLinks: [Int32]
+        probe probeSections: [Section], _ probeStart: [Int], _ probeLinks: [Int32],
+        sameID: (Int32, Int32) -> Bool
     ) -> [(Int32, Int32)] {
         var table = IDTable(capacity: count)
         let tableSide = unmatchedHashes(tableSections, tableStart, tableLinks)
@@ -251,7 +240,8 @@ struct DifferenceBuilder {
         let probeSide = unmatchedHashes(probeSections, probeStart, probeLinks)
         var pairs: [(Int32, Int32)] = []
         for k in probeSide.flats.indices where pairs.count < count {
-            if let hit = table.take(hash: probeSide.hashes[k]) { pairs.append((hit, probeSide.flats[k])) }
+            let probe = probeSide.flats[k]
+            if let hit = table.take(hash: probeSide.hashes[k], where: { sameID($0, probe) }) { pairs.append((hit, probe)) }
         }
         return pairs
     }
@@ -262,16 +252,16 @@ struct DifferenceBuilder {
         _ sections: [Section], _ starts: [Int], _ links: [Int32]
     ) -> (flats: [Int32], hashes: [Int]) {
         var flats: [Int32] = [], hashes: [Int] = []
-        Self.forEachUnmatched(sections, starts, links) { flat, id in
+        Self.forEachUnmatched(sections, starts, links) { flat, item in
             flats.append(flat)
-            hashes.append(hashID(id))
+            hashes.append(hashID(item))
         }
         return (flats, hashes)
     }
 
-    /// Whether every link made through the hash table (new flat indices,
-    /// ascending) joins equal ids; records whether their contents differ.
-    private mutating func confirmAndCompareContent(_ hashed: [Int32]) -> Bool {
+    /// Records whether the contents of the links made through the hash
+    /// table (new flat indices, ascending) differ.
+    private mutating func compareContent(_ hashed: [Int32]) {
         var cursor = 0
         for s in newSections.indices where cursor < hashed.count {
             let items = newSections[s].items
@@ -282,12 +272,10 @@ struct DifferenceBuilder {
                 let o = Int(newToOld[n])
                 let os = Int(oldSectionOf[o])
                 let old = oldSections[os].items[o - oldStart[os]]
-                if old.id != items[n - base].id { return false }
                 contentChanged[o] = old.content != items[n - base].content
                 cursor += 1
             }
         }
-        return true
     }
 
 }

@@ -182,6 +182,24 @@ import Testing
         Self.expectSameResponses(bodies)
     }
 
+    /// A large request's bytes are dropped once read, before the response
+    /// is made; a request answered by the tree path still finds them.
+    @Test func readRequestsFreeTheirBytes() throws {
+        let server = Server()
+        _ = server.handle(body: utf8(#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#))
+        let read = Self.request(#"{"source":"t","sections":[{"id":"s","items":["a",{"id":"b","content":1}]}]}"#)
+        let (envelope, params) = try #require(LazyRequest.split(read))
+        let response = try #require(server.handle(message: envelope, lazyParams: params))
+        #expect(response["result"]?["version"]?.intValue == 1)
+        #expect(params.body.isEmpty)
+        // Repeated ids: refused with the tree path's message and paths.
+        let refused = Self.request(#"{"source":"t","sections":[{"id":"s","items":["a","a"]}]}"#, id: 2)
+        let (envelope2, params2) = try #require(LazyRequest.split(refused))
+        let error = try #require(server.handle(message: envelope2, lazyParams: params2))
+        #expect(error["error"]?["code"]?.intValue == -32602)
+        #expect(server.sources["t"]?.version == 1)
+    }
+
     @Test func cleanNestedInputsTakeTheFastPath() throws {
         let body = Self.request(#"{"source":"t","sections":[{"id":"s","items":[{"children":[{"id":"a1","content":"x"},"a2"],"id":"a","expanded":true},{"id":"b","content":{"text":"b"},"children":[{"id":"b1","children":["b11"]}]},"c"]}]}"#)
         let (_, params) = try #require(LazyRequest.split(body))

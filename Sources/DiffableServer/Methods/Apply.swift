@@ -53,6 +53,9 @@ extension Server {
         let policies = try SelectionCodec.policies(inSections: decoded.sectionObjects, path: ApplyScanner.sectionsPath)
         logger.log(.debug, "apply \(name): read \(lazy.body.count) bytes into \(snapshot.itemCount) items in "
                    + Self.milliseconds(since: started))
+        // Everything is read: the request's bytes go before the response
+        // is made (at 1M items they are ~100 MB, and so is an echoing reply).
+        lazy.releaseBody()
         let outline = decoded.isNested
             ? Outline(preorder: snapshot, parentRows: decoded.nesting.map { $0?.parentRow },
                       expandedFlags: decoded.nesting.map { $0?.expanded ?? [:] }, previous: sources[name]?.outline ?? Outline())

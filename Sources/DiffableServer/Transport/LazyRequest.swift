@@ -2,7 +2,9 @@
 /// whole body and where the params lie in it. The method decodes it straight
 /// from the bytes (see `ApplyScanner`), or asks for the JSON tree.
 struct LazyParams: Sendable {
-    let body: [UInt8]
+    /// The request's bytes, until `releaseBody()`.
+    var body: [UInt8] { storage.bytes }
+    private let storage: RequestBytes
     let range: Range<Int>
     /// The params' `workDoneToken`, found while validating, so progress can
     /// begin before the params are decoded (clients often send it last).
@@ -10,6 +12,21 @@ struct LazyParams: Sendable {
     /// Array elements noted while validating, where a decoder may start a
     /// part of a large array (see `JSONValidator.splitHints`).
     var splitHints: [JSONValidator.SplitHint] = []
+
+    init(body: [UInt8], range: Range<Int>, workDoneToken: JSON? = nil, splitHints: [JSONValidator.SplitHint] = []) {
+        storage = RequestBytes(body)
+        self.range = range
+        self.workDoneToken = workDoneToken
+        self.splitHints = splitHints
+    }
+
+    /// Frees the request's bytes (the last reference to them: the framer
+    /// hands them over, the queue passes them on) once the method has read
+    /// what it needs, so that a large request and the response it produces
+    /// are not held at the same time. `body` and `tree()` are empty after.
+    func releaseBody() {
+        storage.release()
+    }
 
     /// The params as a JSON tree (the general path).
     func tree() throws(RPCError) -> JSON {
@@ -130,4 +147,12 @@ enum LazyRequest {
             guard separator == UInt8(ascii: ",") else { return false }
         }
     }
+}
+
+/// The bytes of a request, shared by the copies of its `LazyParams` and
+/// dropped by the handler (one thread at a time: the one handling it).
+private final class RequestBytes: @unchecked Sendable {
+    private(set) var bytes: [UInt8]
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    func release() { bytes = [] }
 }

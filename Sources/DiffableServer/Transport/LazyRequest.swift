@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The `params` object of a large request, validated but not parsed: the
 /// whole body and where the params lie in it. The method decodes it straight
 /// from the bytes (see `ApplyScanner`), or asks for the JSON tree.
@@ -154,5 +156,17 @@ enum LazyRequest {
 private final class RequestBytes: @unchecked Sendable {
     private(set) var bytes: [UInt8]
     init(_ bytes: [UInt8]) { self.bytes = bytes }
-    func release() { bytes = [] }
+
+    /// Unmapping ~100 MB takes the handler ~10 ms: another thread does it
+    /// while the handler goes on to the diff.
+    func release() {
+        let dropped = Dropped(bytes)
+        bytes = []
+        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(dropped) {} }
+    }
+
+    private final class Dropped: @unchecked Sendable {
+        let bytes: [UInt8]
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+    }
 }

@@ -116,9 +116,32 @@ import Testing
     @Test func nearMatchesAreStillReadByTheScanner() throws {
         let held = [Section(id: "s", items: [Item(id: "a", content: Content(bytes: Array("1".utf8))),
                                              Item(id: "b", content: Content(bytes: Array("[2]".utf8)))])]
-        let body = Self.body([#"{"id":"a","content":12}"#, #"{"id":"b","content":[2],"x":1}"#], id: 1)
+        let body = Self.body([#"{"id":"a","content":12}"#, #"{"id":"b","content":[2],"x":1}"#,
+                              #"{"id":"c","content":{"text":"x" }}"#], id: 1)
         let (_, params) = try #require(LazyRequest.split(body))
         let decoded = try #require(ApplyScanner.decode(params, previous: { _ in held }))
-        #expect(decoded.sections[0].items.map(\.content) == [Content(bytes: Array("12".utf8)), Content(bytes: Array("[2]".utf8))])
+        #expect(decoded.sections[0].items.map(\.content) == [Content(bytes: Array("12".utf8)), Content(bytes: Array("[2]".utf8)),
+                                                             Content(bytes: Array(#"{"text":"x"}"#.utf8))])
+    }
+
+    /// Items in the daemon's own shape are read without the member loop
+    /// (`decodeCanonicalItem`); every near variant falls back. Contents,
+    /// search texts and highlights must be the tree path's either way.
+    @Test func itemsInTheDaemonsShapeReadLikeTheTreePath() {
+        let elements = [
+            #"{"id":"a","content":{"text":"hello"}}"#, #"{"id":"b","content":{"text":""}}"#,
+            #"{"id":"c","content":"plain hello"}"#, #"{"id":"d","content":[1,2]}"#, #"{"id":"e","content":12.50}"#,
+            #"{"id":"f","content":true}"#, #"{"id":"g","content":null}"#, #"{"id":"h","content":{"text":"a\"b hello"}}"#,
+            #"{"id":"i","content":{"text":"hello","n":1}}"#, #"{"id":"j","content":{"n":1,"text":"hello"}}"#,
+            #"{"id":"é","content":{"text":"hello"}}"#, #"{"id":"k","content":{"text":"naïve hello"}}"#,
+            #"{"id":"l","content":[ 1 ]}"#, #"{"id":"m","content":{"text":"hello"} }"#,
+            #"{"id":"n","content":{"text":"x"},"id":"o"}"#, #"{"id":"p","content":{"text":"hel"},"content":{"text":"lo"}}"#,
+            #"{"id":"q","content":"e\u0301 hello"}"#, #"{"id":"r"}"#,
+        ]
+        let search = utf8(#"{"jsonrpc":"2.0","id":9,"method":"search","params":{"source":"t","query":"hel"}}"#)
+        LazyApplyTests.expectSameResponses([
+            Self.body(elements, id: 1), Self.snapshotRequest(id: 2), search,
+            Self.body(elements.reversed(), id: 3), Self.snapshotRequest(id: 4),
+        ])
     }
 }

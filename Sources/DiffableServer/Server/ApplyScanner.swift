@@ -206,6 +206,11 @@ enum ApplyScanner {
                 nesting?.parentRow.append(parent)
                 continue
             }
+            if let item = decodeCanonicalItem(&s, ids: &ids, recycler: &recycler) {
+                items.append(item)
+                nesting?.parentRow.append(parent)
+                continue
+            }
             guard decodeItem(&s, ids: &ids, into: &items, nesting: &nesting, parent: parent, recycler: &recycler,
                              checkpoint: checkpoint)
             else { return false }

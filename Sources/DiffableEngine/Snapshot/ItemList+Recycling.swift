@@ -53,7 +53,7 @@ public struct ItemRecycler {
     /// content: an item without content), or nil. Advances the cursor past
     /// an item with this id even when its content changed.
     public mutating func take(id: UnsafeBufferPointer<UInt8>, content: UnsafeBufferPointer<UInt8>?) -> Item? {
-        guard let row = find(id) else { return nil }
+        guard reader.count > 0, let row = find(id) else { return nil }
         cursor = row + 1
         misses = 0
         let item = reader[row]

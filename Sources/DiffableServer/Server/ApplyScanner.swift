@@ -12,7 +12,11 @@ import DiffableEngine
 /// - items are decoded here: ids directly (escapes via the parser), content
 ///   kept as its own bytes when they are already canonical (no whitespace, no
 ///   escapes), else parsed and rewritten by `JSONWriter`; `text` taken in the
-///   same pass (`SnapshotCodec.searchText`).
+///   same pass (`SnapshotCodec.searchText`);
+/// - items in the daemon's own shape (`{"id":…,"content":…}`) are read
+///   without the member loop, and items the source already holds, byte for
+///   byte, are reused without being read at all (`ApplyScanner+CanonicalItems`,
+///   `ApplyScanner+Recycling`).
 /// Duplicate members: the last one counts, as in `JSONObject`.
 enum ApplyScanner {
     struct Decoded {

@@ -144,4 +144,24 @@ import Testing
             Self.body(elements.reversed(), id: 3), Self.snapshotRequest(id: 4),
         ])
     }
+
+    /// A section added before another one does not stop the other's items
+    /// from being reused: they are looked for in the held section of the
+    /// same id.
+    @Test func aSectionAddedInFrontKeepsTheOthersItems() throws {
+        let server = Server()
+        _ = server.handle(body: utf8(#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#))
+        let items = (0..<500).map { Self.element("item-\($0)-0123456789abcdef", #"{"text":"t\#($0)"}"#) }.joined(separator: ",")
+        let first = LazyApplyTests.request(#"{"source":"t","sections":[{"id":"b","items":[\#(items)]}]}"#, id: 1)
+        let second = LazyApplyTests.request(#"{"source":"t","sections":[{"id":"a","items":[{"id":"new","content":1}]},{"id":"b","items":[\#(items)]}]}"#, id: 2)
+        _ = server.handle(body: first, lazyFrom: 0)
+        let before = try #require(server.sources["t"]?.snapshot.sections[0].items)
+        _ = server.handle(body: second, lazyFrom: 0)
+        let after = try #require(server.sources["t"]?.snapshot.sections[1].items)
+        func storage(_ item: Item) -> UnsafeRawPointer? { item.content?.bytes.withUnsafeBytes { $0.baseAddress } }
+        #expect(zip(before, after).allSatisfy { storage($0) == storage($1) })
+        LazyApplyTests.expectSameResponses([first, second, Self.snapshotRequest(id: 3),
+                                            LazyApplyTests.request(#"{"source":"t","sections":[{"items":[\#(items)],"id":"b"}]}"#, id: 4),
+                                            Self.snapshotRequest(id: 5)])
+    }
 }

@@ -50,8 +50,9 @@ enum ApplyScanner {
     /// `previous`: the sections held by the source named by a `source`
     /// member read before `sections` (usually the first member). An item
     /// that arrives with the id and content bytes of the item at its place
-    /// in the section at the same index is that item, reused (see
-    /// `ItemRecycler`): the result is the same either way, only cheaper.
+    /// in the held section of the same id (when the section's `id` comes
+    /// before its `items`), else at the same index, is that item, reused
+    /// (see `ItemRecycler`): the result is the same either way, only cheaper.
     static func decode(_ lazy: LazyParams, previous: (_ source: String) -> [Section] = { _ in [] },
                        checkpoint: Checkpoint = { _ in true }) -> Decoded? {
         lazy.body.withUnsafeBufferPointer { buffer -> Decoded? in
@@ -102,13 +103,21 @@ enum ApplyScanner {
         var nesting: [Nesting?] = []
         var ids = IDHashes()
         var isFirst = true
+        // Sections added or removed before a section do not stop its items
+        // from being found.
+        var heldByID: [String: Int] = [:]
+        for (index, section) in previous.enumerated() where heldByID[section.id] == nil { heldByID[section.id] = index }
         while true {
             guard let more = s.nextElement(isFirst: isFirst) else { return nil }
             if !more { return (sections, objects, ids, nesting) }
             isFirst = false
+            let index = sections.count
             guard let (section, object, nested) = decodeSection(
-                &s, ids: &ids, path: "\(sectionsPath)[\(sections.count)]", hints: hints,
-                previous: sections.count < previous.count ? previous[sections.count].items : ItemList(),
+                &s, ids: &ids, path: "\(sectionsPath)[\(index)]", hints: hints,
+                previous: { id in
+                    if let id, let held = heldByID[id] { return previous[held].items }
+                    return index < previous.count ? previous[index].items : ItemList()
+                },
                 checkpoint: checkpoint)
             else { return nil }
             sections.append(section)
@@ -119,7 +128,7 @@ enum ApplyScanner {
 
     static func decodeSection(
         _ s: inout ByteScanner, ids: inout IDHashes, path: String, hints: [JSONValidator.SplitHint] = [],
-        previous: ItemList = ItemList(), checkpoint: (ByteScanner) -> Bool
+        previous: (_ sectionID: String?) -> ItemList = { _ in ItemList() }, checkpoint: (ByteScanner) -> Bool
     ) -> (Section, JSON, Nesting?)? {
         guard s.consume(UInt8(ascii: "{")) else { return nil }
         var members: [(String, JSON)] = []
@@ -152,7 +161,9 @@ enum ApplyScanner {
                         // in parts on several threads, when they agree with
                         // a sequential read (flat items; else read again).
                         let starts = partStarts(hints, array: array)
-                        let read = previous.withRecycler { recycler -> Bool in
+                        // The section's id, when it came first (the last one counts).
+                        let sectionID = members.last { $0.0 == "id" }?.1.stringValue
+                        let read = previous(sectionID).withRecycler { recycler -> Bool in
                             parts = starts.isEmpty ? nil
                                 : decodeItemsInParts(&s, starts: starts, ids: &ids, recycler: recycler,
                                                      checkpoint: checkpoint)

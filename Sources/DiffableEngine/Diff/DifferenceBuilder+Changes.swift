@@ -61,26 +61,46 @@ extension DifferenceBuilder {
                             // Items that were already in this section: old rows
                             // in new order. When they are increasing (nothing
                             // moved within the section, the common case) they
-                            // all stay; otherwise a longest increasing run does.
+                            // all stay, and one pass reports the section; a
+                            // pass that meets a decrease is undone, and a
+                            // longest increasing run decides what stays.
+                            let (insertMark, moveMark) = (inserts.count, moves.count)
                             var increasing = true
-                            var last: Int32 = -1
+                            var last = -1
                             for r in rows {
-                                let match = newToOld[nBase + r]
-                                if match >= 0, oldSectionOf[Int(match)] == section {
+                                let match = Int(newToOld[nBase + r])
+                                guard match >= 0 else {
+                                    inserts.append(ItemPath(section: n, row: r))
+                                    continue
+                                }
+                                let fromSection = Int(oldSectionOf[match])
+                                if fromSection == o {
                                     if match <= last { increasing = false; break }
                                     last = match
+                                    fate[match] = Fate.stays
+                                    continue
+                                } else if oldSectionToNew[fromSection] < 0 {
+                                    inserts.append(ItemPath(section: n, row: r))
+                                    continue
+                                }
+                                fate[match] = Fate.moves
+                                moves.append(.init(
+                                    from: ItemPath(section: fromSection, row: match - oldStart[fromSection]),
+                                    to: ItemPath(section: n, row: r), contentChanged: contentChanged[match]))
+                            }
+                            if increasing { continue }
+                            // The pass below sets the fate of every row it
+                            // touched again.
+                            inserts.removeSubrange(insertMark...)
+                            moves.removeSubrange(moveMark...)
+                            candidates.removeAll(keepingCapacity: true)
+                            for r in rows {
+                                let match = Int(newToOld[nBase + r])
+                                if match >= 0, oldSectionOf[match] == section {
+                                    candidates.append(Int32(truncatingIfNeeded: match - oBase))
                                 }
                             }
-                            if !increasing {
-                                candidates.removeAll(keepingCapacity: true)
-                                for r in rows {
-                                    let match = Int(newToOld[nBase + r])
-                                    if match >= 0, oldSectionOf[match] == section {
-                                        candidates.append(Int32(truncatingIfNeeded: match - oBase))
-                                    }
-                                }
-                                _ = solver.mark(candidates, into: &stays)
-                            }
+                            _ = solver.mark(candidates, into: &stays)
 
                             var rank = 0
                             for r in rows {
@@ -91,7 +111,7 @@ extension DifferenceBuilder {
                                 }
                                 let fromSection = Int(oldSectionOf[match])
                                 if fromSection == o {
-                                    let stay = increasing || stays[rank]
+                                    let stay = stays[rank]
                                     rank += 1
                                     if stay {
                                         fate[match] = Fate.stays

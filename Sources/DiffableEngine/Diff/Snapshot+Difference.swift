@@ -126,7 +126,7 @@ struct DifferenceBuilder {
         newToOld = [Int32](repeating: -1, count: newCount)
         contentChanged = [Bool](repeating: false, count: oldCount)
         oldSectionOf = [Int32](repeating: 0, count: oldCount)
-        for s in oldSections.indices {
+        for s in oldSections.indices.dropFirst() {  // section 0's rows are already 0
             let section = Int32(truncatingIfNeeded: s)
             for o in oldStart[s]..<oldStart[s + 1] { oldSectionOf[o] = section }
         }

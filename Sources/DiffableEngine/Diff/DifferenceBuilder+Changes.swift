@@ -63,69 +63,56 @@ extension DifferenceBuilder {
                             // moved within the section, the common case) they
                             // all stay, and one pass reports the section; a
                             // pass that meets a decrease is undone, and a
-                            // longest increasing run decides what stays.
+                            // longest increasing run decides what stays in a
+                            // second pass (which sets every fate it touches
+                            // again).
                             let (insertMark, moveMark) = (inserts.count, moves.count)
-                            var increasing = true
-                            var last = -1
-                            for r in rows {
-                                let match = Int(newToOld[nBase + r])
-                                guard match >= 0 else {
-                                    inserts.append(ItemPath(section: n, row: r))
-                                    continue
-                                }
-                                let fromSection = Int(oldSectionOf[match])
-                                if fromSection == o {
-                                    if match <= last { increasing = false; break }
-                                    last = match
-                                    fate[match] = Fate.stays
-                                    continue
-                                } else if oldSectionToNew[fromSection] < 0 {
-                                    inserts.append(ItemPath(section: n, row: r))
-                                    continue
-                                }
-                                fate[match] = Fate.moves
-                                moves.append(.init(
-                                    from: ItemPath(section: fromSection, row: match - oldStart[fromSection]),
-                                    to: ItemPath(section: n, row: r), contentChanged: contentChanged[match]))
-                            }
-                            if increasing { continue }
-                            // The pass below sets the fate of every row it
-                            // touched again.
-                            inserts.removeSubrange(insertMark...)
-                            moves.removeSubrange(moveMark...)
-                            candidates.removeAll(keepingCapacity: true)
-                            for r in rows {
-                                let match = Int(newToOld[nBase + r])
-                                if match >= 0, oldSectionOf[match] == section {
-                                    candidates.append(Int32(truncatingIfNeeded: match - oBase))
-                                }
-                            }
-                            _ = solver.mark(candidates, into: &stays)
-
-                            var rank = 0
-                            for r in rows {
-                                let match = Int(newToOld[nBase + r])
-                                guard match >= 0 else {
-                                    inserts.append(ItemPath(section: n, row: r))
-                                    continue
-                                }
-                                let fromSection = Int(oldSectionOf[match])
-                                if fromSection == o {
-                                    let stay = stays[rank]
-                                    rank += 1
-                                    if stay {
-                                        fate[match] = Fate.stays
+                            var ranked = false
+                            while true {
+                                var rank = 0, last = -1, decreased = false
+                                for r in rows {
+                                    let match = Int(newToOld[nBase + r])
+                                    guard match >= 0 else {
+                                        inserts.append(ItemPath(section: n, row: r))
                                         continue
                                     }
-                                } else if oldSectionToNew[fromSection] < 0 {
-                                    // Out of a deleted section: its old row is implied deleted.
-                                    inserts.append(ItemPath(section: n, row: r))
-                                    continue
+                                    let fromSection = Int(oldSectionOf[match])
+                                    if fromSection == o {
+                                        let stay: Bool
+                                        if ranked {
+                                            stay = stays[rank]
+                                            rank += 1
+                                        } else {
+                                            if match <= last { decreased = true; break }
+                                            last = match
+                                            stay = true
+                                        }
+                                        if stay {
+                                            fate[match] = Fate.stays
+                                            continue
+                                        }
+                                    } else if oldSectionToNew[fromSection] < 0 {
+                                        // Out of a deleted section: its old row is implied deleted.
+                                        inserts.append(ItemPath(section: n, row: r))
+                                        continue
+                                    }
+                                    fate[match] = Fate.moves
+                                    moves.append(.init(
+                                        from: ItemPath(section: fromSection, row: match - oldStart[fromSection]),
+                                        to: ItemPath(section: n, row: r), contentChanged: contentChanged[match]))
                                 }
-                                fate[match] = Fate.moves
-                                moves.append(.init(
-                                    from: ItemPath(section: fromSection, row: match - oldStart[fromSection]),
-                                    to: ItemPath(section: n, row: r), contentChanged: contentChanged[match]))
+                                guard decreased else { break }
+                                inserts.removeSubrange(insertMark...)
+                                moves.removeSubrange(moveMark...)
+                                candidates.removeAll(keepingCapacity: true)
+                                for r in rows {
+                                    let match = Int(newToOld[nBase + r])
+                                    if match >= 0, oldSectionOf[match] == section {
+                                        candidates.append(Int32(truncatingIfNeeded: match - oBase))
+                                    }
+                                }
+                                _ = solver.mark(candidates, into: &stays)
+                                ranked = true
                             }
                         }
                     }

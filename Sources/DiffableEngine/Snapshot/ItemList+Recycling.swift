@@ -32,8 +32,8 @@ public struct ItemRecycler {
     /// Misses since the last match, and how many trigger the wide search.
     var misses = 0
     var missesBeforeWideSearch: Int
-    /// Every row under its id's hash (`tag | row`, 0 = empty), built when
-    /// the wide search fails; empty before.
+    /// Every row under its id's hash (`idHash << 32 | row + 1`, 0 = empty),
+    /// built when the wide search fails; empty before.
     var table: [UInt64] = []
 
     static let lookAhead = 32
@@ -99,38 +99,35 @@ public struct ItemRecycler {
 
     // MARK: The table of every row
 
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        IDHashTable.hash(UnsafeRawBufferPointer(bytes))
+    /// `Item.idHash` of the id spelled by `bytes`.
+    private static func idHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        UInt32(truncatingIfNeeded: IDHashTable.hash(UnsafeRawBufferPointer(bytes)))
     }
 
-    @inline(__always) private static func tag(_ hash: UInt64) -> UInt64 {
-        (hash >> 32 | 0x8000_0000) << 32
-    }
-
-    /// - Complexity: O(rows of the previous list)
+    /// - Complexity: O(rows of the previous list), reading the hashes the
+    ///   items carry, not their ids.
     private mutating func buildTable() {
         var capacity = 16
         while capacity < reader.count * 2 { capacity <<= 1 }
         var slots = [UInt64](repeating: 0, count: capacity)
         let mask = capacity - 1
         for row in 0..<reader.count {
-            let hash = reader[row].id.utf8.withContiguousStorageIfAvailable { Self.hash($0) }
-                ?? IDHashTable.hash(reader[row].id)
+            let hash = reader.address(row).pointee.idHash
             var slot = Int(truncatingIfNeeded: hash) & mask
             while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = Self.tag(hash) | UInt64(row)
+            slots[slot] = UInt64(hash) << 32 | UInt64(row + 1)
         }
         table = slots
     }
 
     /// The row holding `id` (the first one, should the list repeat an id).
     private func lookUp(_ id: UnsafeBufferPointer<UInt8>) -> Int? {
-        let hash = Self.hash(id), tag = Self.tag(hash), mask = table.count - 1
+        let hash = Self.idHash(id), mask = table.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         var found: Int?
         while table[slot] != 0 {
-            if table[slot] & 0xFFFF_FFFF_0000_0000 == tag {
-                let row = Int(table[slot] & 0xFFFF_FFFF)
+            if UInt32(truncatingIfNeeded: table[slot] >> 32) == hash {
+                let row = Int(table[slot] & 0xFFFF_FFFF) - 1
                 if has(id, at: row), row < found ?? .max { found = row }
             }
             slot = (slot + 1) & mask

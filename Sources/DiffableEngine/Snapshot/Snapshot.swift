@@ -20,7 +20,7 @@ public struct Item: Equatable, Sendable {
     /// matches ids by this first: an id longer than 15 bytes (a UUID, a
     /// path) is stored out of line, and reading it is a cache miss per
     /// comparison. (It fits in what would be padding: `Item` stays 48 bytes.)
-    public private(set) var idHash: UInt32
+    private(set) var idHash: UInt32
 
     /// `idHash` of `id`: 32 bits of `IDHashTable.hash` (seeded per process).
     @inline(__always) static func hash(_ id: String) -> UInt32 {

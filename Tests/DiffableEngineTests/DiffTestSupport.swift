@@ -131,3 +131,19 @@ func phase(of step: Step) -> Int {
     case .reloadItems, .reconfigureItems: 7
     }
 }
+
+extension Item {
+    /// Two distinct ids `prefix0`, `prefix1`, … whose `idHash` is the same
+    /// in this process (the hash is seeded per process, so the pair is found
+    /// at run time: a birthday search over a few hundred thousand ids).
+    static func idsSharingAHash(prefix: String) -> (String, String)? {
+        var seen: [UInt32: String] = [:]
+        for n in 0..<2_000_000 {
+            let id = "\(prefix)\(n)"
+            let hash = Item(id: id).idHash
+            if let other = seen[hash] { return (other, id) }
+            seen[hash] = id
+        }
+        return nil
+    }
+}

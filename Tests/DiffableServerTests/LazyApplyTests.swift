@@ -120,6 +120,52 @@ import Testing
         }
     }
 
+    /// Items in the compact shapes the validator reads without its general
+    /// loop (`skipCompactItem`), each byte replaced or dropped in turn, and
+    /// nested up to the depth limit: the validator accepts exactly what the
+    /// parser does.
+    @Test func compactItemsValidateLikeTheParser() {
+        let items = #"[{"id":"a-1","content":{"text":"x y"}},{"id":"b","content":"s"},{"id":"c"},"#
+            + #"{"id":"d","content":{"text":"t"},"more":1}]"#
+        func validates(_ bytes: [UInt8]) -> Bool {
+            bytes.withUnsafeBufferPointer { buffer in
+                var v = JSONValidator(buffer)
+                guard v.skipValue(depth: 0) else { return false }
+                v.skipWhitespace()
+                return v.pos == v.end
+            }
+        }
+        var inputs: [[UInt8]] = []
+        let base = utf8(items)
+        let replacements: [UInt8] = [0x22, 0x5C, 0x7D, 0x7B, 0x2C, 0x3A, 0x20, 0x01, 0x78, 0xC3, 0x80, 0x5D]
+        for i in base.indices {
+            var dropped = base
+            dropped.remove(at: i)
+            inputs.append(dropped)
+            for r in replacements where r != base[i] {
+                var replaced = base
+                replaced[i] = r
+                inputs.append(replaced)
+            }
+        }
+        // The item's `{` at the last allowed levels, and one past them.
+        let limit = JSONParser.defaultMaxDepth
+        for outer in (limit - 6)...(limit + 1) {
+            for nested in [items, #"[{"id":"a","content":{"text":"x"}},{"id":"b"}]"#] {
+                inputs.append(utf8(String(repeating: "[", count: outer) + nested + String(repeating: "]", count: outer)))
+            }
+        }
+        var accepted = 0
+        for bytes in inputs {
+            let parses = (try? JSONParser.parse(bytes)) != nil
+            if parses { accepted += 1 }
+            #expect(parses == validates(bytes), "\(String(decoding: bytes, as: UTF8.self))")
+        }
+        // Both answers occur (the mutations are not all rejected).
+        #expect(accepted > 20 && accepted < inputs.count - 20)
+        #expect(validates(base))
+    }
+
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
     func randomApplies(seed: UInt64) {
         var rng = SplitMix64(seed: seed)

@@ -57,6 +57,8 @@ struct JSONValidator {
             switch b {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let isObject = b == UInt8(ascii: "{")
+                // Most of a large request is items in one compact shape.
+                if isObject, depth + stack.count + 1 < maxDepth, skipCompactItem() { break }
                 guard depth + stack.count < maxDepth else { return false }
                 let opened = pos
                 pos += 1

@@ -154,8 +154,10 @@ public final class StdioSession: @unchecked Sendable {
         Self.enlargePipe(input)
         Self.enlargePipe(output)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var firstByteAt: UInt64 = 0
         while true {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if framer.bufferedByteCount == 0 { firstByteAt = DispatchTime.now().uptimeNanoseconds }
             if count < 0 && errno == EINTR { continue }
             if count <= 0 {
                 if let last = framer.finish() {
@@ -170,6 +172,9 @@ public final class StdioSession: @unchecked Sendable {
                 // The framing is known by the time the first message is; it is
                 // published before that message can be answered.
                 publishMode(framer.mode)
+                if case .body(let body) = framed, body.count >= LazyRequest.minimumBodySize {
+                    server.logger.log(.debug, "received a \(body.count)-byte message in " + Server.milliseconds(since: firstByteAt))
+                }
                 if !enqueue(framed), case .body(let body) = framed {
                     // Most likely a wrong Content-Length: find the next message.
                     framer.resynchronize(after: body)

@@ -41,6 +41,21 @@ struct DifferenceExampleTests {
         }
     }
 
+    /// Rows that cross into a neighbouring section in their old flat order
+    /// (a section's tail or head joining the next or previous one) are
+    /// moves, even where eight links in a row are consecutive old rows.
+    @Test func runsJoiningANeighbourSectionAreMoves() throws {
+        let a = (0..<10).map { "a\($0)" }, b = (0..<10).map { "b\($0)" }
+        // B's head joins the end of A.
+        try check(snap(("A", a), ("B", b)), snap(("A", a + b.prefix(6)), ("B", Array(b.dropFirst(6))))) {
+            $0.itemMoves = (0..<6).map { .init(from: path(1, $0), to: path(0, 10 + $0)) }
+        }
+        // A's tail joins the start of B.
+        try check(snap(("A", a), ("B", b)), snap(("A", Array(a.prefix(4))), ("B", a.suffix(6) + b))) {
+            $0.itemMoves = (0..<6).map { .init(from: path(0, 4 + $0), to: path(1, $0)) }
+        }
+    }
+
     @Test func headerOnlyChange() throws {
         try check(snap(("A=x", ["a"]), ("B", [])), snap(("A=y", ["a"]), ("B", []))) {
             $0.sectionReloads = [.init(old: 0, new: 0)]

@@ -68,15 +68,30 @@ extension DifferenceBuilder {
                             // again).
                             let (insertMark, moveMark) = (inserts.count, moves.count)
                             var ranked = false
+                            let (oLow, oHigh) = (oBase, oldStart[o + 1])
                             while true {
                                 var rank = 0, last = -1, decreased = false
-                                for r in rows {
+                                var next = rows.lowerBound
+                                while next < rows.upperBound {
+                                    // In order, eight rows linked to eight
+                                    // consecutive old rows of this section
+                                    // all stay (most rows of most applies).
+                                    if !ranked, next + 8 <= rows.upperBound,
+                                       let first = Self.diagonalBlock(newToOld, at: nBase + next),
+                                       first > last, first >= oLow, first + 8 <= oHigh {
+                                        Self.markStays(fate, first)
+                                        last = first + 7
+                                        next += 8
+                                        continue
+                                    }
+                                    let r = next
+                                    next += 1
                                     let match = Int(newToOld[nBase + r])
                                     guard match >= 0 else {
                                         inserts.append(ItemPath(section: n, row: r))
                                         continue
                                     }
-                                    let fromSection = Int(oldSectionOf[match])
+                                    let fromSection = oldSectionOf.isEmpty ? 0 : Int(oldSectionOf[match])
                                     if fromSection == o {
                                         let stay: Bool
                                         if ranked {
@@ -107,7 +122,7 @@ extension DifferenceBuilder {
                                 candidates.removeAll(keepingCapacity: true)
                                 for r in rows {
                                     let match = Int(newToOld[nBase + r])
-                                    if match >= 0, oldSectionOf[match] == section {
+                                    if match >= 0, oldSectionOf.isEmpty || oldSectionOf[match] == section {
                                         candidates.append(Int32(truncatingIfNeeded: match - oBase))
                                     }
                                 }
@@ -124,15 +139,64 @@ extension DifferenceBuilder {
         result.itemMoves = moves
     }
 
+    /// The old row linked to `links[at]` when `links[at ..< at + 8]` are
+    /// eight consecutive old rows (`m, m + 1, …, m + 7`, m ≥ 0); else nil.
+    /// - Precondition: `at + 8 <= links.count`.
+    @inline(__always)
+    static func diagonalBlock(_ links: UnsafeBufferPointer<Int32>, at: Int) -> Int? {
+        guard let base = links.baseAddress else { return nil }
+        let m = base[at]
+        guard m >= 0, m <= Int32.max - 7 else { return nil }
+        let raw = UnsafeRawPointer(base + at)
+        // Two links per word; m + 7 fits, so no lane carries into the next.
+        let pair = UInt64(UInt32(bitPattern: m)) | UInt64(UInt32(bitPattern: m + 1)) << 32
+        let step: UInt64 = 2 | 2 << 32
+        guard raw.loadUnaligned(as: UInt64.self) == pair,
+              raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == pair &+ step,
+              raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) == pair &+ 2 &* step,
+              raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self) == pair &+ 3 &* step
+        else { return nil }
+        return Int(m)
+    }
+
+    /// Sets the fates of old rows `first ..< first + 8` to `Fate.stays`.
+    /// - Precondition: `first + 8 <= fate.count`.
+    @inline(__always)
+    static func markStays(_ fate: UnsafeMutableBufferPointer<UInt8>, _ first: Int) {
+        guard let base = fate.baseAddress else { return }
+        UnsafeMutableRawPointer(base + first).storeBytes(of: Self.eightStays, as: UInt64.self)
+    }
+
+    static let eightStays = UInt64(Fate.stays) &* 0x0101_0101_0101_0101
+
     /// Walks the old side: reports deletes and, for items that stay, reloads.
     /// Reads the flat arrays only, not the items.
     mutating func diffItemsOldSide() {
+        oldFate.withUnsafeBufferPointer { oldFate in contentChanged.withUnsafeBufferPointer { contentChanged in
+            diffItemsOldSide(oldFate, contentChanged)
+        } }
+    }
+
+    private mutating func diffItemsOldSide(_ oldFate: UnsafeBufferPointer<UInt8>,
+                                           _ contentChanged: UnsafeBufferPointer<Bool>) {
+        guard let fates = oldFate.baseAddress, let changes = contentChanged.baseAddress else { return }
+        let (fateWords, changeWords) = (UnsafeRawPointer(fates), UnsafeRawPointer(changes))
         for o in oldSections.indices {
             let n = oldSectionToNew[o]
             guard n >= 0 else { continue }  // rows of deleted sections are implied
             let oBase = oldStart[o]
             let nBase = newStart[n]
-            for r in 0..<(oldStart[o + 1] - oBase) {
+            let count = oldStart[o + 1] - oBase
+            var r = 0
+            while r < count {
+                // Eight rows that stay unchanged report nothing.
+                if r + 8 <= count,
+                   fateWords.loadUnaligned(fromByteOffset: oBase + r, as: UInt64.self) == Self.eightStays,
+                   changeWords.loadUnaligned(fromByteOffset: oBase + r, as: UInt64.self) == 0 {
+                    r += 8
+                    continue
+                }
+                defer { r += 1 }
                 switch oldFate[oBase + r] {
                 case Fate.deleted:
                     result.itemDeletes.append(ItemPath(section: o, row: r))

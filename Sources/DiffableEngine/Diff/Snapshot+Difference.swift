@@ -46,7 +46,8 @@ struct DifferenceBuilder {
     /// Item matching by flat index, or -1.
     var oldToNew: [Int32] = []
     var newToOld: [Int32] = []
-    /// Old section of each old flat index.
+    /// Old section of each old flat index; empty when there is one old
+    /// section (read through `oldSection(of:)`).
     var oldSectionOf: [Int32] = []
     /// Fate of each old item: `Fate.deleted` unless found to stay or move.
     var oldFate: [UInt8] = []
@@ -125,10 +126,14 @@ struct DifferenceBuilder {
         oldToNew = [Int32](repeating: -1, count: oldCount)
         newToOld = [Int32](repeating: -1, count: newCount)
         contentChanged = [Bool](repeating: false, count: oldCount)
-        oldSectionOf = [Int32](repeating: 0, count: oldCount)
-        for s in oldSections.indices.dropFirst() {  // section 0's rows are already 0
-            let section = Int32(truncatingIfNeeded: s)
-            for o in oldStart[s]..<oldStart[s + 1] { oldSectionOf[o] = section }
+        // One old section (a flat list): every row's section is 0, and the
+        // array stays empty (see `oldSection(of:)`).
+        if oldSections.count > 1 {
+            oldSectionOf = [Int32](repeating: 0, count: oldCount)
+            for s in oldSections.indices.dropFirst() {  // section 0's rows are already 0
+                let section = Int32(truncatingIfNeeded: s)
+                for o in oldStart[s]..<oldStart[s + 1] { oldSectionOf[o] = section }
+            }
         }
 
         // 1. Walk each matched section pair in step, comparing ids in place
@@ -159,14 +164,14 @@ struct DifferenceBuilder {
             }
         }
         guard unmatchedOld > 0, newCount > 0 else { return }
+        // Links pair one old row with one new row.
+        let unmatchedNew = newCount - (oldCount - unmatchedOld)
 
         // 2. Symbol table of the remaining ids of the smaller side (hash ->
         //    flat index, keys not stored), probed with the other side's ids;
         //    an entry whose hash matches is taken once its id is compared.
         //    Tabling the smaller side keeps the table in cache when one side
         //    is much smaller (a search that filters 1M rows down to 50).
-        var unmatchedNew = 0
-        for n in newToOld where n < 0 { unmatchedNew += 1 }
         var hashed: [Int32] = []  // new flat indices linked through the table
         if unmatchedNew * 4 < unmatchedOld {
             for (n, o) in hashMatch(table: newSections, newStart, newToOld, count: unmatchedNew,
@@ -187,9 +192,14 @@ struct DifferenceBuilder {
         compareContent(hashed)
     }
 
+    /// The old section of flat index `o`.
+    @inline(__always) func oldSection(of o: Int) -> Int {
+        oldSectionOf.isEmpty ? 0 : Int(oldSectionOf[o])
+    }
+
     /// The old item at flat index `o`.
     private func oldItem(_ o: Int) -> Item {
-        let s = Int(oldSectionOf[o])
+        let s = oldSection(of: o)
         return oldSections[s].items[o - oldStart[s]]
     }
 
@@ -209,18 +219,46 @@ struct DifferenceBuilder {
     private static func forEachUnmatched(
         _ sections: [Section], _ starts: [Int], _ links: [Int32], _ body: (Int32, UnsafePointer<Item>) -> Void
     ) {
-        func visit<C: ItemAddressing>(_ items: C, _ base: Int) {
-            for r in 0..<items.count where links[base + r] < 0 {
-                body(Int32(truncatingIfNeeded: base + r), items.address(r))
+        links.withUnsafeBufferPointer { links in
+            func visit<C: ItemAddressing>(_ items: C, _ base: Int) {
+                var r = 0
+                while let next = firstUnlinked(links, from: base + r, end: base + items.count) {
+                    r = next - base
+                    body(Int32(truncatingIfNeeded: next), items.address(r))
+                    r += 1
+                }
+            }
+            for s in sections.indices {
+                let items = sections[s].items
+                let base = starts[s]
+                if items.withContiguousStorageIfAvailable({ visit($0, base) }) == nil {
+                    items.withReader { visit($0, base) }
+                }
             }
         }
-        for s in sections.indices {
-            let items = sections[s].items
-            let base = starts[s]
-            if items.withContiguousStorageIfAvailable({ visit($0, base) }) == nil {
-                items.withReader { visit($0, base) }
+    }
+
+    /// The first index in `from ..< end` whose link is -1 (unlinked), or
+    /// nil. Most rows are linked when this runs: it tests two links per
+    /// 64-bit load (their sign bits) and looks closer only at a word that
+    /// holds one.
+    /// - Complexity: O(end - from), about one step per two links.
+    @inline(__always)
+    private static func firstUnlinked(_ links: UnsafeBufferPointer<Int32>, from: Int, end: Int) -> Int? {
+        var i = from
+        if let base = links.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while i + 2 <= end {
+                let pair = raw.loadUnaligned(fromByteOffset: i * 4, as: UInt64.self)
+                if pair & 0x8000_0000_8000_0000 != 0 { break }
+                i += 2
             }
         }
+        while i < end {
+            if links[i] < 0 { return i }
+            i += 1
+        }
+        return nil
     }
 
     /// Symbol-table matching of the unmatched items of two sides: the
@@ -270,7 +308,7 @@ struct DifferenceBuilder {
             while cursor < hashed.count, Int(hashed[cursor]) < end {
                 let n = Int(hashed[cursor])
                 let o = Int(newToOld[n])
-                let os = Int(oldSectionOf[o])
+                let os = oldSection(of: o)
                 let old = oldSections[os].items[o - oldStart[os]]
                 contentChanged[o] = old.content != items[n - base].content
                 cursor += 1

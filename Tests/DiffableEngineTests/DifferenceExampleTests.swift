@@ -56,6 +56,21 @@ struct DifferenceExampleTests {
         }
     }
 
+    /// Content is equal by bytes, whether or not two values share a buffer
+    /// (the comparison tests the buffer first).
+    @Test func contentEqualityIsByBytes() {
+        let bytes = Array(#"{"text":"a"}"#.utf8)
+        let shared = Content(bytes: bytes)
+        #expect(shared == Content(bytes: bytes))
+        #expect(Content(bytes: Array(bytes)) == Content(bytes: bytes.map { $0 }))
+        #expect(Content(bytes: bytes) != Content(bytes: Array(#"{"text":"b"}"#.utf8)))
+        #expect(Content(bytes: []) == Content(bytes: [UInt8]()))
+        #expect(Content(bytes: []) != Content(bytes: [0]))
+        var items = [Item(id: "a", content: shared)]
+        items.append(Item(id: "b", content: Content(bytes: bytes.map { $0 })))
+        #expect(items[0].content == items[1].content)
+    }
+
     @Test func headerOnlyChange() throws {
         try check(snap(("A=x", ["a"]), ("B", [])), snap(("A=y", ["a"]), ("B", []))) {
             $0.sectionReloads = [.init(old: 0, new: 0)]

@@ -251,8 +251,11 @@ struct SegmentBuilder {
     /// freed). The builder must not be used afterwards.
     /// `copyLater`: a sparse view a match set copies in the background
     /// (see `SearchMatchSet+Copying`).
-    func build(base: CompactSegment? = nil, copyLater: Bool = false) -> CompactSegment {
-        CompactSegment(storage, pool: pool, base: base, copyLater: copyLater)
+    /// `pendingResume`: a view whose resume positions are still to be
+    /// found (see `PendingResume`).
+    func build(base: CompactSegment? = nil, copyLater: Bool = false,
+               pendingResume: PendingResume? = nil) -> CompactSegment {
+        CompactSegment(storage, pool: pool, base: base, copyLater: copyLater, pendingResume: pendingResume)
     }
 
     /// Gives the buffers back to the pool; the builder must not be used
@@ -272,7 +275,8 @@ struct SegmentBuilder {
 /// or the `SearchIndex` itself: a first keystroke that matches half of the
 /// texts or more (a common letter) lists them instead of copying them.
 ///
-/// Immutable once built; shared read-only between threads.
+/// Immutable once built (but for `pendingResume`); shared read-only between
+/// threads.
 final class CompactSegment: @unchecked Sendable {
     /// The buffers this segment owns (none for the index root).
     private let storage: SegmentStorage?
@@ -293,11 +297,18 @@ final class CompactSegment: @unchecked Sendable {
     let resume: UnsafeBufferPointer<Int32>
     /// A sparse view that its match set copies in the background.
     let copyLater: Bool
+    /// A view whose resume positions are -1 (from scratch) until its match
+    /// set finds them in the background and writes them in place (the one
+    /// exception to immutability: readers of `resume` wait for that,
+    /// through `SearchMatchSet.scanSegments`).
+    let pendingResume: PendingResume?
 
-    fileprivate init(_ storage: SegmentStorage, pool: SegmentPool, base: CompactSegment?, copyLater: Bool) {
+    fileprivate init(_ storage: SegmentStorage, pool: SegmentPool, base: CompactSegment?, copyLater: Bool,
+                     pendingResume: PendingResume? = nil) {
         self.storage = storage
         self.pool = pool
         self.copyLater = copyLater && base != nil
+        self.pendingResume = base != nil ? pendingResume : nil
         let root = base.map { $0.base ?? $0 }
         self.base = root
         index = nil
@@ -320,6 +331,7 @@ final class CompactSegment: @unchecked Sendable {
         storage = nil
         self.pool = pool
         copyLater = false
+        pendingResume = nil
         base = nil
         self.index = index
         copiedTable = nil

@@ -62,6 +62,12 @@ struct Scanner {
         var ranked = true
         if case .none = state.ranking { ranked = false }
         let known1Byte = !ranked && holdFirstByte && query.bytes.count == 1
+        // A one-byte fuzzy needle matches every candidate known to hold its
+        // byte. Its resume positions (where the byte first occurs) are left
+        // unknown (-1: from scratch) and found after the reply
+        // (`CompactSegment.pendingResume`), so this key does not read the
+        // texts it matches.
+        let fuzzy1Byte = holdFirstByte && query.mode == .fuzzy && query.bytes.count == 1
         query.bytes.withUnsafeBufferPointer { needle in query.pairBits.withUnsafeBufferPointer { pairs in
             for i in candidates {
                 k &+= 1
@@ -79,6 +85,8 @@ struct Scanner {
                               SubstringMatcher.firstOccurrence(of: needle, in: table.foldedText(i)) != nil
                         else { continue }
                     }
+                } else if fuzzy1Byte {
+                    end = -1
                 } else {
                     let start = resume.map { Int($0[k]) } ?? 0
                     guard let e = start >= 0
@@ -92,7 +100,7 @@ struct Scanner {
                 @inline(__always) func id() -> Int { ids.map { $0[i] } ?? i }
                 if state.keepMatches {
                     if selecting {
-                        let r = end <= Int(Int32.max) ? Int32(end) : -1
+                        let r = end >= 0 && end <= Int(Int32.max) ? Int32(end) : -1
                         if copying { builder?.append(table, i, id: id(), resume: r) } else { builder?.select(i, resume: r) }
                     } else {
                         state.matches.append(id())
@@ -302,16 +310,20 @@ extension SearchIndex {
                                      holdFirstByte: !scanner.query.bytes.isEmpty, into: &state)
                     }
                     if let built = state.selection {
+                        // Resume positions a one-byte fuzzy scan left unknown.
+                        let pending = PendingResume(prepared)
                         if listed != nil {
                             state.built = [built.build()]
                         } else if built.count * Self.viewDivisor(prepared.mode) >= texts.count, let root {
-                            state.built = [built.build(base: root)]
+                            state.built = [built.build(base: root, pendingResume: pending)]
                         } else if built.count >= Self.backgroundCopyMinimum, let root {
                             // Copied in the background, after the reply.
-                            state.built = [built.build(base: root, copyLater: true)]
+                            state.built = [built.build(base: root, copyLater: true, pendingResume: pending)]
                         } else {
                             var copy = SegmentBuilder(texts: built.count, bytes: built.count * averageBytes, pool: pool)
-                            for (p, r) in zip(built.positions, built.resume) { copy.append(table, p, id: p, resume: r) }
+                            for (p, r) in zip(built.positions, built.resume) {
+                                copy.append(table, p, id: p, resume: r < 0 ? pending?.resume(table, p) ?? r : r)
+                            }
                             built.discard()
                             state.built = [copy.build()]
                         }

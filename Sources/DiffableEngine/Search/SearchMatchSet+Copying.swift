@@ -25,12 +25,14 @@ extension SearchMatchSet {
     /// Starts copying the `copyLater` views among `segments`, or nil when
     /// there are none.
     static func copying(_ segments: [CompactSegment]) -> BackgroundBuild<[CompactSegment]>? {
-        guard segments.contains(where: \.copyLater) else { return nil }
+        guard segments.contains(where: { $0.copyLater || $0.pendingResume != nil }) else { return nil }
         // One thread per segment, as the scan that made them (one copy
         // after the other took twice as long, and the next key waited).
         return BackgroundBuild {
             Parallel.map(segments.count, placeholder: segments[0]) {
-                segments[$0].copyLater ? segments[$0].copied() : segments[$0]
+                let segment = segments[$0]
+                if segment.copyLater { return segment.copied() }
+                return segment.pendingResume != nil ? segment.resumed() : segment
             }
         }
     }
@@ -51,11 +53,60 @@ extension CompactSegment {
         guard let positions, base != nil else { return self }
         var copy = SegmentBuilder(texts: positions.count, bytes: positions.count * averageTextBytes, pool: pool)
         let ids = textIds
+        let pending = pendingResume
         withTable { table in
             for (k, p) in positions.enumerated() {
-                copy.append(table, p, id: ids.map { $0[p] } ?? p, resume: resume[k])
+                let r = resume[k] < 0 ? pending?.resume(table, p) ?? resume[k] : resume[k]
+                copy.append(table, p, id: ids.map { $0[p] } ?? p, resume: r)
             }
         }
         return copy.build()
+    }
+
+    /// This view with its pending resume positions found, written in
+    /// place (-1 entries only): a second selection of as many positions
+    /// would double what the match set holds and send the next keystroke's
+    /// selection to fresh memory. Readers of `resume` wait for the match
+    /// set's `copying` first (`scanSegments`). Any other segment is
+    /// returned as it is.
+    /// - Complexity: O(count + bytes read up to each text's first match)
+    func resumed() -> CompactSegment {
+        guard let positions, base != nil, let pending = pendingResume, let start = resume.baseAddress
+        else { return self }
+        let writable = UnsafeMutablePointer(mutating: start)
+        withTable { table in
+            for (k, p) in positions.enumerated() where writable[k] < 0 {
+                writable[k] = pending.resume(table, p)
+            }
+        }
+        return self
+    }
+}
+
+/// Where a one-byte fuzzy needle's greedy match ends in a text that holds
+/// its byte (the byte's first occurrence, plus one): what a scan from
+/// scratch left unknown so as not to read the texts it matched (every
+/// candidate holds the byte), found after the reply.
+struct PendingResume: Sendable {
+    let byte: UInt8
+    /// Matched against the original text (a case-sensitive query), else the
+    /// folded one.
+    let caseSensitive: Bool
+
+    /// Nil unless `query` is a one-byte fuzzy needle.
+    init?(_ query: PreparedQuery) {
+        guard query.mode == .fuzzy, query.bytes.count == 1, let byte = query.bytes.first else { return nil }
+        self.byte = byte
+        caseSensitive = query.caseSensitive
+    }
+
+    /// The resume position in text `i` of `table` (-1 when it lacks the
+    /// byte, which a scan's candidates never do).
+    /// - Complexity: O(bytes up to the first occurrence)
+    func resume(_ table: TextTable, _ i: Int) -> Int32 {
+        let units = caseSensitive ? table.original(i) : table.foldedText(i)
+        guard let base = units.baseAddress else { return -1 }
+        let found = ByteScan.find(byte, base, from: 0, end: units.count)
+        return found < units.count ? Int32(truncatingIfNeeded: found + 1) : -1
     }
 }

@@ -15,6 +15,8 @@ extension SearchMatchSet {
     /// one matches them from scratch).
     /// - Complexity: O(matches + their bytes + changes)
     func translated(through splice: IndexSplice, inserted: [(at: Int, text: String?)]) -> SearchMatchSet? {
+        // Copies and resume positions made in the background, once done.
+        let segments = scanSegments
         // Every entry's index before the splice, in order (segments are
         // consecutive runs of the index).
         var oldIDs: [Int] = []

@@ -16,14 +16,19 @@
 ///
 /// Small scans (under `SearchIndex.backgroundCopyMinimum` matches per
 /// thread) copy on the spot: a thread costs more than their copy.
+///
+/// The same task finds the resume positions a one-byte fuzzy scan left
+/// unknown (`PendingResume`): in the copy of a sparse view, or written in
+/// place in a dense one.
 extension SearchMatchSet {
-    /// What a narrowing scan reads: the copies once built (waiting for the
-    /// rest of the build), else the segments.
-    /// - Complexity: what is left of the copy, then O(1).
+    /// What reads resume positions (a narrowing scan, a translation through
+    /// an edit) reads: the segments once copied and resumed (waiting for
+    /// the rest of that task), else the segments.
+    /// - Complexity: what is left of the task, then O(1).
     var scanSegments: [CompactSegment] { copying?.value() ?? segments }
 
-    /// Starts copying the `copyLater` views among `segments`, or nil when
-    /// there are none.
+    /// Starts copying the `copyLater` views among `segments` and finding
+    /// pending resume positions, or nil when there is neither.
     static func copying(_ segments: [CompactSegment]) -> BackgroundBuild<[CompactSegment]>? {
         guard segments.contains(where: { $0.copyLater || $0.pendingResume != nil }) else { return nil }
         // One thread per segment, as the scan that made them (one copy

@@ -126,7 +126,7 @@ import Testing
     /// parser does.
     @Test func compactItemsValidateLikeTheParser() {
         let items = #"[{"id":"a-1","content":{"text":"x y"}},{"id":"b","content":"s"},{"id":"c"},"#
-            + #"{"id":"d","content":{"text":"t"},"more":1}]"#
+            + #"{"id":"é\n","content":{"text":"a\"\u00e9"}},{"id":"d","content":{"text":"t"},"more":1}]"#
         func validates(_ bytes: [UInt8]) -> Bool {
             bytes.withUnsafeBufferPointer { buffer in
                 var v = JSONValidator(buffer)
@@ -148,6 +148,11 @@ import Testing
                 inputs.append(replaced)
             }
         }
+        // An invalid string whose rest spells a valid item's tail.
+        inputs.append(utf8(#"[{"id":"a","content":"\q{"text":"b"}}]"#))
+        inputs.append(utf8(#"[{"id":"\q{"id":"b"}]"#))
+        inputs.append(utf8(#"[{"id":"\q}]"#))
+        inputs.append(utf8(#"[{"id":"a","content":"\q}]"#))
         // The item's `{` at the last allowed levels, and one past them.
         let limit = JSONParser.defaultMaxDepth
         for outer in (limit - 6)...(limit + 1) {

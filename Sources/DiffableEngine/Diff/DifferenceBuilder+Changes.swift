@@ -50,13 +50,16 @@ extension DifferenceBuilder {
             oldSectionOf.withUnsafeBufferPointer { oldSectionOf in
                 contentChanged.withUnsafeBufferPointer { contentChanged in
                     fate.withUnsafeMutableBufferPointer { fate in
+                        // As `oldSection(of:)`, through the buffer.
+                        @inline(__always) func sectionOf(_ o: Int) -> Int {
+                            oldSectionOf.isEmpty ? 0 : Int(oldSectionOf[o])
+                        }
                         for n in newSectionToOld.indices {
                             let o = newSectionToOld[n]
                             guard o >= 0 else { continue }  // rows of inserted sections are implied
                             let oBase = oldStart[o]
                             let nBase = newStart[n]
                             let rows = 0..<(newStart[n + 1] - nBase)
-                            let section = Int32(truncatingIfNeeded: o)
 
                             // Items that were already in this section: old rows
                             // in new order. When they are increasing (nothing
@@ -91,7 +94,7 @@ extension DifferenceBuilder {
                                         inserts.append(ItemPath(section: n, row: r))
                                         continue
                                     }
-                                    let fromSection = oldSectionOf.isEmpty ? 0 : Int(oldSectionOf[match])
+                                    let fromSection = sectionOf(match)
                                     if fromSection == o {
                                         let stay: Bool
                                         if ranked {
@@ -122,7 +125,7 @@ extension DifferenceBuilder {
                                 candidates.removeAll(keepingCapacity: true)
                                 for r in rows {
                                     let match = Int(newToOld[nBase + r])
-                                    if match >= 0, oldSectionOf.isEmpty || oldSectionOf[match] == section {
+                                    if match >= 0, sectionOf(match) == o {
                                         candidates.append(Int32(truncatingIfNeeded: match - oBase))
                                     }
                                 }

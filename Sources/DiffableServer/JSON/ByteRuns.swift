@@ -55,6 +55,17 @@ enum ByteRuns {
         return end
     }
 
+    /// Whether `bytes[offset ..< end]` starts with `literal` (the
+    /// validator's and the apply scanner's fixed spellings).
+    /// - Complexity: O(literal length), one `memcmp` (a byte loop here made
+    ///   validating 94 MB of compact items 25 → 31 ms).
+    @inline(__always)
+    static func hasLiteral(_ literal: StaticString, in bytes: UnsafeBufferPointer<UInt8>, at offset: Int, end: Int) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard offset >= 0, count <= end - offset, end <= bytes.count, let base = bytes.baseAddress else { return false }
+        return memcmp(base + offset, literal.utf8Start, count) == 0
+    }
+
     /// The first index in `from ..< end` of `target`, or nil: the C
     /// library's `memchr`, which reads a vector register per step (the
     /// framer runs it over every byte of an NDJSON message as it arrives;

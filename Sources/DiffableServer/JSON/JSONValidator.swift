@@ -115,13 +115,10 @@ struct JSONValidator {
         return true
     }
 
-    mutating func skipLiteral(_ literal: StaticString) -> Bool {
-        let count = literal.utf8CodeUnitCount
-        let expected = UnsafeBufferPointer(start: literal.utf8Start, count: count)
-        for i in 0..<count where byte(pos + i) != expected[i] {
-            return false
-        }
-        pos += count
+    /// Skips `literal` when the bytes at `pos` spell it.
+    @inline(__always) mutating func skipLiteral(_ literal: StaticString) -> Bool {
+        guard ByteRuns.hasLiteral(literal, in: input, at: pos, end: end) else { return false }
+        pos += literal.utf8CodeUnitCount
         return true
     }
 

@@ -154,13 +154,8 @@ struct ByteScanner {
 
     /// Whether the bytes in `range` spell `literal`.
     @inline(__always) func bytes(_ range: Range<Int>, equal literal: StaticString) -> Bool {
-        let count = literal.utf8CodeUnitCount
-        guard range.count == count, range.lowerBound >= 0, range.upperBound <= end else { return false }
-        let start = literal.utf8Start
-        for i in 0..<count where input[range.lowerBound + i] != start[i] {
-            return false
-        }
-        return true
+        range.count == literal.utf8CodeUnitCount
+            && ByteRuns.hasLiteral(literal, in: input, at: range.lowerBound, end: end)
     }
 
     /// The bytes of `range` (inside the input: the ranges of tokens and

@@ -124,8 +124,10 @@ extension ApplyScanner {
     /// `decodeItemsInParts` with no previous items to reuse.
     static func decodeItemsInParts(_ s: inout ByteScanner, starts: [Int], ids: inout IDHashes,
                                    checkpoint: (ByteScanner) -> Bool) -> [[Item]]? {
-        ItemList().withRecycler { recycler in
-            decodeItemsInParts(&s, starts: starts, ids: &ids, recycler: recycler, checkpoint: checkpoint)
+        var arenas = ByteArena.Writer()
+        return ItemList().withRecycler { recycler in
+            decodeItemsInParts(&s, starts: starts, ids: &ids, arenas: &arenas, recycler: recycler,
+                               checkpoint: checkpoint)
         }
     }
 }

@@ -100,14 +100,51 @@ import Testing
         _ = server.handle(body: Self.body(second, id: 2), lazyFrom: 0, hintSpacing: inParts ? 1 : nil)
         let after = try #require(server.sources["t"]?.snapshot.sections[0].items)
         #expect(after.count == 1999)
-        func storage(_ item: Item) -> UnsafeRawPointer? {
-            item.content?.bytes.withUnsafeBytes { $0.baseAddress }
+        func shares(_ a: Item?, _ b: Item) -> Bool {
+            guard let x = a?.content, let y = b.content else { return false }
+            return x.sharesStorage(with: y)
         }
-        let held = Dictionary(uniqueKeysWithValues: before.map { ($0.id, storage($0)) })
-        let shared = after.filter { held[$0.id] == storage($0) }.count
+        let held = Dictionary(uniqueKeysWithValues: before.map { ($0.id, $0) })
+        let shared = after.filter { shares(held[$0.id], $0) }.count
         #expect(shared == 1998, "unchanged items reused: \(shared) of 1998")
-        #expect(held[ids[7]] != storage(after[7]))
+        #expect(!shares(held[ids[7]], after[7]))
         #expect(after[7].content == Content(bytes: Array(#"{"text":"changed"}"#.utf8)))
+    }
+
+    /// Contents of an `apply` are written into shared arenas; an item kept
+    /// from an arena that the source now uses less than half of is copied
+    /// out at the next `apply`, so that arena can go; items kept from a
+    /// well-used arena stay shared.
+    @Test(arguments: [false, true])
+    func keptItemsLeaveSparseArenas(inParts: Bool) throws {
+        let server = Server()
+        _ = server.handle(body: utf8(#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#))
+        let ids = (0..<3000).map { "item-\($0)-0123456789abcdef" }
+        func send(_ version: (Int) -> Int, id: Int) throws -> ItemList {
+            let elements = ids.indices.map { Self.element(ids[$0], #"{"text":"v\#(version($0)) \#(ids[$0])"}"#) }
+            _ = server.handle(body: Self.body(elements, id: id), lazyFrom: 0, hintSpacing: inParts ? 1 : nil)
+            return try #require(server.sources["t"]?.snapshot.sections[0].items)
+        }
+        func shared(_ a: Item, _ b: Item) -> Bool {
+            guard let x = a.content, let y = b.content else { return false }
+            return x.sharesStorage(with: y)
+        }
+        let first = try send({ _ in 1 }, id: 1)
+        // 70% change: the first apply's arenas keep 30% of their bytes.
+        let second = try send({ $0 % 10 < 7 ? 2 : 1 }, id: 2)
+        #expect(second.count == 3000)
+        for k in [0, 1500, 2999] { #expect(second[k].content?.bytes == Array(#"{"text":"v\#(k % 10 < 7 ? 2 : 1) \#(ids[k])"}"#.utf8)) }
+        #expect(zip(first, second).filter { shared($0, $1) }.count == 900, "the unchanged 30% are shared")
+        // Re-sent unchanged: the 30% leave their sparse arenas (equal
+        // bytes, new storage); the 70% stay where the second apply put them.
+        let third = try send({ $0 % 10 < 7 ? 2 : 1 }, id: 3)
+        #expect(third == second)
+        let stayed = zip(second, third).enumerated().filter { shared($0.element.0, $0.element.1) }.map(\.offset)
+        #expect(stayed.count == 2100)
+        #expect(stayed.allSatisfy { $0 % 10 < 7 })
+        // And then they stay: nothing is sparse any more.
+        let fourth = try send({ $0 % 10 < 7 ? 2 : 1 }, id: 4)
+        #expect(zip(third, fourth).allSatisfy { shared($0, $1) })
     }
 
     /// Elements that start like the held item but differ after its content

@@ -82,7 +82,7 @@ extension DifferenceBuilder {
             let (o, n) = (oBase + i, nBase + j)
             oldToNew[o] = Int32(truncatingIfNeeded: n)
             newToOld[n] = Int32(truncatingIfNeeded: o)
-            if !sameItem && a[i].content != b[j].content { changed[o] = true }
+            if !sameItem && !Item.sameContent(a.address(i), b.address(j)) { changed[o] = true }
         }
         var i = 0
         var j = 0

@@ -58,8 +58,8 @@ public struct ItemRecycler {
         misses = 0
         let item = reader[row]
         guard let content else { return item.content == nil ? item : nil }
-        guard let stored = item.content?.bytes, stored.count == content.count else { return nil }
-        let equal = stored.withUnsafeBufferPointer { Self.equal($0, content) }
+        guard let stored = item.content, stored.byteCount == content.count else { return nil }
+        let equal = stored.withUnsafeBytes { Self.equal($0.bindMemory(to: UInt8.self), content) }
         return equal ? item : nil
     }
 

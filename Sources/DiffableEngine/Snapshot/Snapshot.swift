@@ -4,22 +4,27 @@ public struct Item: Equatable, Sendable {
     public var id: String {
         didSet { idHash = Self.hash(id) }
     }
-    public var content: Content?
-    /// Where the search text lives. Most texts are a run of the content's own
-    /// bytes (a JSON string without escapes), so they are not stored twice.
-    var textSource: TextSource
 
-    enum TextSource: Sendable {
-        case none
-        /// UTF-8 bytes `start ..< end` of `content`.
-        case inContent(start: UInt32, end: UInt32)
-        case string(String)
-    }
+    /// Where the content and the search text are: `contentCount` bytes at
+    /// `contentStart` of `storage` (`noContent`: none), and the text at
+    /// `textStart ..< textEnd` from `contentStart` (`noText`: none). Most
+    /// texts are a run of the content's own bytes (a JSON string without
+    /// escapes), so they are not stored twice; another text is stored
+    /// after the content. Kept as plain fields rather than a `Content?`
+    /// and an enum so that `Item` stays 48 bytes.
+    private var storage: ByteArena?
+    private var contentStart: UInt32
+    private var contentCount: UInt32
+    private var textStart: UInt32
+    private var textEnd: UInt32
+
+    private static let noContent = UInt32.max
+    private static let noText = UInt32.max
 
     /// The engine's hash of `id`, computed once when the id is set. A diff
     /// matches ids by this first: an id longer than 15 bytes (a UUID, a
     /// path) is stored out of line, and reading it is a cache miss per
-    /// comparison. (It fits in what would be padding: `Item` stays 48 bytes.)
+    /// comparison.
     private(set) var idHash: UInt32
 
     /// `idHash` of `id`: 32 bits of `IDHashTable.hash` (seeded per process).
@@ -27,52 +32,148 @@ public struct Item: Equatable, Sendable {
         UInt32(truncatingIfNeeded: IDHashTable.hash(id))
     }
 
+    public var content: Content? {
+        get {
+            guard let storage, contentCount != Self.noContent else { return nil }
+            return Content(arena: storage, start: contentStart, count: contentCount)
+        }
+        set { store(content: newValue, text: textOutsideContent) }
+    }
+
     /// The text search matches on, derived from the content by the protocol
     /// layer when the item arrives (`nil` means the item never matches a
     /// non-empty query).
-    /// - Complexity: O(length of the text) when it is read from the content.
+    /// - Complexity: O(length of the text)
     public var text: String? {
-        get {
-            switch textSource {
-            case .none: return nil
-            case .string(let text): return text
-            case .inContent(let start, let end):
-                guard let bytes = content?.bytes, Int(end) <= bytes.count, start <= end else { return nil }
-                return String(decoding: bytes[Int(start)..<Int(end)], as: UTF8.self)
-            }
-        }
-        set { textSource = newValue.map(TextSource.string) ?? .none }
+        get { withTextBytes { String(decoding: $0, as: UTF8.self) } }
+        set { store(content: content, text: newValue.map { .outside($0) }) }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of the search text, or answers nil
+    /// when the item has none.
+    public func withTextBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R? {
+        guard let storage, textStart != Self.noText else { return nil }
+        return try storage.withBytes(Int(contentStart) + Int(textStart), Int(textEnd - textStart), body)
     }
 
     public init(id: String, content: Content? = nil, text: String? = nil) {
         self.id = id
-        self.content = content
-        self.textSource = text.map(TextSource.string) ?? .none
         idHash = Self.hash(id)
+        (storage, contentStart, contentCount, textStart, textEnd) = (nil, 0, Self.noContent, Self.noText, Self.noText)
+        store(content: content, text: text.map { .outside($0) })
     }
 
     /// An item whose search text is the UTF-8 bytes `textRange` of its
     /// content (which must be valid UTF-8 there); saves a copy of the text.
+    /// A range outside the content means no text.
     public init(id: String, content: Content, textRange: Range<Int>) {
         self.id = id
-        self.content = content
         idHash = Self.hash(id)
-        if textRange.lowerBound >= 0, textRange.upperBound <= content.bytes.count,
+        storage = content.arena
+        contentStart = content.start
+        contentCount = content.count
+        if textRange.lowerBound >= 0, textRange.upperBound <= content.byteCount,
            let start = UInt32(exactly: textRange.lowerBound), let end = UInt32(exactly: textRange.upperBound) {
-            textSource = .inContent(start: start, end: end)
+            (textStart, textEnd) = (start, end)
         } else {
-            textSource = .none
+            (textStart, textEnd) = (Self.noText, Self.noText)
         }
+    }
+
+    private enum TextPlacement {
+        /// The same bytes of the (new) content.
+        case inContent(start: UInt32, end: UInt32)
+        case outside(String)
+    }
+
+    /// The text, as it must be kept when the content changes: its range
+    /// when it lies in the content, else its bytes.
+    private var textOutsideContent: TextPlacement? {
+        guard storage != nil, textStart != Self.noText else { return nil }
+        if contentCount != Self.noContent, textEnd <= contentCount { return .inContent(start: textStart, end: textEnd) }
+        return text.map { .outside($0) }
+    }
+
+    /// Stores `content` and `text`: a text outside the content is written
+    /// with a copy of the content into an arena of the item's own.
+    /// - Complexity: O(bytes of the text and content) when a text is
+    ///   outside the content, else O(1).
+    private mutating func store(content: Content?, text: TextPlacement?) {
+        switch text {
+        case nil:
+            storage = content?.arena
+            (contentStart, contentCount) = content.map { ($0.start, $0.count) } ?? (0, Self.noContent)
+            (textStart, textEnd) = (Self.noText, Self.noText)
+        case .inContent(let start, let end):
+            storage = content?.arena
+            (contentStart, contentCount) = content.map { ($0.start, $0.count) } ?? (0, Self.noContent)
+            // The range read the old content; it reads the new one (as a
+            // range of the content always has), when it still fits.
+            (textStart, textEnd) = content.map { end <= $0.count } == true ? (start, end) : (Self.noText, Self.noText)
+        case .outside(let string):
+            var bytes = content?.bytes ?? []
+            let textOffset = bytes.count
+            bytes.append(contentsOf: string.utf8)
+            let arena = bytes.withUnsafeBytes { ByteArena.holding($0) }
+            storage = arena
+            contentStart = 0
+            contentCount = content.map { $0.count } ?? Self.noContent
+            textStart = UInt32(truncatingIfNeeded: textOffset)
+            textEnd = UInt32(truncatingIfNeeded: bytes.count)
+        }
+    }
+
+    /// The arena holding the item's bytes and how many bytes from its
+    /// content's start the item uses (content and a text stored after it).
+    var arena: ByteArena? { storage }
+
+    /// The address of the item's arena (0: none), read without a retain.
+    @inline(__always)
+    var arenaAddress: UInt {
+        guard let object = storage?.storage else { return 0 }
+        return UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
+    }
+
+    /// How many bytes from its content's start the item uses.
+    @inline(__always)
+    var arenaBytes: Int {
+        let content = contentCount == Self.noContent ? 0 : Int(contentCount)
+        return textStart == Self.noText ? content : Swift.max(content, Int(textEnd))
+    }
+
+    /// The same item with its content copied into `builder`'s arena (its
+    /// text, when it is a range of the content, reads the copy); an item
+    /// with a text of its own is returned as it is (its arena holds only it).
+    /// - Complexity: O(bytes of the content)
+    public func rebased(into builder: inout ByteArena.Builder) -> Item {
+        guard let content, textStart == Self.noText || textEnd <= contentCount else { return self }
+        var item = self
+        let copy = builder.copy(content)
+        item.storage = copy.arena
+        item.contentStart = copy.start
+        return item
+    }
+
+    /// Whether two stored items have equal content (both none, or equal
+    /// bytes), read in place: views of the same bytes (an item kept from
+    /// the previous snapshot) answer without a retain or a read of them.
+    /// - Complexity: O(1) for the same bytes, else O(bytes).
+    @inline(__always)
+    static func sameContent(_ a: UnsafePointer<Item>, _ b: UnsafePointer<Item>) -> Bool {
+        let (countA, countB) = (a.pointee.contentCount, b.pointee.contentCount)
+        guard countA == countB else { return false }
+        if countA == noContent { return true }
+        if a.pointee.contentStart == b.pointee.contentStart,
+           a.pointee.storage?.storage === b.pointee.storage?.storage { return true }
+        return a.pointee.content == b.pointee.content
     }
 
     /// Items are equal when id, content and search text are.
     public static func == (a: Item, b: Item) -> Bool {
         guard a.id == b.id, a.content == b.content else { return false }
-        switch (a.textSource, b.textSource) {
-        case (.none, .none): return true
-        case (.inContent(let s1, let e1), .inContent(let s2, let e2)) where s1 == s2 && e1 == e2: return true
-        default: return a.text == b.text
-        }
+        if a.storage?.storage === b.storage?.storage && a.contentStart == b.contentStart && a.textStart == b.textStart
+            && a.textEnd == b.textEnd { return true }
+        return a.withTextBytes { x in b.withTextBytes { y in x.elementsEqual(y) } ?? false } ?? (b.textStart == Self.noText || b.storage == nil)
     }
 }
 

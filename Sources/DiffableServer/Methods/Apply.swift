@@ -61,12 +61,16 @@ extension Server {
                       expandedFlags: decoded.nesting.map { $0?.expanded ?? [:] }, previous: sources[name]?.outline ?? Outline())
             : Outline()
         return try apply(name, form: form, baseVersion: baseVersion, snapshot: snapshot, policies: policies,
-                         viewport: try WindowCodec.viewport(params), echo: try echoContent(params), outline: outline)
+                         viewport: try WindowCodec.viewport(params), echo: try echoContent(params), outline: outline,
+                         arenaUse: decoded.arenaUse)
     }
 
+    /// `arenaUse`: what the decoded snapshot's contents use of each arena,
+    /// recorded once it is the source's (see `ByteArena.isSparse`).
     private func apply(
         _ name: String, form: DiffForm, baseVersion: Int?, snapshot: Snapshot,
-        policies: [String: SectionSelectionPolicy], viewport: Viewport??, echo: Bool, outline: Outline = Outline()
+        policies: [String: SectionSelectionPolicy], viewport: Viewport??, echo: Bool, outline: Outline = Outline(),
+        arenaUse: ArenaUse? = nil
     ) throws(RPCError) -> JSON {
         var source = sources[name] ?? DataSource(name: name)
         try checkBaseVersion(baseVersion, of: source)
@@ -89,6 +93,7 @@ extension Server {
         }
         try work.checkCancelled()
         sources[name] = source
+        arenaUse?.record()
         return result
     }
 

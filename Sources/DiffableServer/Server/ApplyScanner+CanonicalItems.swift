@@ -15,7 +15,7 @@ extension ApplyScanner {
     /// cursor then after it; id hashed into `ids`, reused from `recycler`
     /// when it holds the same item); nil, cursor unmoved, otherwise.
     /// - Complexity: O(bytes of the element).
-    static func decodeCanonicalItem(_ s: inout ByteScanner, ids: inout IDHashes,
+    static func decodeCanonicalItem(_ s: inout ByteScanner, ids: inout IDHashes, arenas: inout ByteArena.Writer,
                                     recycler: inout ItemRecycler) -> Item? {
         let start = s.pos
         guard s.bytes(start ..< start + 7, equal: #"{"id":""#) else { return nil }
@@ -46,7 +46,7 @@ extension ApplyScanner {
         s.pos = contentEnd + 1
         ids.add(idBytes)
         if let held = recycler.take(id: idBytes, content: contentBytes) { return held }
-        let content = Content(bytes: Array(contentBytes))
+        let content = arenas.content(contentBytes)
         let id = String(decoding: idBytes, as: UTF8.self)
         guard let text else { return Item(id: id, content: content) }
         return Item(id: id, content: content, textRange: text.lowerBound - contentStart ..< text.upperBound - contentStart)

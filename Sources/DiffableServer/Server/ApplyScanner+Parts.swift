@@ -37,7 +37,7 @@ extension ApplyScanner {
     /// `recycler`: the section's previous items; each part after the first
     /// expects its first item at the same fraction of them.
     static func decodeItemsInParts(_ s: inout ByteScanner, starts: [Int], ids: inout IDHashes,
-                                   recycler: ItemRecycler, checkpoint: (ByteScanner) -> Bool) -> [[Item]]? {
+                                   arenas: inout ByteArena.Writer, recycler: ItemRecycler, checkpoint: (ByteScanner) -> Bool) -> [[Item]]? {
         let bounds = [s.pos] + starts
         guard zip(bounds, bounds.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
         let input = InputBox(input: s.input, end: s.end, recycler: recycler)
@@ -52,7 +52,8 @@ extension ApplyScanner {
                 let stop = k + 1 < bounds.count ? bounds[k + 1] : Int.max
                 // Only the first part reports progress (from one thread).
                 var recycler = input.recycler.starting(near: input.recycler.count * k / bounds.count)
-                part.ok = decodeItems(&scanner, ids: &part.ids, into: &part.items, nesting: &part.nesting,
+                part.ok = decodeItems(&scanner, ids: &part.ids, arenas: &part.arenas, into: &part.items,
+                                      nesting: &part.nesting,
                                       parent: -1, stop: stop, recycler: &recycler,
                                       checkpoint: k == 0 ? first.checkpoint : { _ in true })
                 part.end = scanner.pos
@@ -62,7 +63,10 @@ extension ApplyScanner {
             }
         }
         guard results.allSatisfy({ $0.ok && $0.nesting == nil }), let last = results.last else { return nil }
-        for part in results { ids.append(part.ids) }
+        for part in results {
+            ids.append(part.ids)
+            arenas.merge(part.arenas)
+        }
         s.pos = last.end
         return results.map(\.items)
     }
@@ -72,6 +76,7 @@ extension ApplyScanner {
 private struct PartResult {
     var items: [Item] = []
     var ids = IDHashes()
+    var arenas = ByteArena.Writer()
     var nesting: ApplyScanner.Nesting?
     var ok = false
     var end = 0

@@ -29,8 +29,8 @@ extension ApplyScanner {
             }
             let contentStart = idEnd + 12
             guard s.bytes(idEnd ..< contentStart, equal: #"","content":"#) else { return nil }
-            let contentEnd = contentStart + content.bytes.count
-            guard content.bytes.withUnsafeBufferPointer({ same(s, at: contentStart, $0) }),
+            let contentEnd = contentStart + content.byteCount
+            guard content.withUnsafeBytes({ same(s, at: contentStart, $0.bindMemory(to: UInt8.self)) }),
                   s.byte(contentEnd) == UInt8(ascii: "}") else { return nil }
             return (idStart ..< idEnd, contentEnd + 1)
         } ?? nil

@@ -29,6 +29,9 @@ enum ApplyScanner {
         var ids: IDHashes
         /// Per section, its nesting (nil: no item of the section nests).
         var nesting: [Nesting?]
+        /// The bytes each content arena serves to these sections; record it
+        /// when they become the source's (see `ByteArena.isSparse`).
+        var arenaUse: ArenaUse
         var isNested: Bool { nesting.contains { $0 != nil } }
     }
 
@@ -64,7 +67,7 @@ enum ApplyScanner {
             // The last `sections` member counts; each one is decoded where it
             // stands (no separate pass to find its end), nil when it is not a
             // well-formed array.
-            var decoded: (sections: [Section], objects: [JSON], ids: IDHashes, nesting: [Nesting?])?
+            var decoded: (sections: [Section], objects: [JSON], ids: IDHashes, nesting: [Nesting?], arenaUse: ArenaUse)?
             var source: String?
             var isFirst = true
             members: while true {
@@ -87,9 +90,9 @@ enum ApplyScanner {
                     }
                 }
             }
-            guard let (sections, objects, ids, nesting) = decoded else { return nil }
+            guard let (sections, objects, ids, nesting, arenaUse) = decoded else { return nil }
             return Decoded(params: Params(object: JSONObject(members), path: "params"),
-                           sections: sections, sectionObjects: objects, ids: ids, nesting: nesting)
+                           sections: sections, sectionObjects: objects, ids: ids, nesting: nesting, arenaUse: arenaUse)
         }
     }
 
@@ -97,8 +100,9 @@ enum ApplyScanner {
     static func decodeSections(
         _ s: inout ByteScanner, hints: [JSONValidator.SplitHint] = [], previous: [Section] = [],
         checkpoint: (ByteScanner) -> Bool
-    ) -> (sections: [Section], objects: [JSON], ids: IDHashes, nesting: [Nesting?])? {
+    ) -> (sections: [Section], objects: [JSON], ids: IDHashes, nesting: [Nesting?], arenaUse: ArenaUse)? {
         var sections: [Section] = []
+        var arenas = ByteArena.Writer()
         var objects: [JSON] = []
         var nesting: [Nesting?] = []
         var ids = IDHashes()
@@ -109,11 +113,11 @@ enum ApplyScanner {
         for (index, section) in previous.enumerated() where heldByID[section.id] == nil { heldByID[section.id] = index }
         while true {
             guard let more = s.nextElement(isFirst: isFirst) else { return nil }
-            if !more { return (sections, objects, ids, nesting) }
+            if !more { return (sections, objects, ids, nesting, arenas.use) }
             isFirst = false
             let index = sections.count
             guard let (section, object, nested) = decodeSection(
-                &s, ids: &ids, path: "\(sectionsPath)[\(index)]", hints: hints,
+                &s, ids: &ids, arenas: &arenas, path: "\(sectionsPath)[\(index)]", hints: hints,
                 previous: { id in
                     if let id, let held = heldByID[id] { return previous[held].items }
                     return index < previous.count ? previous[index].items : ItemList()
@@ -127,7 +131,7 @@ enum ApplyScanner {
     }
 
     static func decodeSection(
-        _ s: inout ByteScanner, ids: inout IDHashes, path: String, hints: [JSONValidator.SplitHint] = [],
+        _ s: inout ByteScanner, ids: inout IDHashes, arenas: inout ByteArena.Writer, path: String, hints: [JSONValidator.SplitHint] = [],
         previous: (_ sectionID: String?) -> ItemList = { _ in ItemList() }, checkpoint: (ByteScanner) -> Bool
     ) -> (Section, JSON, Nesting?)? {
         guard s.consume(UInt8(ascii: "{")) else { return nil }
@@ -165,14 +169,14 @@ enum ApplyScanner {
                         let sectionID = members.last { $0.0 == "id" }?.1.stringValue
                         let read = previous(sectionID).withRecycler { recycler -> Bool in
                             parts = starts.isEmpty ? nil
-                                : decodeItemsInParts(&s, starts: starts, ids: &ids, recycler: recycler,
-                                                     checkpoint: checkpoint)
+                                : decodeItemsInParts(&s, starts: starts, ids: &ids, arenas: &arenas,
+                                                     recycler: recycler, checkpoint: checkpoint)
                             guard parts == nil else { return true }
                             s.pos = array + 1
                             var recycler = recycler.starting(near: 0)
                             items.reserveCapacity(recycler.count + recycler.count / 64)
-                            return decodeItems(&s, ids: &ids, into: &items, nesting: &nesting, parent: -1,
-                                               recycler: &recycler, checkpoint: checkpoint)
+                            return decodeItems(&s, ids: &ids, arenas: &arenas, into: &items, nesting: &nesting,
+                                               parent: -1, recycler: &recycler, checkpoint: checkpoint)
                         }
                         guard read else { return nil }
                         // Growth by doubling can leave up to half the buffer
@@ -205,7 +209,8 @@ enum ApplyScanner {
     /// `stop`: the offset of an element that is not read (the next part's
     /// first); reading stops with the cursor on it.
     static func decodeItems(
-        _ s: inout ByteScanner, ids: inout IDHashes, into items: inout [Item], nesting: inout Nesting?,
+        _ s: inout ByteScanner, ids: inout IDHashes, arenas: inout ByteArena.Writer, into items: inout [Item],
+        nesting: inout Nesting?,
         parent: Int32, stop: Int = Int.max, recycler: inout ItemRecycler, checkpoint: (ByteScanner) -> Bool
     ) -> Bool {
         var isFirst = true
@@ -217,17 +222,17 @@ enum ApplyScanner {
             if let expected = recycler.next, let id = consumeCanonical(&s, expected) {
                 ids.add(s.bytes(of: id))
                 recycler.advance()
-                items.append(expected)
+                items.append(arenas.keep(expected))
                 nesting?.parentRow.append(parent)
                 continue
             }
-            if let item = decodeCanonicalItem(&s, ids: &ids, recycler: &recycler) {
-                items.append(item)
+            if let item = decodeCanonicalItem(&s, ids: &ids, arenas: &arenas, recycler: &recycler) {
+                items.append(arenas.keep(item))
                 nesting?.parentRow.append(parent)
                 continue
             }
-            guard decodeItem(&s, ids: &ids, into: &items, nesting: &nesting, parent: parent, recycler: &recycler,
-                             checkpoint: checkpoint)
+            guard decodeItem(&s, ids: &ids, arenas: &arenas, into: &items, nesting: &nesting, parent: parent,
+                             recycler: &recycler, checkpoint: checkpoint)
             else { return false }
         }
     }
@@ -236,7 +241,8 @@ enum ApplyScanner {
     /// bytes are not an item this scanner understands (the tree path then
     /// reports the error).
     static func decodeItem(
-        _ s: inout ByteScanner, ids: inout IDHashes, into items: inout [Item], nesting: inout Nesting?,
+        _ s: inout ByteScanner, ids: inout IDHashes, arenas: inout ByteArena.Writer, into items: inout [Item],
+        nesting: inout Nesting?,
         parent: Int32, recycler: inout ItemRecycler, checkpoint: (ByteScanner) -> Bool
     ) -> Bool {
         guard let first = s.byte(s.pos) else { return false }
@@ -244,7 +250,7 @@ enum ApplyScanner {
             guard let token = s.stringToken() else { return false }
             if !token.escaped, let old = recycler.take(id: s.bytes(of: token.inner), content: nil) {
                 ids.add(s.bytes(of: token.inner))
-                items.append(old)
+                items.append(arenas.keep(old))
             } else {
                 guard let id = decodeID(s, token, &ids) else { return false }
                 items.append(Item(id: id))
@@ -289,8 +295,9 @@ enum ApplyScanner {
                     } else {
                         guard s.byte(s.pos) == UInt8(ascii: "[") else { return false }
                         s.pos += 1
-                        guard decodeItems(&s, ids: &ids, into: &items, nesting: &nesting, parent: Int32(slot),
-                                          recycler: &recycler, checkpoint: checkpoint) else { return false }
+                        guard decodeItems(&s, ids: &ids, arenas: &arenas, into: &items, nesting: &nesting,
+                                          parent: Int32(slot), recycler: &recycler, checkpoint: checkpoint)
+                        else { return false }
                     }
                 } else if s.bytes(key, equal: "expanded") {
                     guard !sawExpanded else { return false }
@@ -308,14 +315,15 @@ enum ApplyScanner {
                 }
             }
         }
-        guard let item = item(idToken: idToken, content: content, s, &ids, &recycler) else { return false }
-        items[slot] = item
+        guard let item = item(idToken: idToken, content: content, s, &ids, &arenas, &recycler) else { return false }
+        items[slot] = arenas.keep(item)
         return true
     }
 
     /// The item of an object's `id` and `content` members.
     private static func item(idToken: ByteScanner.StringToken?, content: (range: Range<Int>, canonical: Bool)?,
-                             _ s: ByteScanner, _ ids: inout IDHashes, _ recycler: inout ItemRecycler) -> Item? {
+                             _ s: ByteScanner, _ ids: inout IDHashes, _ arenas: inout ByteArena.Writer,
+                             _ recycler: inout ItemRecycler) -> Item? {
         guard let idToken else { return nil }
         // An unchanged item (plain id, canonical or no content) is the one
         // the source holds.
@@ -333,11 +341,11 @@ enum ApplyScanner {
             guard let tree = s.tree(content.range) else { return nil }
             return Item(id: id, content: SnapshotCodec.content(of: tree), text: SnapshotCodec.searchText(of: tree))
         }
-        let bytes = Content(bytes: Array(UnsafeBufferPointer(rebasing: s.input[content.range])))
+        let bytes = arenas.content(UnsafeBufferPointer(rebasing: s.input[content.range]))
         switch s.byte(content.range.lowerBound) {
         case UInt8(ascii: "\""):
             // Canonical content has no escapes: the text is its own bytes.
-            return Item(id: id, content: bytes, textRange: 1 ..< bytes.bytes.count - 1)
+            return Item(id: id, content: bytes, textRange: 1 ..< bytes.byteCount - 1)
         case UInt8(ascii: "{"):
             guard let found = objectTextRange(s, content.range) else { return nil }
             guard let range = found else { return Item(id: id, content: bytes) }

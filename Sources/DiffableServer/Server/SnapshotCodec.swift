@@ -214,7 +214,7 @@ extension SnapshotCodec {
         writer.appendString(item.id)
         if echo.includes(item), let content = item.content {
             writer.key(raw: "content")
-            writer.appendRaw(content.bytes)
+            writer.appendRaw(content)
         }
         if let outline = echo.outline, item.id != echo.exception {
             OutlineCodec.write(outline.row(of: item.id), into: &writer)
@@ -229,7 +229,7 @@ extension SnapshotCodec {
         writer.appendString(section.id)
         if let header = section.header {
             writer.key(raw: "header")
-            writer.appendRaw(header.bytes)
+            writer.appendRaw(header)
         }
         if let policy, policy != .disabled {
             writer.key(raw: "selection")
@@ -250,5 +250,14 @@ extension SnapshotCodec {
     /// spliced back verbatim.
     static func raw(_ content: Content) -> JSON {
         .raw(content.bytes)
+    }
+}
+
+extension JSONWriter {
+    /// Appends stored content (canonical JSON) verbatim, without a copy of
+    /// it on the way.
+    /// - Complexity: O(bytes of the content).
+    mutating func appendRaw(_ content: Content) {
+        content.withUnsafeBytes { appendRaw($0) }
     }
 }

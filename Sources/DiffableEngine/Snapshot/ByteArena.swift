@@ -1,0 +1,246 @@
+/// One allocation holding the bytes of many contents (and search texts).
+///
+/// A million items, each with its own `[UInt8]` content, pay a 32-byte
+/// array header and a malloc chunk's rounding per item: a 37-byte content
+/// costs 80 bytes of heap. The `apply` decoder instead writes the contents
+/// of the items it reads one after the other into arenas of `chunkSize`
+/// bytes (`ByteArena.Builder`), and each `Content` is a view of its bytes:
+/// the arena, an offset and a count. A content made alone
+/// (`Content(bytes:)`, the tree path, `edit`) gets an arena of its own,
+/// which costs what an array did.
+///
+/// An arena lives while any content refers to it, so an item kept from an
+/// earlier `apply` keeps that apply's whole arena alive. `live` records how
+/// many of its bytes the newest snapshot decoded from it still uses; the
+/// decoder copies a reused item's content out of an arena less than half
+/// used (`isSparse`), so what a source holds stays within about twice its
+/// contents (see `ItemRecycler` and the protocol layer's apply decoder).
+///
+/// Bytes are written only while the arena is private to one builder, before
+/// any `Content` of it is handed out; after that they are only read, from
+/// any thread. `live` is a hint written by the decoder's thread between
+/// requests (no reader relies on it for correctness).
+public struct ByteArena: @unchecked Sendable {
+    /// The allocation: a header and the bytes after it.
+    @usableFromInline final class Storage: ManagedBuffer<Header, UInt8> {}
+    @usableFromInline let storage: Storage
+
+    public struct Header {
+        /// Bytes written, from the start, and room for them (kept here:
+        /// `ManagedBuffer.capacity` asks the allocator each time).
+        var used: Int
+        var capacity: Int
+        /// Bytes the newest decoded snapshot was counted to use (an
+        /// estimate: edits since then are not counted); `uncounted` until
+        /// a count is recorded, so a new arena is never sparse.
+        var live: Int
+        /// Whether a builder made it for many contents (else it holds one
+        /// content and, maybe, its text: never counted, never sparse).
+        var isShared: Bool
+    }
+
+    /// Size of the arenas a builder fills: large enough that per-arena
+    /// overhead is nothing, small enough that one kept item keeps little.
+    public static let chunkSize = 1 << 20
+
+    /// An empty arena with room for at least `capacity` bytes.
+    static func make(capacity: Int, shared: Bool = false) -> ByteArena {
+        let buffer = Storage.create(minimumCapacity: Swift.max(1, capacity)) {
+            Header(used: 0, capacity: $0.capacity, live: uncounted, isShared: shared)
+        }
+        return ByteArena(storage: unsafeDowncast(buffer, to: Storage.self))
+    }
+
+    static let uncounted = Int.max / 4
+
+    /// Whether two values are the same arena.
+    @inline(__always)
+    static func === (a: ByteArena, b: ByteArena) -> Bool { a.storage === b.storage }
+
+    private var header: Header {
+        get { storage.header }
+        nonmutating set { storage.header = newValue }
+    }
+
+    private var capacity: Int { header.capacity }
+
+    /// An arena holding exactly `bytes`.
+    static func holding(_ bytes: UnsafeRawBufferPointer) -> ByteArena {
+        let arena = make(capacity: bytes.count)
+        arena.append(bytes)
+        return arena
+    }
+
+    /// Whether a builder made it (see `Header.isShared`).
+    var isShared: Bool { header.isShared }
+
+    /// Bytes written so far.
+    var used: Int { header.used }
+
+    /// Whether the newest snapshot counted uses less than half of this
+    /// arena's bytes (its kept items are then worth copying out).
+    public var isSparse: Bool { header.live * 2 < header.used }
+
+    /// Records how many bytes the newest decoded snapshot uses.
+    public func setLive(_ bytes: Int) { header.live = bytes }
+
+    /// Room left.
+    var free: Int { capacity - header.used }
+
+    /// Appends bytes (the caller checked `free`) and returns their offset.
+    @discardableResult
+    func append(_ bytes: UnsafeRawBufferPointer) -> Int {
+        let offset = header.used
+        if let source = bytes.baseAddress, bytes.count > 0 {
+            storage.withUnsafeMutablePointerToElements { ($0 + offset).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+        }
+        header.used = offset + bytes.count
+        return offset
+    }
+
+    /// The bytes `offset ..< offset + count` (which were written).
+    @inlinable @inline(__always)
+    func withBytes<R>(_ offset: Int, _ count: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try storage.withUnsafeMutablePointerToElements { try body(UnsafeRawBufferPointer(start: $0 + offset, count: count)) }
+    }
+}
+
+extension ByteArena {
+    /// Writes contents one after the other into arenas of `chunkSize`
+    /// bytes (a larger content gets an arena of its own size).
+    public struct Builder {
+        private var current: ByteArena?
+
+        public init() {}
+
+        /// A content holding a copy of `bytes`.
+        /// - Complexity: O(bytes), amortized.
+        public mutating func content(_ bytes: UnsafeBufferPointer<UInt8>) -> Content {
+            let raw = UnsafeRawBufferPointer(bytes)
+            guard bytes.count <= Int(UInt32.max) else { return Content(bytes: Array(bytes)) }
+            if current.map({ $0.free < bytes.count }) ?? true {
+                current = ByteArena.make(capacity: Swift.max(ByteArena.chunkSize, bytes.count), shared: true)
+            }
+            guard let arena = current else { return Content(bytes: Array(bytes)) }
+            let offset = arena.append(raw)
+            return Content(arena: arena, start: UInt32(truncatingIfNeeded: offset), count: UInt32(truncatingIfNeeded: bytes.count))
+        }
+
+        /// `content`'s bytes copied here (for an item kept from a sparse
+        /// arena).
+        public mutating func copy(_ content: Content) -> Content {
+            content.withUnsafeBytes { self.content($0.bindMemory(to: UInt8.self)) }
+        }
+    }
+}
+
+/// Counts, while a snapshot is decoded, how many bytes of each arena its
+/// contents use (see `ByteArena.isSparse`). Consecutive items mostly share
+/// an arena, so counting costs a pointer compare per item.
+public struct ArenaUse {
+    /// The arena of the run of items being counted (its address, read
+    /// without a retain, and the arena, taken once per run).
+    private var lastAddress: UInt = 0
+    private var last: ByteArena?
+    private var lastBytes = 0
+    /// Whether `last` is sparse (read once per run).
+    fileprivate var lastIsSparse = false
+    /// Shared arenas seen, with the bytes counted for each, by address.
+    private var counted: [UInt: (arena: ByteArena, bytes: Int)] = [:]
+
+    public init() {}
+
+    /// Counts the bytes `item` uses; answers whether its arena is sparse.
+    /// - Complexity: O(1); O(arenas seen) when the arena differs from the
+    ///   previous item's.
+    @inline(__always)
+    @discardableResult
+    public mutating func add(_ item: Item) -> Bool {
+        let address = item.arenaAddress
+        if address != lastAddress { startRun(item, address) }
+        lastBytes += item.arenaBytes
+        return lastIsSparse
+    }
+
+    @inline(never)
+    private mutating func startRun(_ item: Item, _ address: UInt) {
+        flush()
+        lastAddress = address
+        // An arena of one item's own is not counted (it goes with the item).
+        last = item.arena.flatMap { $0.isShared ? $0 : nil }
+        lastIsSparse = last?.isSparse ?? false
+    }
+
+    /// Takes back the count of `item`, the last one added.
+    fileprivate mutating func remove(_ item: Item) {
+        lastBytes -= item.arenaBytes
+    }
+
+    /// Counts every item of `items`.
+    public mutating func add(_ items: [Item]) {
+        for item in items { add(item) }
+    }
+
+    private mutating func flush() {
+        if let arena = last {
+            counted[lastAddress, default: (arena, 0)].bytes += lastBytes
+        }
+        last = nil
+        lastAddress = 0
+        lastBytes = 0
+    }
+
+    /// Adds another count (of a part decoded on another thread).
+    public mutating func merge(_ other: ArenaUse) {
+        var other = other
+        other.flush()
+        flush()
+        for (address, (arena, bytes)) in other.counted { counted[address, default: (arena, 0)].bytes += bytes }
+    }
+
+    /// Records the counts in the arenas (the snapshot counted became the
+    /// source's). Arenas the snapshot does not use are not touched: they
+    /// are freed with the snapshot that held them.
+    public func record() {
+        var use = self
+        use.flush()
+        for (arena, bytes) in use.counted.values { arena.setLive(bytes) }
+    }
+}
+
+extension ByteArena {
+    /// What a decoder holds while it reads a snapshot's items: the builder
+    /// its new contents go into, and the count of the bytes every item it
+    /// keeps uses (see `ArenaUse`).
+    public struct Writer {
+        private var builder = Builder()
+        public private(set) var use = ArenaUse()
+
+        public init() {}
+
+        /// A content holding a copy of `bytes`, in the builder's arena.
+        @inline(__always)
+        public mutating func content(_ bytes: UnsafeBufferPointer<UInt8>) -> Content {
+            builder.content(bytes)
+        }
+
+        /// `item`, as the new snapshot keeps it: counted, and copied here
+        /// when it is an item of the previous snapshot whose arena is
+        /// sparse (so that arena can go).
+        /// - Complexity: O(1), or O(bytes of the content) when copied.
+        @inline(__always)
+        public mutating func keep(_ item: Item) -> Item {
+            guard use.add(item) else { return item }
+            // Copied out: count it where it went instead.
+            use.remove(item)
+            let copied = item.rebased(into: &builder)
+            use.add(copied)
+            return copied
+        }
+
+        /// Adds the counts of another writer (a part read on another thread).
+        public mutating func merge(_ other: Writer) {
+            use.merge(other.use)
+        }
+    }
+}

@@ -140,11 +140,11 @@ extension ByteArena {
 public struct ArenaUse {
     /// The arena of the run of items being counted (its address, read
     /// without a retain, and the arena, taken once per run).
-    private var lastAddress: UInt = 0
-    private var last: ByteArena?
-    private var lastBytes = 0
+    @usableFromInline var lastAddress: UInt = 0
+    @usableFromInline var last: ByteArena?
+    @usableFromInline var lastBytes = 0
     /// Whether `last` is sparse (read once per run).
-    fileprivate var lastIsSparse = false
+    @usableFromInline var lastIsSparse = false
     /// Shared arenas seen, with the bytes counted for each, by address.
     private var counted: [UInt: (arena: ByteArena, bytes: Int)] = [:]
 
@@ -153,7 +153,7 @@ public struct ArenaUse {
     /// Counts the bytes `item` uses; answers whether its arena is sparse.
     /// - Complexity: O(1); O(arenas seen) when the arena differs from the
     ///   previous item's.
-    @inline(__always)
+    @inlinable @inline(__always)
     @discardableResult
     public mutating func add(_ item: Item) -> Bool {
         let address = item.arenaAddress
@@ -162,8 +162,8 @@ public struct ArenaUse {
         return lastIsSparse
     }
 
-    @inline(never)
-    private mutating func startRun(_ item: Item, _ address: UInt) {
+    @usableFromInline @inline(never)
+    mutating func startRun(_ item: Item, _ address: UInt) {
         flush()
         lastAddress = address
         // An arena of one item's own is not counted (it goes with the item).
@@ -172,7 +172,7 @@ public struct ArenaUse {
     }
 
     /// Takes back the count of `item`, the last one added.
-    fileprivate mutating func remove(_ item: Item) {
+    mutating func remove(_ item: Item) {
         lastBytes -= item.arenaBytes
     }
 
@@ -213,8 +213,10 @@ extension ByteArena {
     /// its new contents go into, and the count of the bytes every item it
     /// keeps uses (see `ArenaUse`).
     public struct Writer {
-        private var builder = Builder()
-        public private(set) var use = ArenaUse()
+        @usableFromInline var builder = Builder()
+        @usableFromInline var counts = ArenaUse()
+        /// What the items kept so far use of each arena.
+        public var use: ArenaUse { counts }
 
         public init() {}
 
@@ -228,19 +230,25 @@ extension ByteArena {
         /// when it is an item of the previous snapshot whose arena is
         /// sparse (so that arena can go).
         /// - Complexity: O(1), or O(bytes of the content) when copied.
-        @inline(__always)
+        @inlinable @inline(__always)
         public mutating func keep(_ item: Item) -> Item {
-            guard use.add(item) else { return item }
+            guard counts.add(item) else { return item }
+            return copyOut(item)
+        }
+
+        /// `keep` of an item in a sparse arena, counted already.
+        @usableFromInline @inline(never)
+        mutating func copyOut(_ item: Item) -> Item {
             // Copied out: count it where it went instead.
-            use.remove(item)
+            counts.remove(item)
             let copied = item.rebased(into: &builder)
-            use.add(copied)
+            counts.add(copied)
             return copied
         }
 
         /// Adds the counts of another writer (a part read on another thread).
         public mutating func merge(_ other: Writer) {
-            use.merge(other.use)
+            counts.merge(other.counts)
         }
     }
 }

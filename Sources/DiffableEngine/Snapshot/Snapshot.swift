@@ -12,14 +12,14 @@ public struct Item: Equatable, Sendable {
     /// escapes), so they are not stored twice; another text is stored
     /// after the content. Kept as plain fields rather than a `Content?`
     /// and an enum so that `Item` stays 48 bytes.
-    private var storage: ByteArena?
-    private var contentStart: UInt32
-    private var contentCount: UInt32
-    private var textStart: UInt32
-    private var textEnd: UInt32
+    @usableFromInline var storage: ByteArena?
+    @usableFromInline var contentStart: UInt32
+    @usableFromInline var contentCount: UInt32
+    @usableFromInline var textStart: UInt32
+    @usableFromInline var textEnd: UInt32
 
-    private static let noContent = UInt32.max
-    private static let noText = UInt32.max
+    @usableFromInline static let noContent = UInt32.max
+    @usableFromInline static let noText = UInt32.max
 
     /// The engine's hash of `id`, computed once when the id is set. A diff
     /// matches ids by this first: an id longer than 15 bytes (a UUID, a
@@ -128,14 +128,14 @@ public struct Item: Equatable, Sendable {
     var arena: ByteArena? { storage }
 
     /// The address of the item's arena (0: none), read without a retain.
-    @inline(__always)
+    @inlinable @inline(__always)
     var arenaAddress: UInt {
         guard let object = storage?.storage else { return 0 }
         return UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
     }
 
     /// How many bytes from its content's start the item uses.
-    @inline(__always)
+    @inlinable @inline(__always)
     var arenaBytes: Int {
         let content = contentCount == Self.noContent ? 0 : Int(contentCount)
         return textStart == Self.noText ? content : Swift.max(content, Int(textEnd))

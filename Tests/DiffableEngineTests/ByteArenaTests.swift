@@ -87,8 +87,9 @@ import Testing
     @Test func writerCopiesOnlyFromSparseArenas() {
         var first = ByteArena.Writer()
         let items = (0..<100).map { k in
-            Item(id: "\(k)", content: Self.bytes("\(k)").withUnsafeBufferPointer { first.content($0) })
+            Self.bytes("\(k)").withUnsafeBytes { first.item(id: $0, content: $0) }
         }
+        #expect(items[42].id == "42" && items[42].content?.bytes == Self.bytes("42"))
         var use = ArenaUse()
         for item in items.prefix(60) { use.add(item) }
         use.record()  // 60% used: not sparse
@@ -105,5 +106,35 @@ import Testing
         #expect(zip(copied, items).allSatisfy { !$0.content!.sharesStorage(with: $1.content!) })
         let own = Item(id: "own", content: Content(bytes: [1]))
         #expect(third.keep(own).content!.sharesStorage(with: own.content!))
+    }
+}
+
+/// Ids are their UTF-8 bytes, wherever they are stored.
+@Suite struct ItemIDTests {
+    @Test func idsAreComparedByTheirBytes() {
+        var builder = ByteArena.Builder()
+        let made = Array("item-42".utf8).withUnsafeBytes { builder.item(id: $0, content: nil) }
+        #expect(made.id == "item-42" && made.content == nil && made.text == nil)
+        #expect(made.itemID == ItemID("item-42"))
+        #expect(made.itemID.hashValue == ItemID("item-42").hashValue)
+        #expect(made == Item(id: "item-42"))
+        #expect(made.hasID("item-42") && !made.hasID("item-4") && !made.hasID("item-420"))
+        #expect(Set([ItemID("a"), ItemID("a"), ItemID("b"), ItemID("")]).count == 3)
+        #expect(Item(id: "").itemID == ItemID(""))
+        // Two spellings of "é" are two ids (as in JSON clients), not one.
+        #expect(Item(id: "é").itemID != Item(id: "e\u{301}").itemID)
+        let both = Snapshot(sections: [Section(id: "s", items: [Item(id: "é"), Item(id: "e\u{301}")])])
+        #expect(both.validationIssues().isEmpty)
+        let twice = Snapshot(sections: [Section(id: "s", items: [Item(id: "é"), Item(id: "é")])])
+        #expect(twice.validationIssues() == [.duplicateItemID(id: "é", paths: [ItemPath(section: 0, row: 0),
+                                                                             ItemPath(section: 0, row: 1)])])
+    }
+
+    /// What a million items cost besides their bytes (the memory budget of
+    /// issue 13 counts on it).
+    @Test func anItemIs32Bytes() {
+        #expect(MemoryLayout<Item>.stride == 32)
+        #expect(MemoryLayout<Content?>.stride == 16)
+        #expect(MemoryLayout<ItemID>.stride == 16)
     }
 }

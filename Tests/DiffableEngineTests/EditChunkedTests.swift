@@ -11,8 +11,8 @@ struct EditChunkedTests {
         for (id, location) in index.locationOfItem {
             guard let s = index.sectionPosition[location.section], snapshot.sections.indices.contains(s),
                   snapshot.sections[s].id == location.section,
-                  let r = snapshot.sections[s].items.row(of: id, inChunk: location.chunk),
-                  snapshot.sections[s].items[r].id == id
+                  let r = snapshot.sections[s].items.row(of: id.string, inChunk: location.chunk),
+                  snapshot.sections[s].items[r].itemID == id
             else { return false }
         }
         return true

@@ -124,7 +124,7 @@ import Testing
         _ = try source.edit([.deleteItems(["b7"])])
         #expect(!source.snapshot.sections[1].items.contains { $0.id == "b7" } && source.snapshot.itemCount == BackgroundBuilds.minimumItems - 1)
         #expect(source.editIndex?.itemCount == source.snapshot.itemCount)
-        #expect(source.editIndex?.locationOfItem["a3"] == nil, "the index of the new snapshot")
+        #expect(source.editIndex?.locationOfItem[ItemID("a3")] == nil, "the index of the new snapshot")
 
         var small = DataSource(name: "small")
         small.prepareViewport(Viewport(start: 0, count: 30))

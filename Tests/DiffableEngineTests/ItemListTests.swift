@@ -137,8 +137,8 @@ struct ItemListTests {
             if report || kind == 5 || kind == 6 {
                 // Placements may name items the same call removed.
                 let present = Set(model.map(\.id))
-                for placement in placements ?? [] where present.contains(placement.id) {
-                    located[placement.id] = placement.chunk
+                for placement in placements ?? [] where present.contains(placement.id.string) {
+                    located[placement.id.string] = placement.chunk
                 }
             } else {
                 located = Self.locations(list)

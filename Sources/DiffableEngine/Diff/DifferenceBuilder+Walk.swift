@@ -47,7 +47,7 @@ extension DifferenceBuilder {
     /// that most mismatches never read the ids' bytes.
     @inline(__always)
     static func sameID(_ x: UnsafePointer<Item>, _ y: UnsafePointer<Item>) -> Bool {
-        x.pointee.idHash == y.pointee.idHash && x.pointee.id == y.pointee.id
+        Item.sameID(x, y)
     }
 
     mutating func link(old o: Int, new n: Int) {

@@ -176,7 +176,7 @@ struct DifferenceBuilder {
         if unmatchedNew * 4 < unmatchedOld {
             for (n, o) in hashMatch(table: newSections, newStart, newToOld, count: unmatchedNew,
                                     probe: oldSections, oldStart, oldToNew,
-                                    sameID: { n, o in newItem(Int(n)).id == oldItem(Int(o)).id }) {
+                                    sameID: { n, o in Self.sameID(newItem(Int(n)), oldItem(Int(o))) }) {
                 link(old: Int(o), new: Int(n))
                 hashed.append(n)
             }
@@ -184,7 +184,7 @@ struct DifferenceBuilder {
         } else {
             for (o, n) in hashMatch(table: oldSections, oldStart, oldToNew, count: unmatchedOld,
                                     probe: newSections, newStart, newToOld,
-                                    sameID: { o, n in oldItem(Int(o)).id == newItem(Int(n)).id }) {
+                                    sameID: { o, n in Self.sameID(oldItem(Int(o)), newItem(Int(n))) }) {
                 link(old: Int(o), new: Int(n))
                 hashed.append(n)
             }
@@ -198,6 +198,10 @@ struct DifferenceBuilder {
     }
 
     /// The old item at flat index `o`.
+    private static func sameID(_ a: Item, _ b: Item) -> Bool {
+        withUnsafePointer(to: a) { x in withUnsafePointer(to: b) { y in Item.sameID(x, y) } }
+    }
+
     private func oldItem(_ o: Int) -> Item {
         let s = oldSection(of: o)
         return oldSections[s].items[o - oldStart[s]]

@@ -16,20 +16,20 @@ public struct EditIndex: Sendable {
     }
 
     /// Item id → its location.
-    var locationOfItem: [String: Location]
+    var locationOfItem: [ItemID: Location]
     /// Section id → position.
     var sectionPosition: [String: Int]
 
     /// Indexes a valid snapshot (see `Snapshot.validationIssues()`).
     /// - Complexity: O(n), n = sections + items.
     public init(_ snapshot: Snapshot) {
-        locationOfItem = [String: Location](minimumCapacity: snapshot.itemCount)
+        locationOfItem = [ItemID: Location](minimumCapacity: snapshot.itemCount)
         sectionPosition = [String: Int](minimumCapacity: snapshot.sections.count)
         for (position, section) in snapshot.sections.enumerated() {
             sectionPosition[section.id] = position
             section.items.forEachChunk { chunk, items in
                 let location = Location(section: section.id, chunk: chunk)
-                for item in items { locationOfItem[item.id] = location }
+                for item in items { locationOfItem[item.itemID] = location }
             }
         }
     }
@@ -39,5 +39,7 @@ public struct EditIndex: Sendable {
 
     /// Item id → section id.
     /// - Complexity: O(n)
-    var sectionOfItem: [String: String] { locationOfItem.mapValues(\.section) }
+    var sectionOfItem: [String: String] {
+        Dictionary(locationOfItem.map { ($0.key.string, $0.value.section) }, uniquingKeysWith: { a, _ in a })
+    }
 }

@@ -61,7 +61,7 @@ extension EditWorkspace {
         for (id, marks) in itemMarks {
             var plan = Plan(id: id, marks: marks)
             // Old section index, when that section survives.
-            if let old = base.locationOfItem[id], let o = base.sectionPosition[old.section], positions[old.section] != nil {
+            if let old = base.locationOfItem[ItemID(id)], let o = base.sectionPosition[old.section], positions[old.section] != nil {
                 plan.oldSection = o
                 oldWanted[ChunkKey(section: o, chunk: old.chunk), default: []].append(id)
             }
@@ -137,7 +137,7 @@ extension EditWorkspace {
                 if let r = items.row(of: ids[0], inChunk: key.chunk) { rows[ids[0]] = r }
                 continue
             }
-            for (id, r) in items.rows(of: Set(ids), inChunk: key.chunk) { rows[id] = r }
+            for (id, r) in items.rows(of: Set(ids.map(ItemID.init)), inChunk: key.chunk) { rows[id.string] = r }
         }
         return rows
     }
@@ -146,7 +146,7 @@ extension EditWorkspace {
     /// `positions` is the new section index when the section list changed.
     /// - Complexity: O(overlay + sections when the section list changed).
     static func merge(
-        _ overlay: [String: EditIndex.Location?], positions: [String: Int]?, into index: inout EditIndex
+        _ overlay: [ItemID: EditIndex.Location?], positions: [String: Int]?, into index: inout EditIndex
     ) {
         for (id, location) in overlay {
             if let location {

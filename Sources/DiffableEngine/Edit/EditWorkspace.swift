@@ -34,7 +34,7 @@ struct EditWorkspace {
     /// Item id → current location (`nil`: no longer present), for every
     /// item whose section or chunk changed; other items are found through
     /// `base`.
-    var overlay: [String: EditIndex.Location?] = [:]
+    var overlay: [ItemID: EditIndex.Location?] = [:]
     /// Section id → current position; stale while `positionsDirty`.
     var positions: [String: Int]
     var positionsDirty = false
@@ -53,8 +53,9 @@ struct EditWorkspace {
 
     /// - Complexity: O(1) expected.
     func location(ofItem id: String) -> EditIndex.Location? {
-        if let entry = overlay[id] { return entry }
-        return base.locationOfItem[id]
+        let key = ItemID(id)
+        if let entry = overlay[key] { return entry }
+        return base.locationOfItem[key]
     }
 
     /// - Complexity: O(1) expected.
@@ -79,7 +80,7 @@ struct EditWorkspace {
         return ItemPath(section: s, row: r)
     }
 
-    func isOriginal(item id: String) -> Bool { base.locationOfItem[id] != nil }
+    func isOriginal(item id: String) -> Bool { base.locationOfItem[ItemID(id)] != nil }
     func isOriginal(section id: String) -> Bool { base.sectionPosition[id] != nil }
 
     // MARK: ops
@@ -182,7 +183,7 @@ struct EditWorkspace {
     }
 
     private mutating func removed(item id: String) {
-        overlay[id] = .some(nil)
+        overlay[ItemID(id)] = .some(nil)
         touch(item: id)
     }
 
@@ -238,7 +239,7 @@ struct EditWorkspace {
             section.items.forEachChunk { chunk, items in
                 let location = EditIndex.Location(section: section.id, chunk: chunk)
                 for item in items {
-                    overlay[item.id] = .some(location)
+                    overlay[item.itemID] = .some(location)
                     added(item: item.id)
                 }
             }
@@ -313,17 +314,17 @@ struct EditWorkspace {
             removed(item: ids[0])
             return
         }
-        var bySection: [String: (ids: Set<String>, chunks: Set<Int>)] = [:]
+        var bySection: [String: (ids: Set<ItemID>, chunks: Set<Int>)] = [:]
         for id in ids {
             guard let location = location(ofItem: id) else { continue }
-            bySection[location.section, default: ([], [])].ids.insert(id)
+            bySection[location.section, default: ([], [])].ids.insert(ItemID(id))
             bySection[location.section, default: ([], [])].chunks.insert(location.chunk)
         }
         for (sectionID, doomed) in bySection {
             guard let s = position(ofSection: sectionID) else { continue }
             placements = []
             sections[s].items.removeAll(
-                where: { doomed.ids.contains($0.id) }, inChunks: { doomed.chunks.contains($0) }, report: &placements)
+                where: { doomed.ids.contains($0.itemID) }, inChunks: { doomed.chunks.contains($0) }, report: &placements)
             record(placements, in: sectionID)
         }
         for id in ids { removed(item: id) }

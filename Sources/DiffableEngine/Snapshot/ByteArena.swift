@@ -113,23 +113,61 @@ extension ByteArena {
 
         public init() {}
 
+        /// An arena with `count` bytes free: the current one, or a new one
+        /// (`chunkSize`, or `count` when larger). Nil past 4 GB.
+        private mutating func room(_ count: Int) -> ByteArena? {
+            guard count < Int(UInt32.max) else { return nil }
+            if let arena = current, arena.free >= count { return arena }
+            let arena = ByteArena.make(capacity: Swift.max(ByteArena.chunkSize, count), shared: true)
+            current = arena
+            return arena
+        }
+
+        /// Writes `bytes` and answers where they are.
+        /// - Complexity: O(bytes), amortized.
+        mutating func write(_ bytes: UnsafeRawBufferPointer) -> (ByteArena?, UInt32) {
+            guard let arena = room(bytes.count) else {
+                return (ByteArena.holding(bytes), 0)
+            }
+            return (arena, UInt32(truncatingIfNeeded: arena.append(bytes)))
+        }
+
         /// A content holding a copy of `bytes`.
         /// - Complexity: O(bytes), amortized.
         public mutating func content(_ bytes: UnsafeBufferPointer<UInt8>) -> Content {
-            let raw = UnsafeRawBufferPointer(bytes)
-            guard bytes.count <= Int(UInt32.max) else { return Content(bytes: Array(bytes)) }
-            if current.map({ $0.free < bytes.count }) ?? true {
-                current = ByteArena.make(capacity: Swift.max(ByteArena.chunkSize, bytes.count), shared: true)
-            }
-            guard let arena = current else { return Content(bytes: Array(bytes)) }
-            let offset = arena.append(raw)
-            return Content(arena: arena, start: UInt32(truncatingIfNeeded: offset), count: UInt32(truncatingIfNeeded: bytes.count))
+            let (arena, start) = write(UnsafeRawBufferPointer(bytes))
+            guard let arena else { return Content(bytes: Array(bytes)) }
+            return Content(arena: arena, start: start, count: UInt32(truncatingIfNeeded: bytes.count))
         }
 
-        /// `content`'s bytes copied here (for an item kept from a sparse
-        /// arena).
-        public mutating func copy(_ content: Content) -> Content {
-            content.withUnsafeBytes { self.content($0.bindMemory(to: UInt8.self)) }
+        /// An item with id `id` and, when given, content `content` whose
+        /// search text is its bytes `textRange` (ignored when outside it):
+        /// both copied here, one after the other. `idHash`: the id's
+        /// `IDHash`, when the caller has it.
+        /// - Complexity: O(bytes of the id and content), amortized.
+        public mutating func item(id: UnsafeRawBufferPointer, content: UnsafeRawBufferPointer?,
+                                  textRange: Range<Int>? = nil, idHash: UInt64? = nil) -> Item {
+            let length = id.count + (content?.count ?? 0)
+            let hash = idHash.map { UInt32(truncatingIfNeeded: $0) } ?? Item.hash(id)
+            guard let arena = room(length) else {
+                let string = String(decoding: id, as: UTF8.self)
+                guard let content else { return Item(id: string) }
+                let own = Content(bytes: Array(content))
+                return textRange.map { Item(id: string, content: own, textRange: $0) } ?? Item(id: string, content: own)
+            }
+            let base = arena.append(id)
+            var (textStart, textEnd) = (Item.noText, Item.noText)
+            if let content {
+                arena.append(content)
+                if let textRange, textRange.lowerBound >= 0, textRange.lowerBound <= textRange.upperBound,
+                   textRange.upperBound <= content.count {
+                    (textStart, textEnd) = (UInt32(truncatingIfNeeded: textRange.lowerBound),
+                                            UInt32(truncatingIfNeeded: textRange.upperBound))
+                }
+            }
+            return Item(storage: arena, base: UInt32(truncatingIfNeeded: base), idCount: UInt32(truncatingIfNeeded: id.count),
+                        contentCount: content.map { UInt32(truncatingIfNeeded: $0.count) } ?? Item.noContent,
+                        textStart: textStart, textEnd: textEnd, idHash: hash)
         }
     }
 }
@@ -224,6 +262,13 @@ extension ByteArena {
         @inline(__always)
         public mutating func content(_ bytes: UnsafeBufferPointer<UInt8>) -> Content {
             builder.content(bytes)
+        }
+
+        /// A new item written into the builder's arena (see `Builder.item`).
+        @inline(__always)
+        public mutating func item(id: UnsafeRawBufferPointer, content: UnsafeRawBufferPointer?,
+                                  textRange: Range<Int>? = nil, idHash: UInt64? = nil) -> Item {
+            builder.item(id: id, content: content, textRange: textRange, idHash: idHash)
         }
 
         /// `item`, as the new snapshot keeps it: counted, and copied here

@@ -73,6 +73,10 @@ struct IDHashTable {
         return mix(h ^ s2, UInt64(truncatingIfNeeded: n) ^ s1)
     }
 
+    @inline(__always) static func hash(_ id: ItemID) -> UInt64 {
+        id.withUnsafeBytes { hash($0) }
+    }
+
     @inline(__always) static func hash(_ id: String) -> UInt64 {
         if let h = id.utf8.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) { return h }
         var copy = id
@@ -91,7 +95,7 @@ struct IDHashTable {
     /// the last index wins (as with a dictionary), or the first one when
     /// `keepFirst`. `duplicate(stored, k)` is called for every repeated id
     /// `keys[k]`, in ascending `k`, with the index stored before it.
-    init(keys: [String], keepFirst: Bool = false, duplicate: ((Int32, Int32) -> Void)? = nil) {
+    init(keys: [ItemID], keepFirst: Bool = false, duplicate: ((Int32, Int32) -> Void)? = nil) {
         self.init(expected: keys.count)
         keys.withUnsafeBufferPointer { ids in
             var hashes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0),
@@ -121,7 +125,7 @@ struct IDHashTable {
 
     /// For each query, the index in `keys` (the array this table was built
     /// from) of the same id, or -1.
-    func lookup(_ queries: [String], in keys: [String]) -> [Int32] {
+    func lookup(_ queries: [ItemID], in keys: [ItemID]) -> [Int32] {
         var result = [Int32](repeating: -1, count: queries.count)
         keys.withUnsafeBufferPointer { ids in
             queries.withUnsafeBufferPointer { queries in
@@ -144,7 +148,7 @@ struct IDHashTable {
                                 let slot = slots[Int(truncatingIfNeeded: h[k - start]) & mask]
                                 if slot != 0 {
                                     let v = Int(slot & 0xFFFF_FFFF)
-                                    sink ^= idBytes.load(fromByteOffset: v &* MemoryLayout<String>.stride, as: UInt64.self)
+                                    sink ^= idBytes.load(fromByteOffset: v &* MemoryLayout<ItemID>.stride, as: UInt64.self)
                                 }
                             }
                         }
@@ -170,11 +174,11 @@ struct IDHashTable {
 
     /// The value stored for `id`, if any.
     /// - Parameter key: the id stored under a value.
-    @inline(__always) func find(_ id: String, key: (Int32) -> String) -> Int32? {
+    @inline(__always) func find(_ id: ItemID, key: (Int32) -> ItemID) -> Int32? {
         find(id, hash: Self.hash(id), key: key)
     }
 
-    @inline(__always) func find(_ id: String, hash h: UInt64, key: (Int32) -> String) -> Int32? {
+    @inline(__always) func find(_ id: ItemID, hash h: UInt64, key: (Int32) -> ItemID) -> Int32? {
         let tag = (h >> 32 | 0x8000_0000) << 32
         var i = Int(truncatingIfNeeded: h) & mask
         while true {
@@ -192,12 +196,12 @@ struct IDHashTable {
     /// value already stored (then, when `replace` is true, `value` replaces
     /// it), or nil when `id` was new.
     /// - Precondition: `value >= 0`.
-    @inline(__always) mutating func insert(_ id: String, value: Int32, replace: Bool = false, key: (Int32) -> String) -> Int32? {
+    @inline(__always) mutating func insert(_ id: ItemID, value: Int32, replace: Bool = false, key: (Int32) -> ItemID) -> Int32? {
         insert(id, hash: Self.hash(id), value: value, replace: replace, key: key)
     }
 
     @inline(__always) mutating func insert(
-        _ id: String, hash h: UInt64, value: Int32, replace: Bool = false, key: (Int32) -> String
+        _ id: ItemID, hash h: UInt64, value: Int32, replace: Bool = false, key: (Int32) -> ItemID
     ) -> Int32? {
         if (count + 1) * 2 > slots.count { grow(key: key) }
         let tag = (h >> 32 | 0x8000_0000) << 32
@@ -221,7 +225,7 @@ struct IDHashTable {
         }
     }
 
-    private mutating func grow(key: (Int32) -> String) {
+    private mutating func grow(key: (Int32) -> ItemID) {
         let old = slots
         slots = [UInt64](repeating: 0, count: old.count * 2)
         mask = slots.count - 1

@@ -182,7 +182,7 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
             if placements == nil || (grown <= Self.maxChunk && flat.count <= Self.maxChunk) {
                 flat.replaceSubrange(lo..<hi, with: newElements)
                 if placements != nil {
-                    for item in newElements { placements?.append((item.id, Self.flatChunkID)) }
+                    for item in newElements { placements?.append((item.itemID, Self.flatChunkID)) }
                 }
                 return
             }
@@ -191,7 +191,7 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
                 chunked = true
                 chunkIDs = [Self.flatChunkID]
                 flat = []
-                for item in newElements { placements?.append((item.id, Self.flatChunkID)) }
+                for item in newElements { placements?.append((item.itemID, Self.flatChunkID)) }
                 normalize(0, report: &placements)
                 return
             }
@@ -208,7 +208,7 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
         if ka == kb {
             let base = chunks[ka].startIndex - starts[ka]
             chunks[ka].replaceSubrange(base + lo..<base + hi, with: newElements)
-            for item in newElements { placements?.append((item.id, chunkIDs[ka])) }
+            for item in newElements { placements?.append((item.itemID, chunkIDs[ka])) }
             normalize(ka, report: &placements)
             return
         }
@@ -218,7 +218,7 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
         let base = joined.startIndex - starts[ka]
         joined.replaceSubrange(base + lo..<base + hi, with: newElements)
         let id = chunkIDs[ka]
-        for item in joined { placements?.append((item.id, id)) }
+        for item in joined { placements?.append((item.itemID, id)) }
         chunks.replaceSubrange(ka...kb, with: CollectionOfOne(joined))
         chunkIDs.replaceSubrange(ka...kb, with: CollectionOfOne(id))
         normalize(ka, report: &placements)

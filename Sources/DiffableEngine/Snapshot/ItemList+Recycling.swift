@@ -138,8 +138,8 @@ public struct ItemRecycler {
     @inline(__always)
     private func has(_ id: UnsafeBufferPointer<UInt8>, at row: Int) -> Bool {
         let stored = reader.address(row)
-        guard stored.pointee.id.utf8.count == id.count else { return false }
-        return stored.pointee.id.utf8.withContiguousStorageIfAvailable { Self.equal($0, id) } ?? false
+        guard stored.pointee.idCount == id.count else { return false }
+        return stored.pointee.withIDBytes { Self.equal($0.bindMemory(to: UInt8.self), id) }
     }
 
     @inline(__always)

@@ -47,7 +47,7 @@ public struct ItemList: Sendable {
     static let flatChunkID = 0
 
     /// An item moved to, or inserted into, a chunk (see `EditIndex`).
-    public typealias Placement = (id: String, chunk: Int)
+    public typealias Placement = (id: ItemID, chunk: Int)
 
     public init() {
         flat = []
@@ -120,17 +120,22 @@ public struct ItemList: Sendable {
     /// The row of the item `id` if it is in chunk `chunkID`.
     /// - Complexity: O(chunks + chunk size) (O(count) in flat form).
     public func row(of id: String, inChunk chunkID: Int) -> Int? {
+        var id = id
+        return id.withUTF8 { row(ofIDBytes: UnsafeRawBufferPointer($0), inChunk: chunkID) }
+    }
+
+    private func row(ofIDBytes id: UnsafeRawBufferPointer, inChunk chunkID: Int) -> Int? {
         if mapping != nil {
             guard chunkID == Self.flatChunkID else { return nil }
-            return firstIndex { $0.id == id }
+            return firstIndex { $0.hasID(bytes: id) }
         }
         if !isChunked {
-            guard chunkID == Self.flatChunkID, let r = flat.firstIndex(where: { $0.id == id }) else { return nil }
+            guard chunkID == Self.flatChunkID, let r = flat.firstIndex(where: { $0.hasID(bytes: id) }) else { return nil }
             return r
         }
         guard let k = chunkIDs.firstIndex(of: chunkID) else { return nil }
         let chunk = chunks[k]
-        guard let r = chunk.firstIndex(where: { $0.id == id }) else { return nil }
+        guard let r = chunk.firstIndex(where: { $0.hasID(bytes: id) }) else { return nil }
         return starts[k] + (r - chunk.startIndex)
     }
 
@@ -186,7 +191,7 @@ public struct ItemList: Sendable {
 
     private static func report(_ items: ArraySlice<Item>, chunk: Int, into placements: inout [Placement]?) {
         guard placements != nil else { return }
-        for item in items { placements?.append((item.id, chunk)) }
+        for item in items { placements?.append((item.itemID, chunk)) }
     }
 
     /// Splits chunk `k` into pieces of about `targetChunk` when it exceeds
@@ -278,7 +283,7 @@ extension ItemList {
     /// The rows of those of `ids` that are in chunk `chunkID`, scanning the
     /// chunk once.
     /// - Complexity: O(chunks + chunk size) (O(count) in flat form).
-    func rows(of ids: Set<String>, inChunk chunkID: Int) -> [(id: String, row: Int)] {
+    func rows(of ids: Set<ItemID>, inChunk chunkID: Int) -> [(id: ItemID, row: Int)] {
         let chunk: ArraySlice<Item>, start: Int
         if mapping != nil {
             guard chunkID == Self.flatChunkID else { return [] }
@@ -293,10 +298,10 @@ extension ItemList {
             chunk = flat[...]
             start = 0
         }
-        var found: [(id: String, row: Int)] = []
+        var found: [(id: ItemID, row: Int)] = []
         found.reserveCapacity(ids.count)
-        for (offset, item) in chunk.enumerated() where ids.contains(item.id) {
-            found.append((item.id, start + offset))
+        for (offset, item) in chunk.enumerated() where ids.contains(item.itemID) {
+            found.append((item.itemID, start + offset))
             if found.count == ids.count { break }
         }
         return found

@@ -26,11 +26,11 @@ extension Snapshot {
 
         // Every item id once through a batched hash table (see `IDHashTable`);
         // the dictionaries below only see repeated ids.
-        var ids: [String] = []
+        var ids: [ItemID] = []
         var paths: [ItemPath] = []
         ids.reserveCapacity(itemCount)
         for section in sections {
-            for item in section.items { ids.append(item.id) }
+            for item in section.items { ids.append(item.itemID) }
         }
         var repeatedPairs: [(first: Int32, later: Int32)] = []
         _ = IDHashTable(keys: ids, keepFirst: true) { first, later in repeatedPairs.append((first, later)) }
@@ -42,7 +42,7 @@ extension Snapshot {
                 for r in section.items.indices { paths.append(ItemPath(section: s, row: r)) }
             }
             for pair in repeatedPairs {
-                let id = ids[Int(pair.first)]
+                let id = ids[Int(pair.first)].string
                 if repeats[id] == nil {
                     repeats[id] = [paths[Int(pair.first)]]
                     repeatOrder.append(id)

@@ -119,6 +119,13 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
+    /// Appends a string given as its UTF-8 bytes (valid UTF-8).
+    public mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) {
+        separator()
+        writeEscaped(utf8)
+        needsComma = true
+    }
+
     public mutating func appendInt(_ value: Int) {
         separator()
         writeInt(value)

@@ -46,9 +46,7 @@ extension ApplyScanner {
         s.pos = contentEnd + 1
         ids.add(idBytes)
         if let held = recycler.take(id: idBytes, content: contentBytes) { return held }
-        let content = arenas.content(contentBytes)
-        let id = String(decoding: idBytes, as: UTF8.self)
-        guard let text else { return Item(id: id, content: content) }
-        return Item(id: id, content: content, textRange: text.lowerBound - contentStart ..< text.upperBound - contentStart)
+        return arenas.item(id: UnsafeRawBufferPointer(idBytes), content: UnsafeRawBufferPointer(contentBytes),
+                           textRange: text.map { $0.lowerBound - contentStart ..< $0.upperBound - contentStart })
     }
 }

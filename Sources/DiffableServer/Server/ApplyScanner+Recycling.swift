@@ -19,7 +19,8 @@ extension ApplyScanner {
     /// where the id's bytes are.
     /// - Complexity: O(bytes of the element), in block compares.
     static func consumeCanonical(_ s: inout ByteScanner, _ item: Item) -> Range<Int>? {
-        let matched: (id: Range<Int>, end: Int)? = item.id.utf8.withContiguousStorageIfAvailable { id -> (Range<Int>, Int)? in
+        let matched: (id: Range<Int>, end: Int)? = item.withIDBytes { raw -> (Range<Int>, Int)? in
+            let id = raw.bindMemory(to: UInt8.self)
             let start = s.pos
             guard s.bytes(start ..< start + 7, equal: #"{"id":""#) else { return nil }
             let idStart = start + 7, idEnd = idStart + id.count
@@ -33,7 +34,7 @@ extension ApplyScanner {
             guard content.withUnsafeBytes({ same(s, at: contentStart, $0.bindMemory(to: UInt8.self)) }),
                   s.byte(contentEnd) == UInt8(ascii: "}") else { return nil }
             return (idStart ..< idEnd, contentEnd + 1)
-        } ?? nil
+        }
         guard let matched else { return nil }
         s.pos = matched.end
         return matched.id

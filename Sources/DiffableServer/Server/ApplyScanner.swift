@@ -252,8 +252,8 @@ enum ApplyScanner {
                 ids.add(s.bytes(of: token.inner))
                 items.append(arenas.keep(old))
             } else {
-                guard let id = decodeID(s, token, &ids) else { return false }
-                items.append(Item(id: id))
+                guard let item = decodeID(s, token, &ids, content: nil, &arenas) else { return false }
+                items.append(arenas.keep(item))
             }
             nesting?.parentRow.append(parent)
             return true
@@ -335,25 +335,42 @@ enum ApplyScanner {
                 return old
             }
         }
-        guard let id = decodeID(s, idToken, &ids) else { return nil }
-        guard let content, s.byte(content.range.lowerBound) != UInt8(ascii: "n") else { return Item(id: id) }
+        guard let content, s.byte(content.range.lowerBound) != UInt8(ascii: "n") else {
+            return decodeID(s, idToken, &ids, content: nil, &arenas)
+        }
         guard content.canonical else {
-            guard let tree = s.tree(content.range) else { return nil }
+            guard let tree = s.tree(content.range), let id = decodeID(s, idToken, &ids) else { return nil }
             return Item(id: id, content: SnapshotCodec.content(of: tree), text: SnapshotCodec.searchText(of: tree))
         }
-        let bytes = arenas.content(UnsafeBufferPointer(rebasing: s.input[content.range]))
+        let bytes = UnsafeBufferPointer(rebasing: s.input[content.range])
+        let text: Range<Int>?
         switch s.byte(content.range.lowerBound) {
         case UInt8(ascii: "\""):
             // Canonical content has no escapes: the text is its own bytes.
-            return Item(id: id, content: bytes, textRange: 1 ..< bytes.byteCount - 1)
+            text = 1 ..< bytes.count - 1
         case UInt8(ascii: "{"):
             guard let found = objectTextRange(s, content.range) else { return nil }
-            guard let range = found else { return Item(id: id, content: bytes) }
             let base = content.range.lowerBound
-            return Item(id: id, content: bytes, textRange: range.lowerBound - base ..< range.upperBound - base)
+            text = found.map { $0.lowerBound - base ..< $0.upperBound - base }
         default:
-            return Item(id: id, content: bytes)
+            text = nil
         }
+        return decodeID(s, idToken, &ids, content: bytes, textRange: text, &arenas)
+    }
+
+    /// A new item with the id of `token` and, when given, `content` (its
+    /// search text at `textRange`), written by `arenas`.
+    static func decodeID(_ s: ByteScanner, _ token: ByteScanner.StringToken, _ ids: inout IDHashes,
+                         content: UnsafeBufferPointer<UInt8>?, textRange: Range<Int>? = nil,
+                         _ arenas: inout ByteArena.Writer) -> Item? {
+        let raw = content.map { UnsafeRawBufferPointer($0) }
+        guard token.escaped else {
+            let id = UnsafeBufferPointer(rebasing: s.input[token.inner])
+            ids.add(id)
+            return arenas.item(id: UnsafeRawBufferPointer(id), content: raw, textRange: textRange)
+        }
+        guard var id = decodeID(s, token, &ids) else { return nil }
+        return id.withUTF8 { arenas.item(id: UnsafeRawBufferPointer($0), content: raw, textRange: textRange) }
     }
 
     static func decodeID(_ s: ByteScanner, _ token: ByteScanner.StringToken, _ ids: inout IDHashes) -> String? {

@@ -164,7 +164,9 @@ struct ItemEncoding {
 
     static let full = ItemEncoding()
 
-    func includes(_ item: Item) -> Bool { all || item.id == exception }
+    func includes(_ item: Item) -> Bool { all || isException(item) }
+
+    func isException(_ item: Item) -> Bool { exception.map(item.hasID) ?? false }
 }
 
 extension SnapshotCodec {
@@ -211,12 +213,12 @@ extension SnapshotCodec {
     static func write(_ item: Item, echo: ItemEncoding = .full, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key(raw: "id")
-        writer.appendString(item.id)
+        item.withIDBytes { writer.appendString(utf8: $0.bindMemory(to: UInt8.self)) }
         if echo.includes(item), let content = item.content {
             writer.key(raw: "content")
             writer.appendRaw(content)
         }
-        if let outline = echo.outline, item.id != echo.exception {
+        if let outline = echo.outline, !echo.isException(item) {
             OutlineCodec.write(outline.row(of: item.id), into: &writer)
         }
         writer.endObject()

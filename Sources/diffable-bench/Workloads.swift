@@ -123,19 +123,26 @@ struct ClassicWorkload {
     }
 
     /// Old and new snapshots (items without content) plus the flat ids.
+    /// An id of both is one item held by both, as the daemon's decoder
+    /// keeps the items a re-sent list repeats (`ItemRecycler`): the diff
+    /// then finds it equal without reading its bytes.
     func snapshots() -> (old: Snapshot, new: Snapshot, oldIDs: [String], newIDs: [String]) {
         let (oldIDs, newIDs) = flatIDs()
-        return (Self.cut(oldIDs, into: sections), Self.cut(newIDs, into: sections), oldIDs, newIDs)
+        let oldItems = oldIDs.map { Item(id: $0) }
+        var held = [String: Int](minimumCapacity: oldIDs.count)
+        for (k, id) in oldIDs.enumerated() { held[id] = k }
+        let newItems = newIDs.map { id in held[id].map { oldItems[$0] } ?? Item(id: id) }
+        return (Self.cut(oldItems, into: sections), Self.cut(newItems, into: sections), oldIDs, newIDs)
     }
 
-    /// `ids` cut into `sections` sections of (nearly) equal size, ids `s0`, `s1`, …
-    static func cut(_ ids: [String], into sections: Int) -> Snapshot {
+    /// `items` cut into `sections` sections of (nearly) equal size, ids `s0`, `s1`, …
+    static func cut(_ items: [Item], into sections: Int) -> Snapshot {
         var result: [Section] = []
         result.reserveCapacity(sections)
         for s in 0..<sections {
-            let lower = ids.count * s / sections
-            let upper = ids.count * (s + 1) / sections
-            result.append(Section(id: "s\(s)", items: ids[lower..<upper].map { Item(id: $0) }))
+            let lower = items.count * s / sections
+            let upper = items.count * (s + 1) / sections
+            result.append(Section(id: "s\(s)", items: Array(items[lower..<upper])))
         }
         return Snapshot(sections: result)
     }

@@ -130,10 +130,24 @@ import Testing
                                                                              ItemPath(section: 0, row: 1)])])
     }
 
+    /// Items whose stored hashes agree are still told apart by their
+    /// bytes (two ids of a million share a 32-bit hash now and then).
+    @Test func equalHashesStillCompareBytes() {
+        let a = Item(id: "ab"), other = Item(id: "cd")
+        let b = Item(storage: other.storage, base: other.base, idCount: other.idCount, contentCount: other.contentCount,
+                     textStart: other.textStart, textEnd: other.textEnd, idHash: a.idHash)
+        withUnsafePointer(to: a) { x in withUnsafePointer(to: b) { y in #expect(!Item.sameID(x, y)) } }
+        let old = Snapshot(sections: [Section(id: "s", items: [a])])
+        let new = Snapshot(sections: [Section(id: "s", items: [b])])
+        let changes = old.difference(to: new)
+        #expect(changes.itemDeletes.count == 1 && changes.itemInserts.count == 1)
+    }
+
     /// What a million items cost besides their bytes (the memory budget of
     /// issue 13 counts on it).
     @Test func anItemIs32Bytes() {
         #expect(MemoryLayout<Item>.stride == 32)
+        #expect(MemoryLayout<Item>.offset(of: \Item.storage) == 0, "Item.storageBits reads it there")
         #expect(MemoryLayout<Content?>.stride == 16)
         #expect(MemoryLayout<ItemID>.stride == 16)
     }

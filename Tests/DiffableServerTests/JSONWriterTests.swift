@@ -14,6 +14,29 @@ import Testing
         #expect(JSONWriter.string(.string(s)) == #""q\"b\\s/\b\f\n\r\t\u0000\u0001\u001f"# + "\u{7F}é😀\u{2028}\"")
     }
 
+    /// A response streamed in pieces (as the session writes a large one)
+    /// is, joined, exactly the response serialized whole, whatever the
+    /// piece size and wherever raw fragments (echoed items) sit.
+    @Test func streamedPiecesJoinToTheWholeSerialization() {
+        var rng = SplitMix64(seed: 11)
+        for round in 0..<400 {
+            var value = JSONGenerator.value(&rng)
+            if round % 2 == 0 {
+                // Large and small raw fragments among ordinary values.
+                let raw = JSONWriter.bytes(JSONGenerator.value(&rng))
+                value = ["result": ["items": .raw(raw), "small": .raw(Array("[1,2]".utf8)), "v": value], "id": 3]
+            }
+            let whole = JSONWriter.bytes(value)
+            for chunk in [1, 2, 7, 64, 1 << 20] {
+                var joined: [UInt8] = []
+                var pieces = 0
+                JSONWriter.stream(value, chunk: chunk) { joined.append(contentsOf: $0); pieces += 1 }
+                #expect(joined == whole, "round \(round), chunk \(chunk)")
+                if chunk == 1 << 20 { #expect(pieces <= 1 || whole.count >= chunk) }
+            }
+        }
+    }
+
     @Test func neverEmitsRawNewlines() {
         var rng = SplitMix64(seed: 7)
         for _ in 0..<500 {

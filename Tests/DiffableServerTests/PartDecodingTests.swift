@@ -118,6 +118,33 @@ import Testing
             #expect(ApplyScanner.decodeItemsInParts(&s, starts: [w], ids: &ids, checkpoint: { _ in true }) == nil)
         }
     }
+
+    /// The ids' hashes `apply` takes from the items it made (on two
+    /// threads past 100k items, across sections) are the ones the decoder
+    /// gathers from the request's bytes, in order; and they find a
+    /// duplicate in either half.
+    @Test func idHashesFromItemsAreTheRequestsHashes() {
+        var sections: [Section] = []
+        var expected = IDHashes()
+        for s in 0..<7 {
+            let items = (0..<(s == 3 ? 90_000 : 9_000)).map { Item(id: "s\(s)-\($0)-0123456789abcdef") }
+            for item in items { item.withIDBytes { expected.add($0.bindMemory(to: UInt8.self)) } }
+            var list = ItemList(items)
+            if s == 3 { list.chunkify() }
+            sections.append(Section(id: "s\(s)", items: list))
+        }
+        let hashes = IDHashes(itemsOf: sections)
+        #expect(hashes.hashes?.count == 144_000)
+        #expect(hashes.hashes == expected.hashes)
+        #expect(hashes.provesDistinct())
+        for (s, r) in [(0, 5), (6, 8_999)] {
+            var repeated = sections
+            var items = Array(repeated[s].items)
+            items[r] = Item(id: "s3-77-0123456789abcdef")
+            repeated[s].items = ItemList(items)
+            #expect(!IDHashes(itemsOf: repeated).provesDistinct())
+        }
+    }
 }
 
 extension ApplyScanner {

@@ -262,9 +262,10 @@ extension SelectionState {
         let needed = wanted.count + entries.count
         guard needed > 0 else { return result }
         result.reserveCapacity(needed)
+        let hashes = selectedHashes.union(wanted.map { Item.hash($0) })
         for (s, section) in full.sections.enumerated() {
             for (r, item) in section.items.enumerated()
-            where entries[item.id] != nil || wanted.contains(item.id) {
+            where hashes.contains(item.idHash) && (entries[item.id] != nil || wanted.contains(item.id)) {
                 result[item.id] = SelectionLocation(section: s, row: r, sectionID: section.id)
             }
         }
@@ -317,8 +318,9 @@ extension SelectionState {
     private func visiblePaths(of ids: Set<String>, in visible: Snapshot) -> [String: ItemPath] {
         var result: [String: ItemPath] = [:]
         guard !ids.isEmpty else { return result }
+        let hashes = Set(ids.map { Item.hash($0) })
         for (s, section) in visible.sections.enumerated() {
-            for (r, item) in section.items.enumerated() where ids.contains(item.id) {
+            for (r, item) in section.items.enumerated() where hashes.contains(item.idHash) && ids.contains(item.id) {
                 result[item.id] = ItemPath(section: s, row: r)
                 if result.count == ids.count { return result }
             }

@@ -52,6 +52,11 @@ public struct SelectionState: Equatable, Sendable {
     /// - Complexity: O(1)
     public var selectedCount: Int { entries.count }
 
+    /// `Item.idHash` of every selected id: scans over every item test this
+    /// before they make the item's id (a string) to look it up.
+    /// - Complexity: O(selected)
+    var selectedHashes: Set<UInt32> { Set(entries.keys.map { Item.hash($0) }) }
+
     /// Whether the item is selected.
     /// - Complexity: O(1)
     public func isSelected(_ id: String) -> Bool { entries[id] != nil }
@@ -62,8 +67,9 @@ public struct SelectionState: Equatable, Sendable {
         guard !entries.isEmpty else { return [] }
         var result: [String] = []
         result.reserveCapacity(entries.count)
+        let hashes = selectedHashes
         for section in full.sections {
-            for item in section.items where entries[item.id] != nil {
+            for item in section.items where hashes.contains(item.idHash) && entries[item.id] != nil {
                 result.append(item.id)
             }
         }
@@ -75,7 +81,8 @@ public struct SelectionState: Equatable, Sendable {
     /// - Complexity: O(s + k), s = sections, k = items in that section.
     public func selectedIDs(inSection sectionID: String, of full: Snapshot) -> [String] {
         guard let section = full.sections.first(where: { $0.id == sectionID }) else { return [] }
-        return section.items.lazy.map(\.id).filter { entries[$0] != nil }
+        let hashes = selectedHashes
+        return section.items.lazy.filter { hashes.contains($0.idHash) }.map(\.id).filter { entries[$0] != nil }
     }
 
     /// The selected rows of the visible snapshot, in order. Selected items that
@@ -84,8 +91,9 @@ public struct SelectionState: Equatable, Sendable {
     public func selectedPaths(in visible: Snapshot) -> [SelectedRow] {
         guard !entries.isEmpty else { return [] }
         var result: [SelectedRow] = []
+        let hashes = selectedHashes
         for (s, section) in visible.sections.enumerated() {
-            for (r, item) in section.items.enumerated() where entries[item.id] != nil {
+            for (r, item) in section.items.enumerated() where hashes.contains(item.idHash) && entries[item.id] != nil {
                 result.append(SelectedRow(id: item.id, path: ItemPath(section: s, row: r)))
             }
         }

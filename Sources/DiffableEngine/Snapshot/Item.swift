@@ -82,6 +82,10 @@ public struct Item: Equatable, Sendable {
         return try storage.withBytes(Int(base), Int(idCount), body)
     }
 
+    /// Bytes of the id (UTF-8) and of the content (0 without).
+    public var idByteCount: Int { Int(idCount) }
+    public var contentByteCount: Int { contentCount == Self.noContent ? 0 : Int(contentCount) }
+
     /// Whether the id is `id`.
     /// - Complexity: O(length of the id)
     public func hasID(_ id: String) -> Bool {
@@ -128,7 +132,7 @@ public struct Item: Equatable, Sendable {
     @inline(__always)
     static func sameID(_ a: UnsafePointer<Item>, _ b: UnsafePointer<Item>) -> Bool {
         guard a.pointee.idHash == b.pointee.idHash, a.pointee.idCount == b.pointee.idCount else { return false }
-        if a.pointee.base == b.pointee.base, a.pointee.storage?.storage === b.pointee.storage?.storage { return true }
+        if a.pointee.base == b.pointee.base, storageBits(a) == storageBits(b) { return true }
         return a.pointee.withIDBytes { x in b.pointee.withIDBytes { y in equalBytes(x, y) } }
     }
 
@@ -142,8 +146,18 @@ public struct Item: Equatable, Sendable {
         guard countA == countB else { return false }
         if countA == noContent { return true }
         if a.pointee.base &+ a.pointee.idCount == b.pointee.base &+ b.pointee.idCount,
-           a.pointee.storage?.storage === b.pointee.storage?.storage { return true }
+           storageBits(a) == storageBits(b) { return true }
         return a.pointee.content == b.pointee.content
+    }
+
+    /// The address of a stored item's arena (0: none), read in place: an
+    /// identity test without the retain and release that reading the
+    /// reference itself costs in a loop.
+    /// `storage` is the first stored property, at offset 0 (a test checks
+    /// it; a computed offset would be a lazy global, checked at every read).
+    @inlinable @inline(__always)
+    static func storageBits(_ item: UnsafePointer<Item>) -> UInt {
+        UnsafeRawPointer(item).load(as: UInt.self)
     }
 
     @inline(__always)

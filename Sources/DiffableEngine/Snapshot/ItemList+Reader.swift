@@ -113,3 +113,35 @@ extension UnsafeBufferPointer: ItemAddressing where Element == Item {
         return baseAddress.unsafelyUnwrapped + position
     }
 }
+
+extension ItemList {
+    /// The row of the item `id`, or nil. Reads each row's stored hash and,
+    /// on a match, its id's bytes: no string is made per row.
+    /// - Complexity: O(count)
+    public func firstIndex(ofID id: String) -> Int? {
+        let hash = Item.hash(id)
+        var id = id
+        return id.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            return withReader { reader in
+                for row in 0..<reader.count {
+                    let item = reader.address(row)
+                    if item.pointee.idHash == hash, item.pointee.hasID(bytes: bytes) { return row }
+                }
+                return nil
+            }
+        }
+    }
+}
+
+extension ItemList {
+    /// Calls `body` with the id bytes of each row of `rows`, in order (each
+    /// valid only during its call): a walk over many ids that makes no
+    /// string and no copy of an item.
+    /// - Complexity: O(rows + bytes of their ids)
+    public func forEachIDBytes(in rows: Range<Int>, _ body: (UnsafeRawBufferPointer) -> Void) {
+        withReader { reader in
+            for row in rows.clamped(to: 0..<reader.count) { reader.address(row).pointee.withIDBytes(body) }
+        }
+    }
+}

@@ -56,7 +56,7 @@ extension DataSource {
     /// visible descendants deleted) and its row is redrawn. nil when the
     /// item is not in the index (the caller takes the general path).
     private mutating func toggle(_ id: String, _ expand: Bool, recursive: Bool) -> Update? {
-        guard let q = itemFlatIndex()[id] else { return nil }
+        guard let q = itemFlatIndex()[ItemID(id)] else { return nil }
         var start = 0, s = 0
         while s < snapshot.sections.count, start + snapshot.sections[s].items.count <= q {
             start += snapshot.sections[s].items.count
@@ -140,7 +140,7 @@ extension DataSource {
         guard containsItem(id) else { return nil }
         var path: ItemPath?
         for (s, section) in visible.sections.enumerated() {
-            if let r = section.items.firstIndex(where: { $0.id == id }) {
+            if let r = section.items.firstIndex(ofID: id) {
                 path = ItemPath(section: s, row: r)
                 break
             }

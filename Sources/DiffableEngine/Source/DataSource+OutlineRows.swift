@@ -10,7 +10,7 @@ extension DataSource {
         let parent = parentFlatIndex()
         let index = itemFlatIndex()
         var expandedRow = [Bool](repeating: false, count: parent.count)
-        for id in outline.expanded { if let flat = index[id], flat < expandedRow.count { expandedRow[flat] = true } }
+        for id in outline.expanded { if let flat = index[ItemID(id)], flat < expandedRow.count { expandedRow[flat] = true } }
         var shown = [Bool](repeating: false, count: parent.count)
         var result: [Int: [Int]] = [:]
         var start = 0
@@ -76,7 +76,7 @@ extension DataSource {
         parents.reserveCapacity(snapshot.itemCount)
         for section in snapshot.sections {
             for item in section.items {
-                parents.append(outline.parents[item.id].flatMap { index[$0] }.map { Int32(truncatingIfNeeded: $0) } ?? -1)
+                parents.append(outline.parents[item.id].flatMap { index[ItemID($0)] }.map { Int32(truncatingIfNeeded: $0) } ?? -1)
             }
         }
         searchCache.parentFlat = parents
@@ -85,14 +85,14 @@ extension DataSource {
 
     /// The flat index of every item of the full snapshot (built once per
     /// snapshot). - Complexity: O(n) the first time, O(1) after.
-    mutating func itemFlatIndex() -> [String: Int] {
+    mutating func itemFlatIndex() -> [ItemID: Int] {
         if let index = searchCache.flatIndex { return index }
-        var index: [String: Int] = [:]
+        var index: [ItemID: Int] = [:]
         index.reserveCapacity(snapshot.itemCount)
         var flat = 0
         for section in snapshot.sections {
             for item in section.items {
-                index[item.id] = flat
+                index[item.itemID] = flat
                 flat += 1
             }
         }

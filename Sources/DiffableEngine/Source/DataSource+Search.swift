@@ -314,7 +314,7 @@ extension DataSource {
 
     /// Whether `snapshot` has an item `id`. - Complexity: O(items)
     static func hasItem(_ id: String, in snapshot: Snapshot) -> Bool {
-        snapshot.sections.contains { $0.items.contains { $0.id == id } }
+        snapshot.sections.contains { $0.items.firstIndex(ofID: id) != nil }
     }
 
     /// The section holding flat position `flat` (in `0..<starts.last`).

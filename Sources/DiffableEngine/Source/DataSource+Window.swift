@@ -123,7 +123,7 @@ extension DataSource {
             let section = visible.sections[s]
             if let row, section.items.indices.contains(row) {
                 let item = section.items[row]
-                let isPlaceholder = item.id == placeholderID
+                let isPlaceholder = placeholderID.map(item.hasID) ?? false
                 rows.append(WindowRow(kind: .item, id: item.id, section: section.id, content: item.content,
                                       selected: selection.isSelected(item.id),
                                       highlights: highlights(at: ItemPath(section: s, row: row)),
@@ -141,7 +141,7 @@ extension DataSource {
         for (s, section) in visible.sections.enumerated() {
             if row.kind == .header {
                 if section.id == row.id { return layout.headerIndex(of: s) }
-            } else if let r = section.items.firstIndex(where: { $0.id == row.id }) {
+            } else if let r = section.items.firstIndex(ofID: row.id) {
                 return layout.index(of: ItemPath(section: s, row: r))
             }
         }

@@ -46,7 +46,7 @@ struct SearchCache: Sendable {
     var deferred: DeferredRanking?
     /// Flat index of every item of the full snapshot, built on the first
     /// incremental expand or collapse after a snapshot change.
-    var flatIndex: [String: Int]?
+    var flatIndex: [ItemID: Int]?
     /// Flat index of every item's parent (-1 at the top), built on the first
     /// search of an outline after a snapshot change.
     var parentFlat: [Int32]?

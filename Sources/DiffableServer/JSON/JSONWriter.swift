@@ -59,6 +59,51 @@ public struct JSONWriter: Sendable {
         return writer.bytes
     }
 
+    /// The compact serialization of `value`, handed to `emit` in pieces of
+    /// about `chunk` bytes, each valid only during the call; a raw fragment
+    /// of at least `chunk` bytes is handed over as it is, not copied. What
+    /// `emit` receives, joined, is `bytes(value)`: a large reply is written
+    /// out without a second buffer as large as it.
+    /// - Complexity: O(size of the output), O(chunk) memory.
+    public static func stream(_ value: JSON, chunk: Int = 1 << 20, _ emit: (UnsafeRawBufferPointer) -> Void) {
+        var writer = JSONWriter(reservingCapacity: Swift.min(chunk, 1 << 16))
+        writer.stream(value, chunk: chunk, emit)
+        writer.flush(emit)
+    }
+
+    private mutating func stream(_ value: JSON, chunk: Int, _ emit: (UnsafeRawBufferPointer) -> Void) {
+        switch value {
+        case .array(let elements):
+            beginArray()
+            for element in elements {
+                stream(element, chunk: chunk, emit)
+                if bytes.count >= chunk { flush(emit) }
+            }
+            endArray()
+        case .object(let object):
+            beginObject()
+            for member in object.members {
+                key(member.key)
+                stream(member.value, chunk: chunk, emit)
+                if bytes.count >= chunk { flush(emit) }
+            }
+            endObject()
+        case .raw(let fragment) where fragment.count >= chunk:
+            separator()
+            flush(emit)
+            fragment.withUnsafeBytes(emit)
+            needsComma = true
+        default:
+            append(value)
+        }
+    }
+
+    private mutating func flush(_ emit: (UnsafeRawBufferPointer) -> Void) {
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes(emit)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     /// The compact serialization as a String (for logging and tests).
     public static func string(_ value: JSON) -> String {
         String(decoding: bytes(value), as: UTF8.self)

@@ -30,11 +30,18 @@ extension Server {
     func apply(lazy: LazyParams) throws(RPCError) -> JSON {
         // Reading the items is most of a large apply: report and stop there.
         let started = DispatchTime.now().uptimeNanoseconds
-        let decodedOrStopped = ApplyScanner.decode(lazy, previous: { sources[$0]?.snapshot.sections ?? [] }) { fraction in
+        let decodedOrStopped = ApplyScanner.decode(lazy, previous: { sources[$0]?.snapshot.sections ?? [] },
+                                                   hashIDs: false) { fraction in
             (try? work.step(Int(fraction * Self.readingShare), "reading items")) != nil
         }
         try work.checkCancelled()
         guard let decoded = decodedOrStopped else { return try apply(lazy.tree()) }
+        let requestSize = lazy.body.count
+        // Everything is read: the request's bytes go before the ids are
+        // checked and the response is made (at 1M items they are ~100 MB,
+        // as large as the source's items). Only a nested request may still
+        // need them, to report a duplicate at its place in the tree.
+        if !decoded.isNested { lazy.releaseBody() }
         let params = decoded.params
         try params.checkMembers(Self.applyMembers)
         let name = try params.sourceName()
@@ -43,7 +50,8 @@ extension Server {
         _ = try params.array("sections")
         let snapshot: Snapshot
         do throws(RPCError) {
-            snapshot = try SnapshotCodec.validated(decoded.sections, ids: decoded.ids, path: ApplyScanner.sectionsPath)
+            snapshot = try SnapshotCodec.validated(decoded.sections, ids: IDHashes(itemsOf: decoded.sections),
+                                                   path: ApplyScanner.sectionsPath)
         } catch {
             // Duplicate ids among nested items are reported at their place in
             // the request, which the tree path spells.
@@ -51,10 +59,8 @@ extension Server {
             throw error
         }
         let policies = try SelectionCodec.policies(inSections: decoded.sectionObjects, path: ApplyScanner.sectionsPath)
-        logger.log(.debug, "apply \(name): read \(lazy.body.count) bytes into \(snapshot.itemCount) items in "
+        logger.log(.debug, "apply \(name): read \(requestSize) bytes into \(snapshot.itemCount) items in "
                    + Self.milliseconds(since: started))
-        // Everything is read: the request's bytes go before the response
-        // is made (at 1M items they are ~100 MB, and so is an echoing reply).
         lazy.releaseBody()
         let outline = decoded.isNested
             ? Outline(preorder: snapshot, parentRows: decoded.nesting.map { $0?.parentRow },

@@ -40,12 +40,12 @@ extension ApplyScanner {
                                    arenas: inout ByteArena.Writer, recycler: ItemRecycler, checkpoint: (ByteScanner) -> Bool) -> [[Item]]? {
         let bounds = [s.pos] + starts
         guard zip(bounds, bounds.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
-        let input = InputBox(input: s.input, end: s.end, recycler: recycler)
+        let input = InputBox(input: s.input, end: s.end, recycler: recycler, hashIDs: ids.isCollecting)
         let results = withoutActuallyEscaping(checkpoint) { checkpoint in
             let first = CheckpointBox(checkpoint)
             return Parallel.map(bounds.count, placeholder: PartResult()) { k in
                 var scanner = ByteScanner(input.input, range: bounds[k] ..< input.end)
-                var part = PartResult()
+                var part = PartResult(ids: input.hashIDs ? IDHashes() : .ignoring)
                 // A re-sent list is about as long as the one held: no
                 // regrowth (each a copy of the items so far) on the way.
                 part.items.reserveCapacity(input.recycler.count / bounds.count + input.recycler.count / 64)
@@ -88,6 +88,7 @@ private struct InputBox: @unchecked Sendable {
     let input: UnsafeBufferPointer<UInt8>
     let end: Int
     let recycler: ItemRecycler
+    let hashIDs: Bool
 }
 
 /// The progress callback, handed to the one part that calls it.

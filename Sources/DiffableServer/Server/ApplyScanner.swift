@@ -56,8 +56,10 @@ enum ApplyScanner {
     /// in the held section of the same id (when the section's `id` comes
     /// before its `items`), else at the same index, is that item, reused
     /// (see `ItemRecycler`): the result is the same either way, only cheaper.
+    /// `hashIDs`: whether to gather the ids' hashes while reading (`ids`);
+    /// without, `ids` is empty and the caller hashes the items' ids.
     static func decode(_ lazy: LazyParams, previous: (_ source: String) -> [Section] = { _ in [] },
-                       checkpoint: Checkpoint = { _ in true }) -> Decoded? {
+                       hashIDs: Bool = true, checkpoint: Checkpoint = { _ in true }) -> Decoded? {
         lazy.body.withUnsafeBufferPointer { buffer -> Decoded? in
             var s = ByteScanner(buffer, range: lazy.range)
             let start = lazy.range.lowerBound, length = Double(max(1, lazy.range.count))
@@ -81,7 +83,7 @@ enum ApplyScanner {
                         guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
                         s.pos += 1
                         decoded = decodeSections(&s, hints: lazy.splitHints, previous: source.map(previous) ?? [],
-                                                 checkpoint: checkpoint)
+                                                 hashIDs: hashIDs, checkpoint: checkpoint)
                         if decoded == nil { return nil }
                     } else {
                         guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
@@ -99,13 +101,13 @@ enum ApplyScanner {
     /// The sections of an array whose `[` was consumed.
     static func decodeSections(
         _ s: inout ByteScanner, hints: [JSONValidator.SplitHint] = [], previous: [Section] = [],
-        checkpoint: (ByteScanner) -> Bool
+        hashIDs: Bool = true, checkpoint: (ByteScanner) -> Bool
     ) -> (sections: [Section], objects: [JSON], ids: IDHashes, nesting: [Nesting?], arenaUse: ArenaUse)? {
         var sections: [Section] = []
         var arenas = ByteArena.Writer()
         var objects: [JSON] = []
         var nesting: [Nesting?] = []
-        var ids = IDHashes()
+        var ids = hashIDs ? IDHashes() : .ignoring
         var isFirst = true
         // Sections added or removed before a section do not stop its items
         // from being found.

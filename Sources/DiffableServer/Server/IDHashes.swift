@@ -14,12 +14,58 @@ struct IDHashes {
 
     init() {}
 
+    /// A gatherer that keeps nothing (`add` does nothing): for a decoder
+    /// whose caller hashes the ids from the items it made instead
+    /// (`init(itemsOf:)`), after the request's bytes are gone.
+    static var ignoring: IDHashes {
+        var ids = IDHashes()
+        ids.collecting = false
+        return ids
+    }
+
+    private var collecting = true
+    var isCollecting: Bool { collecting }
+
+    /// The hashes of the ids of every item of `sections`, read from the
+    /// items' own bytes (see `Item.withIDBytes`), a large list on two
+    /// threads. The engine compares ids by their bytes, so every id counts
+    /// here, ASCII or not.
+    /// - Complexity: O(bytes of the ids) / cores
+    init(itemsOf sections: [Section]) {
+        let lists = sections.map(\.items)
+        var starts = [0]
+        for list in lists { starts.append(starts[starts.count - 1] + list.count) }
+        let total = starts[starts.count - 1]
+        let parts = total >= 100_000 ? 2 : 1
+        let box = ListsBox(lists: lists, starts: starts)
+        hashes = [UInt64](unsafeUninitializedCapacity: total) { buffer, count in
+            let out = OutputBox(buffer.baseAddress)
+            _ = Parallel.map(parts, placeholder: 0) { k in
+                // Flat rows lower ..< upper, section by section.
+                let lower = total * k / parts, upper = total * (k + 1) / parts
+                var s = 0
+                while s + 1 < box.starts.count, box.starts[s + 1] <= lower { s += 1 }
+                var flat = lower
+                while flat < upper, s < box.lists.count {
+                    let base = box.starts[s], end = Swift.min(upper, box.starts[s + 1])
+                    box.lists[s].forEachIDBytes(in: flat - base ..< end - base) { id in
+                        out.pointer?[flat] = IDHash.of(id)
+                        flat += 1
+                    }
+                    s += 1
+                }
+                return 0
+            }
+            count = total
+        }
+    }
+
     /// Hashes as they were gathered (tests: values the table treats apart).
     init(hashes: [UInt64]) { self.hashes = hashes }
 
     /// Records the id spelled by `bytes` (its UTF-8).
     @inline(__always) mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard hashes != nil else { return }
+        guard collecting, hashes != nil else { return }
         if Self.isASCII(bytes) {
             hashes?.append(IDHash.of(UnsafeRawBufferPointer(bytes)))
         } else {
@@ -144,4 +190,16 @@ extension SnapshotCodec {
         }
         return Snapshot(sections: sections)
     }
+}
+
+/// The item lists `IDHashes(itemsOf:)` reads from two threads (never written).
+private struct ListsBox: @unchecked Sendable {
+    let lists: [ItemList]
+    let starts: [Int]
+}
+
+/// The hash array both threads fill, each its own rows.
+private struct OutputBox: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<UInt64>?
+    init(_ pointer: UnsafeMutablePointer<UInt64>?) { self.pointer = pointer }
 }

@@ -1,5 +1,14 @@
 /// Frames outgoing message bodies for the transport mode the client chose.
 public enum FrameEncoder {
+    /// What goes before and after a body of `bodyCount` bytes (the session
+    /// writes the three apart, so a large body is never copied into a frame).
+    public static func framing(bodyCount: Int, mode: MessageFramer.Mode) -> (header: [UInt8], trailer: [UInt8]) {
+        switch mode {
+        case .lineDelimited: return ([], [0x0A])
+        case .contentLength, .undetermined: return (Array("Content-Length: \(bodyCount)\r\n\r\n".utf8), [])
+        }
+    }
+
     /// `.contentLength` and `.undetermined`: exactly `Content-Length: N\r\n\r\n` + body, no other header.
     /// `.lineDelimited`: body + `\n` (safe because `JSONWriter` never emits raw newlines).
     /// - Complexity: O(body.count), one allocation.

@@ -77,11 +77,7 @@ public final class StdioSession: @unchecked Sendable {
                     setRunning(nil, nil)
                 }
                 var sentBytes = 0
-                if let response {
-                    let body = JSONWriter.bytes(response)
-                    sentBytes = body.count
-                    send(body)
-                }
+                if let response { sentBytes = send(response) }
                 BackgroundBuilds.releaseHeldStarts()
                 reaper.free(&server.retired, trim: sentBytes >= Reaper.trimAfterResponseSize)
                 if let code = server.exitCode { return code }
@@ -124,28 +120,65 @@ public final class StdioSession: @unchecked Sendable {
         }
     }
 
-    /// Writes one framed message. A write that fails ends the process with
-    /// exit code 3 and one line on stderr: a daemon whose answers cannot be
-    /// delivered must not go on as if they were.
+    /// Writes one framed message.
     private func send(_ body: [UInt8]) {
         tracer?.record(body, .outgoing)
-        modeLock.lock()
-        let currentMode = mode
-        modeLock.unlock()
-        let framed = FrameEncoder.frame(body, mode: currentMode)
-        framed.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count, let base = buffer.baseAddress {
-                let written = write(output, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    let reason = String(cString: strerror(errno))
-                    FileHandle.standardError.write(Data("diffable: cannot write to stdout: \(reason); exiting\n".utf8))
-                    exit(3)
-                }
-                offset += written
-            }
+        let (header, trailer) = FrameEncoder.framing(bodyCount: body.count, mode: currentMode)
+        writeAll(header)
+        body.withUnsafeBytes(writeAll)
+        writeAll(trailer)
+    }
+
+    /// Writes one framed response, serialized as it is written: a reply
+    /// that echoes a million items (~100 MB) is never held twice, nor
+    /// copied into a frame (`JSONWriter.stream`). A `Content-Length` frame
+    /// is measured by a first pass that writes nothing. Answers the body's
+    /// size.
+    private func send(_ response: JSON) -> Int {
+        if tracer != nil {
+            let body = JSONWriter.bytes(response)
+            send(body)
+            return body.count
         }
+        let mode = currentMode
+        var count = 0
+        if mode != .lineDelimited { JSONWriter.stream(response) { count += $0.count } }
+        let (header, trailer) = FrameEncoder.framing(bodyCount: count, mode: mode)
+        writeAll(header)
+        var written = 0
+        JSONWriter.stream(response) { piece in
+            written += piece.count
+            writeAll(piece)
+        }
+        writeAll(trailer)
+        return written
+    }
+
+    private var currentMode: MessageFramer.Mode {
+        modeLock.lock()
+        defer { modeLock.unlock() }
+        return mode
+    }
+
+    /// Writes all of `bytes` to stdout. A write that fails ends the process
+    /// with exit code 3 and one line on stderr: a daemon whose answers
+    /// cannot be delivered must not go on as if they were.
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < bytes.count, let base = bytes.baseAddress {
+            let written = write(output, base + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                FileHandle.standardError.write(Data("diffable: cannot write to stdout: \(reason); exiting\n".utf8))
+                exit(3)
+            }
+            offset += written
+        }
+    }
+
+    private func writeAll(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { writeAll($0) }
     }
 
     private func readLoop() {

@@ -31,7 +31,8 @@
 ///   (newline-delimited JSON): the initial apply of 100k / 1M items, then
 ///   applies that change 1% of the contents (targets ≤ 50 ms / ≤ 500 ms),
 ///   from writing the first request byte to reading the last response byte;
-///   and the daemon's VmRSS holding the 1M-item source (target ≤ 250 MB).
+///   and the daemon's VmRSS holding the 1M-item source (target ≤ 250 MB;
+///   ≤ 150 MB with UUID and path-like ids).
 ///
 /// Adding benchmarks: see `Benchmark` and `BenchmarkRegistry` in Registry.swift
 /// (one file per group, one line in `BenchmarkRegistry.groups`).

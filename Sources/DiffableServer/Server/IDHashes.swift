@@ -1,13 +1,15 @@
 import DiffableEngine
 
 /// A quick proof that a large snapshot has no duplicate item ids, from
-/// 64-bit hashes of the ids' bytes gathered while decoding.
+/// 64-bit hashes of the ids' bytes: taken from the decoded items
+/// (`init(itemsOf:)`, what `apply` does, once the request's bytes are
+/// gone) or gathered while decoding (`add`, which keeps them only while
+/// every id is ASCII: the decoder's tests compare it with the items').
 ///
-/// Only byte-for-byte equal ids are equal for ASCII, so the hashes are kept
-/// only while every id is ASCII (Swift compares other strings by canonical
-/// equivalence). Distinct hashes prove there is no duplicate; a repeated hash
-/// (a duplicate, or very rarely a collision) sends the caller to
-/// `Snapshot.validationIssues()`, which reports the exact problems.
+/// Ids are equal exactly when their bytes are. Distinct hashes prove there
+/// is no duplicate; a repeated hash (a duplicate, or very rarely a
+/// collision) sends the caller to `Snapshot.validationIssues()`, which
+/// reports the exact problems.
 struct IDHashes {
     /// nil once a non-ASCII id was seen.
     private(set) var hashes: [UInt64]? = []

@@ -23,8 +23,8 @@ extension DataSource {
            outline.isExpanded(id) != expand, let update = toggle(id, expand, recursive: recursive) {
             return update
         }
-        let known = Set(snapshot.sections.flatMap { $0.items.map(\.id) })
-        let unknown = ids.filter { !known.contains($0) }
+        let known = itemFlatIndex()
+        let unknown = ids.filter { known[ItemID($0)] == nil }
         guard unknown.isEmpty else { throw OutlineError(unknown: unknown) }
         var targets = Set(ids)
         if recursive {

@@ -75,7 +75,6 @@ import Testing
             let one = try #require(ApplyScanner.decode(whole))
             let parts = try #require(ApplyScanner.decode(hinted))
             #expect(one.sections == parts.sections)
-            #expect(one.ids.hashes == parts.ids.hashes)
             #expect(one.nesting.map { $0?.parentRow } == parts.nesting.map { $0?.parentRow })
             for (k, section) in parts.sections.enumerated() where one.nesting[k] == nil && section.items.count >= 3 {
                 #expect(section.items.isChunked, "section \(k) of request \(id) was not read in parts")
@@ -96,16 +95,13 @@ import Testing
             let inside = array + 7
             #expect(buffer[inside] == UInt8(ascii: ","))
             var s = ByteScanner(buffer, range: array + 1 ..< buffer.count)
-            var ids = IDHashes()
-            #expect(ApplyScanner.decodeItemsInParts(&s, starts: [inside + 1], ids: &ids, checkpoint: { _ in true }) == nil)
-            #expect(ids.count == 0)
+            #expect(ApplyScanner.decodeItemsInParts(&s, starts: [inside + 1], checkpoint: { _ in true }) == nil)
             // At "d": three items in two parts.
             var t = ByteScanner(buffer, range: array + 1 ..< buffer.count)
             let d = array + 11
             #expect(buffer[d] == UInt8(ascii: "\""))
-            let parts = ApplyScanner.decodeItemsInParts(&t, starts: [d], ids: &ids, checkpoint: { _ in true })
+            let parts = ApplyScanner.decodeItemsInParts(&t, starts: [d], checkpoint: { _ in true })
             #expect(parts?.map { $0.map(\.id) } == [["a", "b,c"], ["d"]])
-            #expect(ids.count == 3)
         }
         // At an element of an item's own content array: that part alone
         // reads (one item, "w"), but the first part runs past its start.
@@ -114,28 +110,26 @@ import Testing
         let w = try #require((0..<nested.count).first { nested[$0...].starts(with: utf8(#""w""#)) })
         nested.withUnsafeBufferPointer { buffer in
             var s = ByteScanner(buffer, range: items + 1 ..< buffer.count)
-            var ids = IDHashes()
-            #expect(ApplyScanner.decodeItemsInParts(&s, starts: [w], ids: &ids, checkpoint: { _ in true }) == nil)
+            #expect(ApplyScanner.decodeItemsInParts(&s, starts: [w], checkpoint: { _ in true }) == nil)
         }
     }
 
     /// The ids' hashes `apply` takes from the items it made (on two
-    /// threads past 100k items, across sections) are the ones the decoder
-    /// gathers from the request's bytes, in order; and they find a
-    /// duplicate in either half.
+    /// threads past 100k items, across sections) are every id's hash, in
+    /// order; and they find a duplicate in either half.
     @Test func idHashesFromItemsAreTheRequestsHashes() {
         var sections: [Section] = []
-        var expected = IDHashes()
+        var expected: [UInt64] = []
         for s in 0..<7 {
             let items = (0..<(s == 3 ? 90_000 : 9_000)).map { Item(id: "s\(s)-\($0)-0123456789abcdef") }
-            for item in items { item.withIDBytes { expected.add($0.bindMemory(to: UInt8.self)) } }
+            for item in items { item.withIDBytes { expected.append(IDHash.of($0)) } }
             var list = ItemList(items)
             if s == 3 { list.chunkify() }
             sections.append(Section(id: "s\(s)", items: list))
         }
         let hashes = IDHashes(itemsOf: sections)
-        #expect(hashes.hashes?.count == 144_000)
-        #expect(hashes.hashes == expected.hashes)
+        #expect(hashes.hashes.count == 144_000)
+        #expect(hashes.hashes == expected)
         #expect(hashes.provesDistinct())
         for (s, r) in [(0, 5), (6, 8_999)] {
             var repeated = sections
@@ -149,11 +143,11 @@ import Testing
 
 extension ApplyScanner {
     /// `decodeItemsInParts` with no previous items to reuse.
-    static func decodeItemsInParts(_ s: inout ByteScanner, starts: [Int], ids: inout IDHashes,
+    static func decodeItemsInParts(_ s: inout ByteScanner, starts: [Int],
                                    checkpoint: (ByteScanner) -> Bool) -> [[Item]]? {
         var arenas = ByteArena.Writer()
         return ItemList().withRecycler { recycler in
-            decodeItemsInParts(&s, starts: starts, ids: &ids, arenas: &arenas, recycler: recycler,
+            decodeItemsInParts(&s, starts: starts, arenas: &arenas, recycler: recycler,
                                checkpoint: checkpoint)
         }
     }

@@ -214,11 +214,6 @@ public struct ArenaUse {
         lastBytes -= item.arenaBytes
     }
 
-    /// Counts every item of `items`.
-    public mutating func add(_ items: [Item]) {
-        for item in items { add(item) }
-    }
-
     private mutating func flush() {
         if let arena = last {
             counted[lastAddress, default: (arena, 0)].bytes += lastBytes
@@ -257,12 +252,6 @@ extension ByteArena {
         public var use: ArenaUse { counts }
 
         public init() {}
-
-        /// A content holding a copy of `bytes`, in the builder's arena.
-        @inline(__always)
-        public mutating func content(_ bytes: UnsafeBufferPointer<UInt8>) -> Content {
-            builder.content(bytes)
-        }
 
         /// A new item written into the builder's arena (see `Builder.item`).
         @inline(__always)

@@ -30,8 +30,7 @@ extension Server {
     func apply(lazy: LazyParams) throws(RPCError) -> JSON {
         // Reading the items is most of a large apply: report and stop there.
         let started = DispatchTime.now().uptimeNanoseconds
-        let decodedOrStopped = ApplyScanner.decode(lazy, previous: { sources[$0]?.snapshot.sections ?? [] },
-                                                   hashIDs: false) { fraction in
+        let decodedOrStopped = ApplyScanner.decode(lazy, previous: { sources[$0]?.snapshot.sections ?? [] }) { fraction in
             (try? work.step(Int(fraction * Self.readingShare), "reading items")) != nil
         }
         try work.checkCancelled()

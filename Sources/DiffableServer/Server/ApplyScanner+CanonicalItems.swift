@@ -15,7 +15,7 @@ extension ApplyScanner {
     /// cursor then after it; id hashed into `ids`, reused from `recycler`
     /// when it holds the same item); nil, cursor unmoved, otherwise.
     /// - Complexity: O(bytes of the element).
-    static func decodeCanonicalItem(_ s: inout ByteScanner, ids: inout IDHashes, arenas: inout ByteArena.Writer,
+    static func decodeCanonicalItem(_ s: inout ByteScanner, arenas: inout ByteArena.Writer,
                                     recycler: inout ItemRecycler) -> Item? {
         let start = s.pos
         guard s.bytes(start ..< start + 7, equal: #"{"id":""#) else { return nil }
@@ -44,7 +44,6 @@ extension ApplyScanner {
         guard s.byte(contentEnd) == UInt8(ascii: "}") else { return nil }
         let idBytes = s.bytes(of: idStart ..< idEnd), contentBytes = s.bytes(of: contentStart ..< contentEnd)
         s.pos = contentEnd + 1
-        ids.add(idBytes)
         if let held = recycler.take(id: idBytes, content: contentBytes) { return held }
         return arenas.item(id: UnsafeRawBufferPointer(idBytes), content: UnsafeRawBufferPointer(contentBytes),
                            textRange: text.map { $0.lowerBound - contentStart ..< $0.upperBound - contentStart })

@@ -36,23 +36,22 @@ extension ApplyScanner {
     /// - Complexity: O(bytes of the array / parts) on each of `parts` threads.
     /// `recycler`: the section's previous items; each part after the first
     /// expects its first item at the same fraction of them.
-    static func decodeItemsInParts(_ s: inout ByteScanner, starts: [Int], ids: inout IDHashes,
-                                   arenas: inout ByteArena.Writer, recycler: ItemRecycler, checkpoint: (ByteScanner) -> Bool) -> [[Item]]? {
+    static func decodeItemsInParts(_ s: inout ByteScanner, starts: [Int], arenas: inout ByteArena.Writer, recycler: ItemRecycler, checkpoint: (ByteScanner) -> Bool) -> [[Item]]? {
         let bounds = [s.pos] + starts
         guard zip(bounds, bounds.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
-        let input = InputBox(input: s.input, end: s.end, recycler: recycler, hashIDs: ids.isCollecting)
+        let input = InputBox(input: s.input, end: s.end, recycler: recycler)
         let results = withoutActuallyEscaping(checkpoint) { checkpoint in
             let first = CheckpointBox(checkpoint)
             return Parallel.map(bounds.count, placeholder: PartResult()) { k in
                 var scanner = ByteScanner(input.input, range: bounds[k] ..< input.end)
-                var part = PartResult(ids: input.hashIDs ? IDHashes() : .ignoring)
+                var part = PartResult()
                 // A re-sent list is about as long as the one held: no
                 // regrowth (each a copy of the items so far) on the way.
                 part.items.reserveCapacity(input.recycler.count / bounds.count + input.recycler.count / 64)
                 let stop = k + 1 < bounds.count ? bounds[k + 1] : Int.max
                 // Only the first part reports progress (from one thread).
                 var recycler = input.recycler.starting(near: input.recycler.count * k / bounds.count)
-                part.ok = decodeItems(&scanner, ids: &part.ids, arenas: &part.arenas, into: &part.items,
+                part.ok = decodeItems(&scanner, arenas: &part.arenas, into: &part.items,
                                       nesting: &part.nesting,
                                       parent: -1, stop: stop, recycler: &recycler,
                                       checkpoint: k == 0 ? first.checkpoint : { _ in true })
@@ -64,7 +63,6 @@ extension ApplyScanner {
         }
         guard results.allSatisfy({ $0.ok && $0.nesting == nil }), let last = results.last else { return nil }
         for part in results {
-            ids.append(part.ids)
             arenas.merge(part.arenas)
         }
         s.pos = last.end
@@ -75,7 +73,6 @@ extension ApplyScanner {
 /// What one part of an array was read into.
 private struct PartResult {
     var items: [Item] = []
-    var ids = IDHashes()
     var arenas = ByteArena.Writer()
     var nesting: ApplyScanner.Nesting?
     var ok = false
@@ -88,7 +85,6 @@ private struct InputBox: @unchecked Sendable {
     let input: UnsafeBufferPointer<UInt8>
     let end: Int
     let recycler: ItemRecycler
-    let hashIDs: Bool
 }
 
 /// The progress callback, handed to the one part that calls it.

@@ -25,8 +25,6 @@ enum ApplyScanner {
         var sections: [Section]
         /// Each section object, `items` standing in as null (for `SelectionCodec`).
         var sectionObjects: [JSON]
-        /// Hashes of every item id, for the duplicate check.
-        var ids: IDHashes
         /// Per section, its nesting (nil: no item of the section nests).
         var nesting: [Nesting?]
         /// The bytes each content arena serves to these sections; record it
@@ -56,10 +54,8 @@ enum ApplyScanner {
     /// in the held section of the same id (when the section's `id` comes
     /// before its `items`), else at the same index, is that item, reused
     /// (see `ItemRecycler`): the result is the same either way, only cheaper.
-    /// `hashIDs`: whether to gather the ids' hashes while reading (`ids`);
-    /// without, `ids` is empty and the caller hashes the items' ids.
     static func decode(_ lazy: LazyParams, previous: (_ source: String) -> [Section] = { _ in [] },
-                       hashIDs: Bool = true, checkpoint: Checkpoint = { _ in true }) -> Decoded? {
+                       checkpoint: Checkpoint = { _ in true }) -> Decoded? {
         lazy.body.withUnsafeBufferPointer { buffer -> Decoded? in
             var s = ByteScanner(buffer, range: lazy.range)
             let start = lazy.range.lowerBound, length = Double(max(1, lazy.range.count))
@@ -69,7 +65,7 @@ enum ApplyScanner {
             // The last `sections` member counts; each one is decoded where it
             // stands (no separate pass to find its end), nil when it is not a
             // well-formed array.
-            var decoded: (sections: [Section], objects: [JSON], ids: IDHashes, nesting: [Nesting?], arenaUse: ArenaUse)?
+            var decoded: (sections: [Section], objects: [JSON], nesting: [Nesting?], arenaUse: ArenaUse)?
             var source: String?
             var isFirst = true
             members: while true {
@@ -83,7 +79,7 @@ enum ApplyScanner {
                         guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
                         s.pos += 1
                         decoded = decodeSections(&s, hints: lazy.splitHints, previous: source.map(previous) ?? [],
-                                                 hashIDs: hashIDs, checkpoint: checkpoint)
+                                                 checkpoint: checkpoint)
                         if decoded == nil { return nil }
                     } else {
                         guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
@@ -92,22 +88,21 @@ enum ApplyScanner {
                     }
                 }
             }
-            guard let (sections, objects, ids, nesting, arenaUse) = decoded else { return nil }
+            guard let (sections, objects, nesting, arenaUse) = decoded else { return nil }
             return Decoded(params: Params(object: JSONObject(members), path: "params"),
-                           sections: sections, sectionObjects: objects, ids: ids, nesting: nesting, arenaUse: arenaUse)
+                           sections: sections, sectionObjects: objects, nesting: nesting, arenaUse: arenaUse)
         }
     }
 
     /// The sections of an array whose `[` was consumed.
     static func decodeSections(
         _ s: inout ByteScanner, hints: [JSONValidator.SplitHint] = [], previous: [Section] = [],
-        hashIDs: Bool = true, checkpoint: (ByteScanner) -> Bool
-    ) -> (sections: [Section], objects: [JSON], ids: IDHashes, nesting: [Nesting?], arenaUse: ArenaUse)? {
+        checkpoint: (ByteScanner) -> Bool
+    ) -> (sections: [Section], objects: [JSON], nesting: [Nesting?], arenaUse: ArenaUse)? {
         var sections: [Section] = []
         var arenas = ByteArena.Writer()
         var objects: [JSON] = []
         var nesting: [Nesting?] = []
-        var ids = hashIDs ? IDHashes() : .ignoring
         var isFirst = true
         // Sections added or removed before a section do not stop its items
         // from being found.
@@ -115,11 +110,11 @@ enum ApplyScanner {
         for (index, section) in previous.enumerated() where heldByID[section.id] == nil { heldByID[section.id] = index }
         while true {
             guard let more = s.nextElement(isFirst: isFirst) else { return nil }
-            if !more { return (sections, objects, ids, nesting, arenas.use) }
+            if !more { return (sections, objects, nesting, arenas.use) }
             isFirst = false
             let index = sections.count
             guard let (section, object, nested) = decodeSection(
-                &s, ids: &ids, arenas: &arenas, path: "\(sectionsPath)[\(index)]", hints: hints,
+                &s, arenas: &arenas, path: "\(sectionsPath)[\(index)]", hints: hints,
                 previous: { id in
                     if let id, let held = heldByID[id] { return previous[held].items }
                     return index < previous.count ? previous[index].items : ItemList()
@@ -133,7 +128,7 @@ enum ApplyScanner {
     }
 
     static func decodeSection(
-        _ s: inout ByteScanner, ids: inout IDHashes, arenas: inout ByteArena.Writer, path: String, hints: [JSONValidator.SplitHint] = [],
+        _ s: inout ByteScanner, arenas: inout ByteArena.Writer, path: String, hints: [JSONValidator.SplitHint] = [],
         previous: (_ sectionID: String?) -> ItemList = { _ in ItemList() }, checkpoint: (ByteScanner) -> Bool
     ) -> (Section, JSON, Nesting?)? {
         guard s.consume(UInt8(ascii: "{")) else { return nil }
@@ -143,7 +138,6 @@ enum ApplyScanner {
         /// The items when read in parts (see `decodeItemsInParts`).
         var parts: [[Item]]?
         var nesting: Nesting?
-        let mark = ids.count
         var isFirst = true
         members: while true {
             switch s.nextMember(isFirst: isFirst) {
@@ -153,7 +147,6 @@ enum ApplyScanner {
                 isFirst = false
                 if s.bytes(key, equal: "items") {
                     members.append(("items", .null))
-                    ids.truncate(to: mark)
                     items = []
                     parts = nil
                     nesting = nil
@@ -171,13 +164,13 @@ enum ApplyScanner {
                         let sectionID = members.last { $0.0 == "id" }?.1.stringValue
                         let read = previous(sectionID).withRecycler { recycler -> Bool in
                             parts = starts.isEmpty ? nil
-                                : decodeItemsInParts(&s, starts: starts, ids: &ids, arenas: &arenas,
+                                : decodeItemsInParts(&s, starts: starts, arenas: &arenas,
                                                      recycler: recycler, checkpoint: checkpoint)
                             guard parts == nil else { return true }
                             s.pos = array + 1
                             var recycler = recycler.starting(near: 0)
                             items.reserveCapacity(recycler.count + recycler.count / 64)
-                            return decodeItems(&s, ids: &ids, arenas: &arenas, into: &items, nesting: &nesting,
+                            return decodeItems(&s, arenas: &arenas, into: &items, nesting: &nesting,
                                                parent: -1, recycler: &recycler, checkpoint: checkpoint)
                         }
                         guard read else { return nil }
@@ -211,7 +204,7 @@ enum ApplyScanner {
     /// `stop`: the offset of an element that is not read (the next part's
     /// first); reading stops with the cursor on it.
     static func decodeItems(
-        _ s: inout ByteScanner, ids: inout IDHashes, arenas: inout ByteArena.Writer, into items: inout [Item],
+        _ s: inout ByteScanner, arenas: inout ByteArena.Writer, into items: inout [Item],
         nesting: inout Nesting?,
         parent: Int32, stop: Int = Int.max, recycler: inout ItemRecycler, checkpoint: (ByteScanner) -> Bool
     ) -> Bool {
@@ -222,18 +215,17 @@ enum ApplyScanner {
             isFirst = false
             if items.count % checkpointItems == checkpointItems - 1, !checkpoint(s) { return false }
             if let expected = recycler.next, let id = consumeCanonical(&s, expected) {
-                ids.add(s.bytes(of: id))
                 recycler.advance()
                 items.append(arenas.keep(expected))
                 nesting?.parentRow.append(parent)
                 continue
             }
-            if let item = decodeCanonicalItem(&s, ids: &ids, arenas: &arenas, recycler: &recycler) {
+            if let item = decodeCanonicalItem(&s, arenas: &arenas, recycler: &recycler) {
                 items.append(arenas.keep(item))
                 nesting?.parentRow.append(parent)
                 continue
             }
-            guard decodeItem(&s, ids: &ids, arenas: &arenas, into: &items, nesting: &nesting, parent: parent,
+            guard decodeItem(&s, arenas: &arenas, into: &items, nesting: &nesting, parent: parent,
                              recycler: &recycler, checkpoint: checkpoint)
             else { return false }
         }
@@ -243,7 +235,7 @@ enum ApplyScanner {
     /// bytes are not an item this scanner understands (the tree path then
     /// reports the error).
     static func decodeItem(
-        _ s: inout ByteScanner, ids: inout IDHashes, arenas: inout ByteArena.Writer, into items: inout [Item],
+        _ s: inout ByteScanner, arenas: inout ByteArena.Writer, into items: inout [Item],
         nesting: inout Nesting?,
         parent: Int32, recycler: inout ItemRecycler, checkpoint: (ByteScanner) -> Bool
     ) -> Bool {
@@ -251,10 +243,9 @@ enum ApplyScanner {
         if first == UInt8(ascii: "\"") {
             guard let token = s.stringToken() else { return false }
             if !token.escaped, let old = recycler.take(id: s.bytes(of: token.inner), content: nil) {
-                ids.add(s.bytes(of: token.inner))
                 items.append(arenas.keep(old))
             } else {
-                guard let item = decodeID(s, token, &ids, content: nil, &arenas) else { return false }
+                guard let item = decodeID(s, token, content: nil, &arenas) else { return false }
                 items.append(arenas.keep(item))
             }
             nesting?.parentRow.append(parent)
@@ -297,7 +288,7 @@ enum ApplyScanner {
                     } else {
                         guard s.byte(s.pos) == UInt8(ascii: "[") else { return false }
                         s.pos += 1
-                        guard decodeItems(&s, ids: &ids, arenas: &arenas, into: &items, nesting: &nesting,
+                        guard decodeItems(&s, arenas: &arenas, into: &items, nesting: &nesting,
                                           parent: Int32(slot), recycler: &recycler, checkpoint: checkpoint)
                         else { return false }
                     }
@@ -317,14 +308,14 @@ enum ApplyScanner {
                 }
             }
         }
-        guard let item = item(idToken: idToken, content: content, s, &ids, &arenas, &recycler) else { return false }
+        guard let item = item(idToken: idToken, content: content, s, &arenas, &recycler) else { return false }
         items[slot] = arenas.keep(item)
         return true
     }
 
     /// The item of an object's `id` and `content` members.
     private static func item(idToken: ByteScanner.StringToken?, content: (range: Range<Int>, canonical: Bool)?,
-                             _ s: ByteScanner, _ ids: inout IDHashes, _ arenas: inout ByteArena.Writer,
+                             _ s: ByteScanner, _ arenas: inout ByteArena.Writer,
                              _ recycler: inout ItemRecycler) -> Item? {
         guard let idToken else { return nil }
         // An unchanged item (plain id, canonical or no content) is the one
@@ -333,15 +324,14 @@ enum ApplyScanner {
             let isNull = content.map { s.byte($0.range.lowerBound) == UInt8(ascii: "n") } ?? true
             if isNull || content?.canonical == true,
                let old = recycler.take(id: s.bytes(of: idToken.inner), content: isNull ? nil : content.map { s.bytes(of: $0.range) }) {
-                ids.add(s.bytes(of: idToken.inner))
                 return old
             }
         }
         guard let content, s.byte(content.range.lowerBound) != UInt8(ascii: "n") else {
-            return decodeID(s, idToken, &ids, content: nil, &arenas)
+            return decodeID(s, idToken, content: nil, &arenas)
         }
         guard content.canonical else {
-            guard let tree = s.tree(content.range), let id = decodeID(s, idToken, &ids) else { return nil }
+            guard let tree = s.tree(content.range), let id = s.string(idToken) else { return nil }
             return Item(id: id, content: SnapshotCodec.content(of: tree), text: SnapshotCodec.searchText(of: tree))
         }
         let bytes = UnsafeBufferPointer(rebasing: s.input[content.range])
@@ -357,32 +347,21 @@ enum ApplyScanner {
         default:
             text = nil
         }
-        return decodeID(s, idToken, &ids, content: bytes, textRange: text, &arenas)
+        return decodeID(s, idToken, content: bytes, textRange: text, &arenas)
     }
 
     /// A new item with the id of `token` and, when given, `content` (its
     /// search text at `textRange`), written by `arenas`.
-    static func decodeID(_ s: ByteScanner, _ token: ByteScanner.StringToken, _ ids: inout IDHashes,
+    static func decodeID(_ s: ByteScanner, _ token: ByteScanner.StringToken,
                          content: UnsafeBufferPointer<UInt8>?, textRange: Range<Int>? = nil,
                          _ arenas: inout ByteArena.Writer) -> Item? {
         let raw = content.map { UnsafeRawBufferPointer($0) }
         guard token.escaped else {
-            let id = UnsafeBufferPointer(rebasing: s.input[token.inner])
-            ids.add(id)
-            return arenas.item(id: UnsafeRawBufferPointer(id), content: raw, textRange: textRange)
+            let id = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: s.input[token.inner]))
+            return arenas.item(id: id, content: raw, textRange: textRange)
         }
-        guard var id = decodeID(s, token, &ids) else { return nil }
+        guard var id = s.string(token) else { return nil }
         return id.withUTF8 { arenas.item(id: UnsafeRawBufferPointer($0), content: raw, textRange: textRange) }
-    }
-
-    static func decodeID(_ s: ByteScanner, _ token: ByteScanner.StringToken, _ ids: inout IDHashes) -> String? {
-        guard let id = s.string(token) else { return nil }
-        if token.escaped {
-            ids.add(id)
-        } else {
-            ids.add(UnsafeBufferPointer(rebasing: s.input[token.inner]))
-        }
-        return id
     }
 
     /// Where the string `text` member of a canonical object is (the bytes

@@ -1,37 +1,22 @@
 import DiffableEngine
 
 /// A quick proof that a large snapshot has no duplicate item ids, from
-/// 64-bit hashes of the ids' bytes: taken from the decoded items
-/// (`init(itemsOf:)`, what `apply` does, once the request's bytes are
-/// gone) or gathered while decoding (`add`, which keeps them only while
-/// every id is ASCII: the decoder's tests compare it with the items').
+/// 64-bit hashes of the ids' bytes, taken from the decoded items once the
+/// request's bytes are gone.
 ///
 /// Ids are equal exactly when their bytes are. Distinct hashes prove there
 /// is no duplicate; a repeated hash (a duplicate, or very rarely a
 /// collision) sends the caller to `Snapshot.validationIssues()`, which
 /// reports the exact problems.
 struct IDHashes {
-    /// nil once a non-ASCII id was seen.
-    private(set) var hashes: [UInt64]? = []
+    let hashes: [UInt64]
 
-    init() {}
-
-    /// A gatherer that keeps nothing (`add` does nothing): for a decoder
-    /// whose caller hashes the ids from the items it made instead
-    /// (`init(itemsOf:)`), after the request's bytes are gone.
-    static var ignoring: IDHashes {
-        var ids = IDHashes()
-        ids.collecting = false
-        return ids
-    }
-
-    private var collecting = true
-    var isCollecting: Bool { collecting }
+    /// Hashes as they were gathered (tests: values the table treats apart).
+    init(hashes: [UInt64]) { self.hashes = hashes }
 
     /// The hashes of the ids of every item of `sections`, read from the
     /// items' own bytes (see `Item.withIDBytes`), a large list on two
-    /// threads. The engine compares ids by their bytes, so every id counts
-    /// here, ASCII or not.
+    /// threads.
     /// - Complexity: O(bytes of the ids) / cores
     init(itemsOf sections: [Section]) {
         let lists = sections.map(\.items)
@@ -62,61 +47,6 @@ struct IDHashes {
         }
     }
 
-    /// Hashes as they were gathered (tests: values the table treats apart).
-    init(hashes: [UInt64]) { self.hashes = hashes }
-
-    /// Records the id spelled by `bytes` (its UTF-8).
-    @inline(__always) mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard collecting, hashes != nil else { return }
-        if Self.isASCII(bytes) {
-            hashes?.append(IDHash.of(UnsafeRawBufferPointer(bytes)))
-        } else {
-            hashes = nil
-        }
-    }
-
-    /// Whether every byte is below 0x80 (eight bytes per step).
-    @inline(__always) static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
-        var high: UInt64 = 0
-        var i = 0
-        while i + 8 <= bytes.count {
-            high |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            i += 8
-        }
-        while i < bytes.count {
-            high |= UInt64(bytes[i])
-            i += 1
-        }
-        return high & 0x8080_8080_8080_8080 == 0
-    }
-
-    /// How many ids were added (0 once unknown).
-    var count: Int { hashes?.count ?? 0 }
-
-    /// Forgets the ids added after the first `count`.
-    mutating func truncate(to count: Int) {
-        guard let current = hashes?.count, current > count else { return }
-        hashes?.removeSubrange(count...)
-    }
-
-    /// Appends the ids `other` gathered, as if they had been added here.
-    /// - Complexity: O(other.count)
-    mutating func append(_ other: IDHashes) {
-        guard hashes != nil else { return }
-        guard let more = other.hashes else {
-            hashes = nil
-            return
-        }
-        hashes?.append(contentsOf: more)
-    }
-
-    mutating func add(_ id: String) {
-        var id = id
-        id.withUTF8 { add($0) }
-    }
-
     /// True when the ids are proven distinct; false when unknown.
     /// - Complexity: O(n). The hashes are scattered by their top bits into
     ///   at most 4096 buckets of about a thousand (the bucket counters stay
@@ -124,7 +54,7 @@ struct IDHashes {
     ///   cost a cache miss each: ~90 ms at 1M); each bucket is then checked
     ///   in a small open-addressing table that fits in L1.
     func provesDistinct() -> Bool {
-        guard let values = hashes else { return false }
+        let values = hashes
         let n = values.count
         if n < 2 { return true }
         var bits = 0

@@ -13,20 +13,12 @@ public enum FrameEncoder {
     /// `.lineDelimited`: body + `\n` (safe because `JSONWriter` never emits raw newlines).
     /// - Complexity: O(body.count), one allocation.
     public static func frame(_ body: [UInt8], mode: MessageFramer.Mode) -> [UInt8] {
-        switch mode {
-        case .lineDelimited:
-            var out = [UInt8]()
-            out.reserveCapacity(body.count + 1)
-            out.append(contentsOf: body)
-            out.append(0x0A)
-            return out
-        case .contentLength, .undetermined:
-            let header = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
-            var out = [UInt8]()
-            out.reserveCapacity(header.count + body.count)
-            out.append(contentsOf: header)
-            out.append(contentsOf: body)
-            return out
-        }
+        let (header, trailer) = framing(bodyCount: body.count, mode: mode)
+        var out = [UInt8]()
+        out.reserveCapacity(header.count + body.count + trailer.count)
+        out.append(contentsOf: header)
+        out.append(contentsOf: body)
+        out.append(contentsOf: trailer)
+        return out
     }
 }

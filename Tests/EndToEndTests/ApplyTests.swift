@@ -92,9 +92,11 @@ struct ApplyTests {
         #expect(session.lines[safe: 2] == #"{"jsonrpc":"2.0","id":2,"result":{"source":"p","version":2,"batch":{"items":{"delete":[{"section":0,"ranges":[[0,1]]}]}}}}"#)
     }
 
+    /// The first reply echoes 40k items (~2 MB): the daemon writes it in
+    /// pieces as it serializes, under a Content-Length measured first.
     @Test func largeApplyOverContentLength() throws {
-        let items = (0..<20_000).map { #"{"id":"i\#($0)","content":{"text":"Person \#($0)"}}"# }.joined(separator: ",")
-        let next = (0..<20_000).filter { $0 % 100 != 0 }.map { #"{"id":"i\#($0)","content":{"text":"Person \#($0)"}}"# }.joined(separator: ",")
+        let items = (0..<40_000).map { #"{"id":"i\#($0)","content":{"text":"Person \#($0)"}}"# }.joined(separator: ",")
+        let next = (0..<40_000).filter { $0 % 100 != 0 }.map { #"{"id":"i\#($0)","content":{"text":"Person \#($0)"}}"# }.joined(separator: ",")
         let input = DaemonProcess.lspFramed([
             Self.initialize,
             Self.request(1, "apply", #"{"source":"big","sections":[{"id":"s","items":[\#(items)]}]}"#),
@@ -102,7 +104,10 @@ struct ApplyTests {
         ])
         let bodies = try DaemonProcess.lspBodies(try DaemonProcess.run(input).stdout)
         #expect(bodies.count == 3)
-        let ranges = (0..<200).map { "[\($0 * 100),1]" }.joined(separator: ",")
+        #expect((bodies[safe: 1]?.utf8.count ?? 0) > 1 << 20)
+        #expect(bodies[safe: 1]?.components(separatedBy: #"{"id":"i"#).count == 40_001)
+        #expect(bodies[safe: 1]?.hasSuffix(#"{"id":"i39999","content":{"text":"Person 39999"}}]}]}]}}}}"#) == true)
+        let ranges = (0..<400).map { "[\($0 * 100),1]" }.joined(separator: ",")
         #expect(bodies[safe: 2] == #"{"jsonrpc":"2.0","id":2,"result":{"source":"big","version":2,"batch":{"items":{"delete":[{"section":0,"ranges":[\#(ranges)]}]}}}}"#)
     }
 }

@@ -1,24 +1,25 @@
-/// One allocation holding the bytes of many contents (and search texts).
+/// One allocation holding the bytes of many items: ids, contents and
+/// search texts (see the Snapshot guide, `README.md`).
 ///
-/// A million items, each with its own `[UInt8]` content, pay a 32-byte
-/// array header and a malloc chunk's rounding per item: a 37-byte content
-/// costs 80 bytes of heap. The `apply` decoder instead writes the contents
-/// of the items it reads one after the other into arenas of `chunkSize`
-/// bytes (`ByteArena.Builder`), and each `Content` is a view of its bytes:
-/// the arena, an offset and a count. A content made alone
-/// (`Content(bytes:)`, the tree path, `edit`) gets an arena of its own,
-/// which costs what an array did.
+/// A million items, each with its own id `String` and content `[UInt8]`,
+/// paid two object headers and two malloc chunks' rounding per item: a
+/// UUID and a 37-byte content cost 160 bytes of heap. The `apply` decoder
+/// instead writes the items it reads one after the other into arenas of
+/// `chunkSize` bytes (`ByteArena.Builder.item`); an `Item` and a `Content`
+/// are views of their bytes (the arena, an offset, lengths). An item made
+/// alone (`Item(id:content:text:)`, the tree path, `edit`) or a content
+/// made alone (`Content(bytes:)`) gets an arena of its own.
 ///
-/// An arena lives while any content refers to it, so an item kept from an
+/// An arena lives while any item refers to it, so an item kept from an
 /// earlier `apply` keeps that apply's whole arena alive. `live` records how
 /// many of its bytes the newest snapshot decoded from it still uses; the
-/// decoder copies a reused item's content out of an arena less than half
-/// used (`isSparse`), so what a source holds stays within about twice its
-/// contents (see `ItemRecycler` and the protocol layer's apply decoder).
+/// decoder copies a kept item out of an arena less than half used
+/// (`isSparse`, `Writer.keep`), so what a source holds stays within about
+/// twice its items' bytes.
 ///
 /// Bytes are written only while the arena is private to one builder, before
-/// any `Content` of it is handed out; after that they are only read, from
-/// any thread. `live` is a hint written by the decoder's thread between
+/// any item of it is handed out; after that they are only read, from any
+/// thread. `live` is a hint written by the decoder's thread between
 /// requests (no reader relies on it for correctness).
 public struct ByteArena: @unchecked Sendable {
     /// The allocation: a header and the bytes after it.
@@ -125,7 +126,7 @@ extension ByteArena {
 
         /// Writes `bytes` and answers where they are.
         /// - Complexity: O(bytes), amortized.
-        mutating func write(_ bytes: UnsafeRawBufferPointer) -> (ByteArena?, UInt32) {
+        mutating func write(_ bytes: UnsafeRawBufferPointer) -> (ByteArena, UInt32) {
             guard let arena = room(bytes.count) else {
                 return (ByteArena.holding(bytes), 0)
             }
@@ -136,38 +137,27 @@ extension ByteArena {
         /// - Complexity: O(bytes), amortized.
         public mutating func content(_ bytes: UnsafeBufferPointer<UInt8>) -> Content {
             let (arena, start) = write(UnsafeRawBufferPointer(bytes))
-            guard let arena else { return Content(bytes: Array(bytes)) }
             return Content(arena: arena, start: start, count: UInt32(truncatingIfNeeded: bytes.count))
         }
 
         /// An item with id `id` and, when given, content `content` whose
         /// search text is its bytes `textRange` (ignored when outside it):
-        /// both copied here, one after the other. `idHash`: the id's
-        /// `IDHash`, when the caller has it.
+        /// both copied here, one after the other.
         /// - Complexity: O(bytes of the id and content), amortized.
         public mutating func item(id: UnsafeRawBufferPointer, content: UnsafeRawBufferPointer?,
-                                  textRange: Range<Int>? = nil, idHash: UInt64? = nil) -> Item {
-            let length = id.count + (content?.count ?? 0)
-            let hash = idHash.map { UInt32(truncatingIfNeeded: $0) } ?? Item.hash(id)
-            guard let arena = room(length) else {
-                let string = String(decoding: id, as: UTF8.self)
-                guard let content else { return Item(id: string) }
-                let own = Content(bytes: Array(content))
-                return textRange.map { Item(id: string, content: own, textRange: $0) } ?? Item(id: string, content: own)
+                                  textRange: Range<Int>? = nil) -> Item {
+            let text = content.flatMap { Item.TextPlacement.inContent(textRange, count: $0.count) }
+            guard let arena = room(id.count + (content?.count ?? 0)) else {
+                return Item.make(id: String(decoding: id, as: UTF8.self),
+                                 content: content.map { Content(bytes: Array($0)) }, text: text)
             }
             let base = arena.append(id)
+            if let content { arena.append(content) }
             var (textStart, textEnd) = (Item.noText, Item.noText)
-            if let content {
-                arena.append(content)
-                if let textRange, textRange.lowerBound >= 0, textRange.lowerBound <= textRange.upperBound,
-                   textRange.upperBound <= content.count {
-                    (textStart, textEnd) = (UInt32(truncatingIfNeeded: textRange.lowerBound),
-                                            UInt32(truncatingIfNeeded: textRange.upperBound))
-                }
-            }
+            if case .inContent(let start, let end)? = text { (textStart, textEnd) = (start, end) }
             return Item(storage: arena, base: UInt32(truncatingIfNeeded: base), idCount: UInt32(truncatingIfNeeded: id.count),
                         contentCount: content.map { UInt32(truncatingIfNeeded: $0.count) } ?? Item.noContent,
-                        textStart: textStart, textEnd: textEnd, idHash: hash)
+                        textStart: textStart, textEnd: textEnd, idHash: Item.hash(id))
         }
     }
 }
@@ -256,8 +246,8 @@ extension ByteArena {
         /// A new item written into the builder's arena (see `Builder.item`).
         @inline(__always)
         public mutating func item(id: UnsafeRawBufferPointer, content: UnsafeRawBufferPointer?,
-                                  textRange: Range<Int>? = nil, idHash: UInt64? = nil) -> Item {
-            builder.item(id: id, content: content, textRange: textRange, idHash: idHash)
+                                  textRange: Range<Int>? = nil) -> Item {
+            builder.item(id: id, content: content, textRange: textRange)
         }
 
         /// `item`, as the new snapshot keeps it: counted, and copied here

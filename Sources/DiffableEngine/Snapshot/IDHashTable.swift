@@ -1,6 +1,8 @@
 /// An open-addressing hash table from item ids to non-negative `Int32`
-/// values (flat item positions), for the engine's hot paths: matching ids in
-/// `difference(to:)` and finding duplicates in `validationIssues()`.
+/// values (flat item positions), for finding duplicate ids in
+/// `validationIssues()` (the diff has its own table, `IDTable`, on the
+/// hashes items carry). Its seeded hash is also the engine's id hash
+/// (`Item.idHash`, `IDHash`).
 ///
 /// It does not store the ids: the caller owns them and passes `key`, which
 /// returns the id stored under a value; ids are compared only when the
@@ -123,47 +125,6 @@ struct IDHashTable {
         }
     }
 
-    /// For each query, the index in `keys` (the array this table was built
-    /// from) of the same id, or -1.
-    func lookup(_ queries: [ItemID], in keys: [ItemID]) -> [Int32] {
-        var result = [Int32](repeating: -1, count: queries.count)
-        keys.withUnsafeBufferPointer { ids in
-            queries.withUnsafeBufferPointer { queries in
-                var hashes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0),
-                              UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-                var sink: UInt64 = 0
-                let idBytes = UnsafeRawPointer(ids.baseAddress)
-                var start = 0
-                while start < queries.count {
-                    let end = Swift.min(start + Self.batchSize, queries.count)
-                    withUnsafeMutableBytes(of: &hashes) { raw in
-                        let h = raw.bindMemory(to: UInt64.self)
-                        for k in start..<end {
-                            h[k - start] = Self.hash(queries[k])
-                            sink ^= slots[Int(truncatingIfNeeded: h[k - start]) & mask]
-                        }
-                        // Touch the stored id of each home slot (the likely match).
-                        if let idBytes {
-                            for k in start..<end {
-                                let slot = slots[Int(truncatingIfNeeded: h[k - start]) & mask]
-                                if slot != 0 {
-                                    let v = Int(slot & 0xFFFF_FFFF)
-                                    sink ^= idBytes.load(fromByteOffset: v &* MemoryLayout<ItemID>.stride, as: UInt64.self)
-                                }
-                            }
-                        }
-                        for k in start..<end {
-                            if let v = find(queries[k], hash: h[k - start], key: { ids[Int($0)] }) { result[k] = v }
-                        }
-                    }
-                    start = end
-                }
-                Self.consume(sink)
-            }
-        }
-        return result
-    }
-
     @inline(never) private static func consume(_ value: UInt64) {
         if value == 0x5EED_5EED_5EED_5EED { sinkHits &+= 1 }
     }
@@ -172,34 +133,10 @@ struct IDHashTable {
 
     // MARK: Operations
 
-    /// The value stored for `id`, if any.
-    /// - Parameter key: the id stored under a value.
-    @inline(__always) func find(_ id: ItemID, key: (Int32) -> ItemID) -> Int32? {
-        find(id, hash: Self.hash(id), key: key)
-    }
-
-    @inline(__always) func find(_ id: ItemID, hash h: UInt64, key: (Int32) -> ItemID) -> Int32? {
-        let tag = (h >> 32 | 0x8000_0000) << 32
-        var i = Int(truncatingIfNeeded: h) & mask
-        while true {
-            let slot = slots[i]
-            if slot == 0 { return nil }
-            if slot & 0xFFFF_FFFF_0000_0000 == tag {
-                let value = Int32(truncatingIfNeeded: slot & 0xFFFF_FFFF)
-                if key(value) == id { return value }
-            }
-            i = (i + 1) & mask
-        }
-    }
-
     /// Stores `value` for `id` unless `id` is already present. Returns the
     /// value already stored (then, when `replace` is true, `value` replaces
     /// it), or nil when `id` was new.
     /// - Precondition: `value >= 0`.
-    @inline(__always) mutating func insert(_ id: ItemID, value: Int32, replace: Bool = false, key: (Int32) -> ItemID) -> Int32? {
-        insert(id, hash: Self.hash(id), value: value, replace: replace, key: key)
-    }
-
     @inline(__always) mutating func insert(
         _ id: ItemID, hash h: UInt64, value: Int32, replace: Bool = false, key: (Int32) -> ItemID
     ) -> Int32? {

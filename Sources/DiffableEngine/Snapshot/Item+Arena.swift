@@ -7,6 +7,14 @@ extension Item {
         case inContent(start: UInt32, end: UInt32)
         /// Its own bytes, stored after the content.
         case outside(String)
+
+        /// Bytes `range` of a content of `count` bytes; nil when they are
+        /// not all in it.
+        static func inContent(_ range: Range<Int>?, count: Int) -> TextPlacement? {
+            guard let range, range.lowerBound >= 0, range.upperBound <= count else { return nil }
+            return .inContent(start: UInt32(truncatingIfNeeded: range.lowerBound),
+                              end: UInt32(truncatingIfNeeded: range.upperBound))
+        }
     }
 
     /// The text, as it must be kept when the id or content changes: its

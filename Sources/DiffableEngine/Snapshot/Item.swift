@@ -56,11 +56,7 @@ public struct Item: Equatable, Sendable {
     /// content (which must be valid UTF-8 there); saves a copy of the text.
     /// A range outside the content means no text.
     public init(id: String, content: Content, textRange: Range<Int>) {
-        let fits = textRange.lowerBound >= 0 && textRange.upperBound <= content.byteCount
-        self = Item.make(id: id, content: content, text: fits
-            ? .inContent(start: UInt32(truncatingIfNeeded: textRange.lowerBound),
-                         end: UInt32(truncatingIfNeeded: textRange.upperBound))
-            : nil)
+        self = Item.make(id: id, content: content, text: .inContent(textRange, count: content.byteCount))
     }
 
     // MARK: Reading

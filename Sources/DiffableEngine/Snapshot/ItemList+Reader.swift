@@ -132,9 +132,7 @@ extension ItemList {
             }
         }
     }
-}
 
-extension ItemList {
     /// Calls `body` with the id bytes of each row of `rows`, in order (each
     /// valid only during its call): a walk over many ids that makes no
     /// string and no copy of an item.

@@ -120,23 +120,12 @@ public struct ItemList: Sendable {
     /// The row of the item `id` if it is in chunk `chunkID`.
     /// - Complexity: O(chunks + chunk size) (O(count) in flat form).
     public func row(of id: String, inChunk chunkID: Int) -> Int? {
-        var id = id
-        return id.withUTF8 { row(ofIDBytes: UnsafeRawBufferPointer($0), inChunk: chunkID) }
-    }
-
-    private func row(ofIDBytes id: UnsafeRawBufferPointer, inChunk chunkID: Int) -> Int? {
-        if mapping != nil {
-            guard chunkID == Self.flatChunkID else { return nil }
-            return firstIndex { $0.hasID(bytes: id) }
-        }
-        if !isChunked {
-            guard chunkID == Self.flatChunkID, let r = flat.firstIndex(where: { $0.hasID(bytes: id) }) else { return nil }
-            return r
-        }
+        guard isChunked, mapping == nil else { return chunkID == Self.flatChunkID ? firstIndex(ofID: id) : nil }
         guard let k = chunkIDs.firstIndex(of: chunkID) else { return nil }
         let chunk = chunks[k]
-        guard let r = chunk.firstIndex(where: { $0.hasID(bytes: id) }) else { return nil }
-        return starts[k] + (r - chunk.startIndex)
+        var id = id
+        let found = id.withUTF8 { bytes in chunk.firstIndex { $0.hasID(bytes: UnsafeRawBufferPointer(bytes)) } }
+        return found.map { starts[k] + ($0 - chunk.startIndex) }
     }
 
     /// The id of the chunk holding `row`.

@@ -49,8 +49,7 @@ extension Server {
         _ = try params.array("sections")
         let snapshot: Snapshot
         do throws(RPCError) {
-            snapshot = try SnapshotCodec.validated(decoded.sections, ids: IDHashes(itemsOf: decoded.sections),
-                                                   path: ApplyScanner.sectionsPath)
+            snapshot = try SnapshotCodec.validated(decoded.sections, path: ApplyScanner.sectionsPath)
         } catch {
             // Duplicate ids among nested items are reported at their place in
             // the request, which the tree path spells.

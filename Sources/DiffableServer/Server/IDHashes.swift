@@ -1,8 +1,8 @@
 import DiffableEngine
 
-/// A quick proof that a large snapshot has no duplicate item ids, from
-/// 64-bit hashes of the ids' bytes, taken from the decoded items once the
-/// request's bytes are gone.
+/// A quick proof that a snapshot has no duplicate item ids, from 64-bit
+/// hashes of the ids' bytes, read from the items (see
+/// `SnapshotCodec.validated`).
 ///
 /// Ids are equal exactly when their bytes are. Distinct hashes prove there
 /// is no duplicate; a repeated hash (a duplicate, or very rarely a
@@ -108,19 +108,6 @@ struct IDHashes {
                 return true
             }
         }
-    }
-}
-
-extension SnapshotCodec {
-    /// `validated(_:path:)`, skipping the full item-id check when `ids`
-    /// proves the item ids distinct. Same result, same errors.
-    static func validated(_ sections: [Section], ids: IDHashes, path: String) throws(RPCError) -> Snapshot {
-        guard ids.provesDistinct() else { return try validated(sections, path: path) }
-        var sectionIDs = Set<String>(minimumCapacity: sections.count)
-        for section in sections where !sectionIDs.insert(section.id).inserted {
-            return try validated(sections, path: path)
-        }
-        return Snapshot(sections: sections)
     }
 }
 

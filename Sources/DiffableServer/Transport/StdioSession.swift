@@ -132,8 +132,9 @@ public final class StdioSession: @unchecked Sendable {
     /// Writes one framed response, serialized as it is written: a reply
     /// that echoes a million items (~100 MB) is never held twice, nor
     /// copied into a frame (`JSONWriter.stream`). A `Content-Length` frame
-    /// is measured by a first pass that writes nothing. Answers the body's
-    /// size.
+    /// is measured by a first pass that writes nothing; a reply that comes
+    /// out of it in one piece (any but the largest) is sent from that
+    /// piece, not serialized again. Answers the body's size.
     private func send(_ response: JSON) -> Int {
         if tracer != nil {
             let body = JSONWriter.bytes(response)
@@ -142,7 +143,19 @@ public final class StdioSession: @unchecked Sendable {
         }
         let mode = currentMode
         var count = 0
-        if mode != .lineDelimited { JSONWriter.stream(response) { count += $0.count } }
+        if mode != .lineDelimited {
+            var pieces = 0
+            var first: [UInt8] = []
+            JSONWriter.stream(response) { piece in
+                count += piece.count
+                pieces += 1
+                if pieces == 1 { first = Array(piece) }
+            }
+            if pieces <= 1 {
+                send(first)
+                return first.count
+            }
+        }
         let (header, trailer) = FrameEncoder.framing(bodyCount: count, mode: mode)
         writeAll(header)
         var written = 0

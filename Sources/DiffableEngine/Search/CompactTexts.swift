@@ -94,6 +94,9 @@ struct SegmentStorage {
     /// Per text: where a query extending the segment's query resumes
     /// matching (see `ChunkResult.resume`).
     var resume: RawBuffer<Int32>
+    /// Per text: the bytes it holds from its resume position on (see
+    /// `CompactSegment.tails`).
+    var tails: RawBuffer<TailSet>
 
     init(texts: Int, bytes byteCount: Int) {
         isSelection = byteCount == 0
@@ -105,6 +108,7 @@ struct SegmentStorage {
         masks = RawBuffer(capacity: byteCount == 0 ? 0 : texts)
         ids = RawBuffer(capacity: texts)
         resume = RawBuffer(capacity: texts)
+        tails = RawBuffer(capacity: texts)
         reset(texts: texts, bytes: byteCount)
     }
 
@@ -119,6 +123,7 @@ struct SegmentStorage {
         masks.reset(capacity: isSelection ? 0 : texts)
         ids.reset(capacity: texts)
         resume.reset(capacity: texts)
+        tails.reset(capacity: texts)
         offsets.append(0)
         foldedOffsets.append(0)
     }
@@ -127,12 +132,12 @@ struct SegmentStorage {
     var capacity: Int { bytes.capacity }
     var textCapacity: Int { ids.capacity }
     /// Allocated bytes, roughly (what a pool compares).
-    var size: Int { 2 * bytes.capacity + 29 * ids.capacity + 16 * masks.capacity }
+    var size: Int { 2 * bytes.capacity + 45 * ids.capacity + 16 * masks.capacity }
     /// Made for selections (no text bytes).
     let isSelection: Bool
 
     func free() {
-        bytes.free(); folded.free(); offsets.free(); foldedOffsets.free(); flags.free(); masks.free(); ids.free(); resume.free()
+        bytes.free(); folded.free(); offsets.free(); foldedOffsets.free(); flags.free(); masks.free(); ids.free(); resume.free(); tails.free()
     }
 }
 
@@ -246,6 +251,12 @@ struct SegmentBuilder {
         storage.resume.append(resume)
     }
 
+    /// Appends the tail set of the last entry (see `CompactSegment.tails`);
+    /// a builder appends one for every entry or none.
+    @inline(__always) mutating func appendTail(_ tail: TailSet) {
+        storage.tails.append(tail)
+    }
+
     /// The segment of the copied texts, or (with `base`) the view selecting
     /// texts of `base`; it now owns the buffers (given back to the pool when
     /// freed). The builder must not be used afterwards.
@@ -253,9 +264,15 @@ struct SegmentBuilder {
     /// (see `SearchMatchSet+Copying`).
     /// `pendingResume`: a view whose resume positions are still to be
     /// found (see `PendingResume`).
+    /// `tails`: whether the segment has tail sets: `.written` when one was
+    /// appended per entry, `.pending` when its match set finds them in the
+    /// background (what a fuzzy, case-insensitive scan asks for).
     func build(base: CompactSegment? = nil, copyLater: Bool = false,
-               pendingResume: PendingResume? = nil) -> CompactSegment {
-        CompactSegment(storage, pool: pool, base: base, copyLater: copyLater, pendingResume: pendingResume)
+               pendingResume: PendingResume? = nil, tails: TailSets = .none) -> CompactSegment {
+        var storage = storage
+        if tails.isPending { storage.tails.reset(capacity: storage.ids.count) }
+        return CompactSegment(storage, pool: pool, base: base, copyLater: copyLater, pendingResume: pendingResume,
+                              tails: tails)
     }
 
     /// Gives the buffers back to the pool; the builder must not be used
@@ -302,13 +319,35 @@ final class CompactSegment: @unchecked Sendable {
     /// exception to immutability: readers of `resume` wait for that,
     /// through `SearchMatchSet.scanSegments`).
     let pendingResume: PendingResume?
+    /// Per entry, the set of folded bytes (`BytePresence`) its text holds
+    /// from its resume position on (`UInt64.max` when the resume position
+    /// is unknown): a narrowing scan rejects a text lacking a byte the
+    /// needle still needs without reading it, and takes one holding the
+    /// needle's one remaining letter or digit (`SearchIndex+TailSets`).
+    /// Nil when the segment has none (substring and case-sensitive
+    /// queries, sets moved through an edit); when `tailsPending`, written
+    /// in place by the match set's background task, like pending resume
+    /// positions, and read only after it (`SearchMatchSet.scanSegments`).
+    let tails: UnsafeBufferPointer<TailSet>?
+    let tailsPending: Bool
+    /// The needle byte whose followers `tails` hold.
+    let tailLast: UInt8
 
     fileprivate init(_ storage: SegmentStorage, pool: SegmentPool, base: CompactSegment?, copyLater: Bool,
-                     pendingResume: PendingResume? = nil) {
+                     pendingResume: PendingResume? = nil, tails: TailSets = .none) {
         self.storage = storage
         self.pool = pool
         self.copyLater = copyLater && base != nil
         self.pendingResume = base != nil ? pendingResume : nil
+        switch tails {
+        case .none: self.tails = nil
+        case .pending: self.tails = UnsafeBufferPointer(start: storage.tails.base, count: storage.ids.count)
+        case .written:
+            assert(storage.tails.count == storage.ids.count, "one tail set per entry")
+            self.tails = storage.tails.buffer
+        }
+        tailsPending = tails.isPending
+        tailLast = tails.last ?? 0
         let root = base.map { $0.base ?? $0 }
         self.base = root
         index = nil
@@ -332,6 +371,9 @@ final class CompactSegment: @unchecked Sendable {
         self.pool = pool
         copyLater = false
         pendingResume = nil
+        tails = nil
+        tailsPending = false
+        tailLast = 0
         base = nil
         self.index = index
         copiedTable = nil

@@ -62,8 +62,10 @@ enum FuzzyMatcher {
     /// one its run carries, and a run starts on the first char or on a later
     /// char: so it is at most the best of the first char's bonus and the
     /// bonuses of the positions after the first char's first occurrence that
-    /// hold a later query byte (at least `consecutive`). Exact for one char.
-    /// - Complexity: O(length of the text), no allocation.
+    /// hold a later query byte (at least `consecutive`); minus a gap for
+    /// each needle pair that is never adjacent (`splitPairs`). Exact for
+    /// one char.
+    /// - Complexity: O(length of the text × query length), no allocation.
     static func maxScore(_ table: TextTable, _ i: Int, query: PreparedQuery,
                          needle: UnsafeBufferPointer<UInt8>) -> Int {
         let m = query.scalars.count
@@ -104,6 +106,26 @@ enum FuzzyMatcher {
             }
         }
         return FuzzyScoring.match * m + best * FuzzyScoring.firstCharMultiplier + later * (m - 1)
+            + splitPairs(base, n, from: first, needle: needle, scalars: m) * FuzzyScoring.gapStart
+    }
+
+    /// The number of consecutive needle pairs that never stand together in
+    /// the text from `first` on: each opens a gap in every alignment, which
+    /// costs at least `-gapStart` (what `BonusMasks` estimates with a Bloom
+    /// filter, exact here). 0 unless the needle is ASCII (a byte per char).
+    /// - Complexity: O(n × needle length)
+    @inline(__always)
+    static func splitPairs(_ base: UnsafePointer<UInt8>, _ n: Int, from first: Int,
+                           needle: UnsafeBufferPointer<UInt8>, scalars m: Int) -> Int {
+        guard m > 1, needle.count == m, first < n else { return 0 }
+        var split = 0
+        for k in 0..<(m - 1) {
+            let a = needle[k], b = needle[k + 1]
+            var j = ByteScan.find(a, base, from: first, end: n)
+            while j &+ 1 < n && base[j &+ 1] != b { j = ByteScan.find(a, base, from: j &+ 1, end: n) }
+            if j &+ 1 >= n { split &+= 1 }
+        }
+        return split
     }
 
     /// Best score of `query` in `text` (`bonus[j]` = position bonus of

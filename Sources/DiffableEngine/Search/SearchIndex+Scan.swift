@@ -26,9 +26,14 @@ struct Scanner {
     /// `holdFirstByte`: every candidate is known to hold the needle's first
     /// byte (`TextsContainingByte`), so a one-byte substring needle matches
     /// without a look when nothing is ranked.
+    /// `tails`: the candidates' tail sets (aligned with `resume`), tested
+    /// with `TailFilter(query, skip:)` before their texts are read
+    /// (`TailSets`); a candidate taken on its bit while selecting gets
+    /// resume position -1 (found later, `PendingResume`).
     /// - Complexity: O(Σ L) matching + scoring of the kept matches.
     func scan<C: Sequence>(_ candidates: C, ids: UnsafeBufferPointer<Int>?,
                            resume: UnsafeBufferPointer<Int32>? = nil, skip: Int = 0,
+                           tails: UnsafeBufferPointer<TailSet>? = nil,
                            floor: SharedFloor? = nil, holdFirstByte: Bool = false, into state: inout ChunkResult)
     where C.Element == Int {
         if state.stopped { return }
@@ -68,12 +73,22 @@ struct Scanner {
         // (`CompactSegment.pendingResume`), so this key does not read the
         // texts it matches.
         let fuzzy1Byte = holdFirstByte && query.mode == .fuzzy && query.bytes.count == 1
+        // Tail sets decide most candidates unread; one taken on its bit
+        // leaves its resume position to be found later, which only a
+        // selection (a view) can wait for.
+        let tailFilter = tails != nil && resume != nil ? TailFilter(query, skip: skip) : nil
+        let tailNeed = tailFilter?.need ?? 0
+        let acceptsOnBit = tailFilter?.acceptsOnBit == true && !copying
+        let lastBit = tailFilter?.lastBit ?? 0, lastPairBit = tailFilter?.lastPairBit ?? 0
         query.bytes.withUnsafeBufferPointer { needle in query.pairBits.withUnsafeBufferPointer { pairs in
             for i in candidates {
                 k &+= 1
                 // 1. Match (and the score when it is free).
                 var known: Int?
                 var end = 0
+                // The last needle byte never follows the one before it
+                // (the candidate's followers): a gap in every alignment.
+                var splitLast = false
                 if query.isEmpty {
                     known = 0
                 } else if query.mode == .substring {
@@ -89,11 +104,19 @@ struct Scanner {
                     end = -1
                 } else {
                     let start = resume.map { Int($0[k]) } ?? 0
-                    guard let e = start >= 0
-                            ? FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: start, from: skip)
-                            : FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: 0, from: 0)
-                    else { continue }
-                    end = e
+                    if tailFilter != nil, start > 0, let tails {
+                        let tail = tails[k]
+                        if tail.bytes & tailNeed != tailNeed { continue }
+                        if acceptsOnBit && table.isASCII(i) { end = -1 }
+                        splitLast = tail.followers & lastBit == 0
+                    }
+                    if end == 0 {
+                        guard let e = start >= 0
+                                ? FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: start, from: skip)
+                                : FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: 0, from: 0)
+                        else { continue }
+                        end = e
+                    }
                 }
                 // The index in the `SearchIndex`, read only when needed (a
                 // view's selection and a rejected key do without).
@@ -136,8 +159,10 @@ struct Scanner {
                             // A bound from the masks (a few instructions)
                             // rejects most texts before one that reads them.
                             if useMasks {
-                                let quick = masks[i].scoreBound(first: query.firstBucket, later: query.laterBuckets,
+                                var quick = masks[i].scoreBound(first: query.firstBucket, later: query.laterBuckets,
                                                                 pairs: pairs, length: queryLength)
+                                // A gap the Bloom filter missed (it held the pair).
+                                if splitLast && masks[i].pairs & lastPairBit != 0 { quick &+= FuzzyScoring.gapStart }
                                 if !top.admitsNext(score: quick, length: length) { continue }
                                 if shared != 0 && SharedFloor.pack(score: quick, length: length) < shared { continue }
                             }
@@ -178,11 +203,15 @@ extension SearchIndex {
 
     /// A narrowing scan keeps the matches of a piece of a segment as a view
     /// of its root when the piece holds at least 1/`narrowingViewDivisor`
-    /// of the root's texts, else copies them. Fuzzy: 1/4. Substring: 1/16,
-    /// for the reason `viewDivisor` gives; a piece is one scan thread's
-    /// share, so at 1/4 the second key of a picker ("mo" after "m", 35% of
-    /// 1M names, split over two threads) copied its 13% of the texts, a
-    /// third of its time.
+    /// of the root texts its entries span (a piece of a copied root spans
+    /// only its own), else copies them. Fuzzy: 1/4. Substring: 1/16, for
+    /// the reason `viewDivisor` gives; a piece is one scan thread's share,
+    /// so at 1/4 the second key of a picker ("mo" after "m", 35% of 1M
+    /// names, split over two threads) copied its 13% of the texts, a third
+    /// of its time. The density is measured over the span, not the whole
+    /// root: "gr" after "g" at 1M names and paths held 51% of the paths'
+    /// half of the index but 19% of the index, and copied 250k texts (a
+    /// quarter of its time) that a view reads as fast.
     static func narrowingViewDivisor(_ mode: SearchMode) -> Int { mode == .substring ? 16 : 4 }
 
     /// Normalizes candidates: in range, ascending, no duplicates.
@@ -264,7 +293,17 @@ extension SearchIndex {
         var narrowing = false
         if case .compact = source { narrowing = true }
         let root = compact && !narrowing ? CompactSegment(root: self, pool: pool) : nil
+        let tails = TailSets.kept(for: prepared)
+        // A narrowing scan that may take candidates on their tail sets
+        // leaves their resume positions to its match set's background task.
+        var skipped: Int?
+        if case .compact(_, let skip) = source { skipped = skip }
+        let takesOnBit = TailFilter(prepared, skip: skipped)?.acceptsOnBit == true
         let results: [ChunkResult] = withTable { table in
+            /// A narrowing scan's view, with what its background task finds.
+            @Sendable func buildView(_ view: SegmentBuilder, _ root: CompactSegment) -> CompactSegment {
+                view.build(base: root, pendingResume: takesOnBit ? PendingResume(prepared) : nil, tails: tails)
+            }
             @Sendable func scanChunk(_ c: Int) -> ChunkResult {
                 let lo = chunkBounds[c], hi = max(chunkBounds[c + 1], chunkBounds[c])
                 var state = ChunkResult(keepMatches: keepMatches, ranking: ranking)
@@ -313,27 +352,28 @@ extension SearchIndex {
                         // Resume positions a one-byte fuzzy scan left unknown.
                         let pending = PendingResume(prepared)
                         if listed != nil {
-                            state.built = [built.build()]
+                            state.built = [built.build(tails: tails)]
                         } else if built.count * Self.viewDivisor(prepared.mode) >= texts.count, let root {
-                            state.built = [built.build(base: root, pendingResume: pending)]
+                            state.built = [built.build(base: root, pendingResume: pending, tails: tails)]
                         } else if built.count >= Self.backgroundCopyMinimum, let root {
                             // Copied in the background, after the reply.
-                            state.built = [built.build(base: root, copyLater: true, pendingResume: pending)]
+                            state.built = [built.build(base: root, copyLater: true, pendingResume: pending, tails: tails)]
                         } else {
                             var copy = SegmentBuilder(texts: built.count, bytes: built.count * averageBytes, pool: pool)
                             for (p, r) in zip(built.positions, built.resume) {
                                 copy.append(table, p, id: p, resume: r < 0 ? pending?.resume(table, p) ?? r : r)
                             }
                             built.discard()
-                            state.built = [copy.build()]
+                            state.built = [copy.build(tails: tails)]
                         }
                     }
                 case .compact(let segments, let skip):
                     // The entries of the segments that fall in lo..<hi. A
-                    // piece selecting at least 1/4 of its root segment's
-                    // texts yields a view of that root (listing positions is
-                    // cheaper than copying, and the next scan stays nearly
-                    // sequential); a sparser one copies its matches.
+                    // piece holding at least 1/4 of the root texts its
+                    // entries span yields a view of that root (listing
+                    // positions is cheaper than copying, and the next scan
+                    // stays nearly sequential); a sparser one copies its
+                    // matches.
                     var copyBuilder: SegmentBuilder?
                     var viewBuilder: SegmentBuilder?
                     var viewRoot: CompactSegment?
@@ -343,10 +383,12 @@ extension SearchIndex {
                         start += segment.count
                         if range.isEmpty { continue }
                         let root = segment.root
-                        let inline = range.count * Self.narrowingViewDivisor(prepared.mode) < root.count
+                        let span = segment.positions.map { $0[range.upperBound - 1] - $0[range.lowerBound] + 1 }
+                            ?? range.count
+                        let inline = range.count * Self.narrowingViewDivisor(prepared.mode) < span
                         if compact {
                             if inline {
-                                if let view = viewBuilder, let viewRoot { state.built.append(view.build(base: viewRoot)) }
+                                if let view = viewBuilder, let viewRoot { state.built.append(buildView(view, viewRoot)) }
                                 viewBuilder = nil
                                 viewRoot = nil
                                 let perText = root.averageTextBytes
@@ -354,10 +396,10 @@ extension SearchIndex {
                                     ?? SegmentBuilder(texts: hi - lo, bytes: (hi - lo) * perText, pool: pool)
                                 copyBuilder = nil
                             } else {
-                                if let copy = copyBuilder { state.built.append(copy.build()) }
+                                if let copy = copyBuilder { state.built.append(copy.build(tails: tails)) }
                                 copyBuilder = nil
                                 if let view = viewBuilder, let viewRoot, viewRoot !== root {
-                                    state.built.append(view.build(base: viewRoot))
+                                    state.built.append(buildView(view, viewRoot))
                                     viewBuilder = nil
                                 }
                                 viewRoot = root
@@ -367,21 +409,22 @@ extension SearchIndex {
                             state.copying = inline
                         }
                         let resume = skip.map { _ in UnsafeBufferPointer(rebasing: segment.resume[range]) }
+                        let tailSets = skip != nil ? segment.tails.map { UnsafeBufferPointer(rebasing: $0[range]) } : nil
                         segment.withTable { table in
                             let scanner = Scanner(table: table, query: prepared)
                             if let positions = segment.positions {
                                 scanner.scan(positions[range], ids: segment.textIds, resume: resume, skip: skip ?? 0,
-                                             floor: floor, into: &state)
+                                             tails: tailSets, floor: floor, into: &state)
                             } else {
                                 scanner.scan(range, ids: segment.textIds, resume: resume, skip: skip ?? 0,
-                                             floor: floor, into: &state)
+                                             tails: tailSets, floor: floor, into: &state)
                             }
                         }
                         if inline { copyBuilder = state.selection } else { viewBuilder = state.selection }
                         state.selection = nil
                     }
-                    if let copy = copyBuilder { state.built.append(copy.build()) }
-                    if let view = viewBuilder, let viewRoot { state.built.append(view.build(base: viewRoot)) }
+                    if let copy = copyBuilder { state.built.append(copy.build(tails: tails)) }
+                    if let view = viewBuilder, let viewRoot { state.built.append(buildView(view, viewRoot)) }
                 }
                 state.selection = nil
                 state.finish()

@@ -17,9 +17,10 @@
 /// Small scans (under `SearchIndex.backgroundCopyMinimum` matches per
 /// thread) copy on the spot: a thread costs more than their copy.
 ///
-/// The same task finds the resume positions a one-byte fuzzy scan left
-/// unknown (`PendingResume`): in the copy of a sparse view, or written in
-/// place in a dense one.
+/// The same task finds the resume positions a scan left unknown
+/// (`PendingResume`) and the tail sets of a fuzzy set's entries
+/// (`TailSets`): in the copy of a sparse view, or written in place in any
+/// other segment.
 extension SearchMatchSet {
     /// What reads resume positions (a narrowing scan, a translation through
     /// an edit) reads: the segments once copied and resumed (waiting for
@@ -28,16 +29,16 @@ extension SearchMatchSet {
     var scanSegments: [CompactSegment] { copying?.value() ?? segments }
 
     /// Starts copying the `copyLater` views among `segments` and finding
-    /// pending resume positions, or nil when there is neither.
+    /// pending resume positions and tail sets, or nil when there is none.
     static func copying(_ segments: [CompactSegment]) -> BackgroundBuild<[CompactSegment]>? {
-        guard segments.contains(where: { $0.copyLater || $0.pendingResume != nil }) else { return nil }
+        guard segments.contains(where: { $0.copyLater || $0.pendingResume != nil || $0.tailsPending }) else { return nil }
         // One thread per segment, as the scan that made them (one copy
         // after the other took twice as long, and the next key waited).
         return BackgroundBuild {
-            Parallel.map(segments.count, placeholder: segments[0]) {
-                let segment = segments[$0]
+            Parallel.map(segments.count, placeholder: segments[0]) { n in
+                let segment = segments[n]
                 if segment.copyLater { return segment.copied() }
-                return segment.pendingResume != nil ? segment.resumed() : segment
+                return segment.pendingResume != nil || segment.tailsPending ? segment.resumed() : segment
             }
         }
     }
@@ -59,59 +60,71 @@ extension CompactSegment {
         var copy = SegmentBuilder(texts: positions.count, bytes: positions.count * averageTextBytes, pool: pool)
         let ids = textIds
         let pending = pendingResume
+        let keepsTails = tails != nil, last = tailLast
         withTable { table in
-            for (k, p) in positions.enumerated() {
-                let r = resume[k] < 0 ? pending?.resume(table, p) ?? resume[k] : resume[k]
-                copy.append(table, p, id: ids.map { $0[p] } ?? p, resume: r)
+            BytePresence.bits.withUnsafeBufferPointer { bits in
+                for (k, p) in positions.enumerated() {
+                    let r = resume[k] < 0 ? pending?.resume(table, p) ?? resume[k] : resume[k]
+                    copy.append(table, p, id: ids.map { $0[p] } ?? p, resume: r)
+                    if keepsTails { copy.appendTail(TailSets.tail(table, p, from: r, last: last, bits: bits)) }
+                }
             }
         }
-        return copy.build()
+        return copy.build(tails: keepsTails ? .written(last: last) : .none)
     }
 
-    /// This view with its pending resume positions found, written in
-    /// place (-1 entries only): a second selection of as many positions
-    /// would double what the match set holds and send the next keystroke's
-    /// selection to fresh memory. Readers of `resume` wait for the match
-    /// set's `copying` first (`scanSegments`). Any other segment is
-    /// returned as it is.
-    /// - Complexity: O(count + bytes read up to each text's first match)
+    /// This segment with its pending resume positions (-1 entries only)
+    /// and pending tail sets found, written in place: a second selection
+    /// of as many positions would double what the match set holds and send
+    /// the next keystroke's selection to fresh memory. Readers of `resume`
+    /// and `tails` wait for the match set's `copying` first
+    /// (`scanSegments`). A segment with neither pending is returned as it is.
+    /// - Complexity: O(count + bytes of the texts from where their match
+    ///   starts)
     func resumed() -> CompactSegment {
-        guard let positions, base != nil, let pending = pendingResume, let start = resume.baseAddress
-        else { return self }
+        guard pendingResume != nil || tailsPending, let start = resume.baseAddress else { return self }
         let writable = UnsafeMutablePointer(mutating: start)
+        let pending = pendingResume
+        let tailStart = tailsPending ? tails?.baseAddress.map(UnsafeMutablePointer.init(mutating:)) : nil
         withTable { table in
-            for (k, p) in positions.enumerated() where writable[k] < 0 {
-                writable[k] = pending.resume(table, p)
+            BytePresence.bits.withUnsafeBufferPointer { bits in
+                for k in 0..<resume.count {
+                    let p = positions.map { $0[k] } ?? k
+                    if writable[k] < 0, let pending { writable[k] = pending.resume(table, p) }
+                    if let tailStart {
+                        tailStart[k] = TailSets.tail(table, p, from: writable[k], last: tailLast, bits: bits)
+                    }
+                }
             }
         }
         return self
     }
 }
 
-/// Where a one-byte fuzzy needle's greedy match ends in a text that holds
-/// its byte (the byte's first occurrence, plus one): what a scan from
-/// scratch left unknown so as not to read the texts it matched (every
-/// candidate holds the byte), found after the reply.
+/// Where a fuzzy needle's greedy match ends in a text it matches: what a
+/// scan left unknown (-1) so as not to read the texts it matched, found
+/// after the reply. A one-byte first keystroke matches every candidate
+/// holding its byte; a narrowing keystroke matches a text whose tail set
+/// holds the one byte left (`TailSets`).
 struct PendingResume: Sendable {
-    let byte: UInt8
+    let needle: [UInt8]
     /// Matched against the original text (a case-sensitive query), else the
     /// folded one.
     let caseSensitive: Bool
 
-    /// Nil unless `query` is a one-byte fuzzy needle.
+    /// Nil unless `query` is a non-empty fuzzy needle.
     init?(_ query: PreparedQuery) {
-        guard query.mode == .fuzzy, query.bytes.count == 1, let byte = query.bytes.first else { return nil }
-        self.byte = byte
+        guard query.mode == .fuzzy, !query.bytes.isEmpty else { return nil }
+        needle = query.bytes
         caseSensitive = query.caseSensitive
     }
 
-    /// The resume position in text `i` of `table` (-1 when it lacks the
-    /// byte, which a scan's candidates never do).
-    /// - Complexity: O(bytes up to the first occurrence)
+    /// The resume position in text `i` of `table` (-1 when the needle does
+    /// not match it, which a scan's matches never do).
+    /// - Complexity: O(bytes up to the end of the greedy match)
     func resume(_ table: TextTable, _ i: Int) -> Int32 {
         let units = caseSensitive ? table.original(i) : table.foldedText(i)
-        guard let base = units.baseAddress else { return -1 }
-        let found = ByteScan.find(byte, base, from: 0, end: units.count)
-        return found < units.count ? Int32(truncatingIfNeeded: found + 1) : -1
+        let end = needle.withUnsafeBufferPointer { ByteScan.greedyEnd($0, from: 0, in: units, start: 0) }
+        return end.map { Int32(truncatingIfNeeded: $0) } ?? -1
     }
 }

@@ -214,7 +214,7 @@ enum ApplyScanner {
             if !more || s.pos >= stop { return true }
             isFirst = false
             if items.count % checkpointItems == checkpointItems - 1, !checkpoint(s) { return false }
-            if let expected = recycler.next, let id = consumeCanonical(&s, expected) {
+            if let expected = recycler.next, consumeCanonical(&s, expected) != nil {
                 recycler.advance()
                 items.append(arenas.keep(expected))
                 nesting?.parentRow.append(parent)

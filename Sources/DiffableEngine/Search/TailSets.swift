@@ -1,0 +1,145 @@
+/// Tail sets: per entry of a fuzzy match set, the bytes its text holds
+/// after the match, so that the next keystroke decides most texts without
+/// reading them.
+///
+/// ## Why
+///
+/// Greedy subsequence matching is incremental: a text matches `q + c` if
+/// and only if it matches `q` and holds `c` after the end of `q`'s greedy
+/// match (its resume position). So the second keystroke of a common
+/// first letter ("s", then "sr", at 1M names and paths: 814k candidates)
+/// spent its time reading every candidate's text from its resume position
+/// to find one byte (about 25 ns a text on two threads: 15–22 ms), though
+/// the answer is a single bit of information per text.
+///
+/// ## What is kept
+///
+/// `CompactSegment.tails[k]` is the `BytePresence` set (a bit per ASCII
+/// letter and digit, exact; 28 shared bits for every other byte) of the
+/// folded bytes of entry `k`'s text from its resume position on. A
+/// narrowing scan whose needle has bytes `needle[skip...]` left to match:
+///
+/// - rejects the text when a byte it needs has no bit in the set (exact
+///   for every byte: a byte that occurs sets its bit), without reading it;
+/// - accepts it unread when exactly one byte is left, its bit is its own
+///   (a letter or a digit) and set, and the text is ASCII (no scalar
+///   boundary to confirm). Its own resume position (where that byte
+///   first occurs) is then left unknown (-1) and found after the reply by
+///   the match set's background task (`PendingResume`), as a first
+///   keystroke's are;
+/// - otherwise matches as before (`FuzzyMatcher.matchEnd`).
+///
+/// Ranking the best k of the matches (a viewport's rows) bounds each
+/// text's score before scoring it: `BonusMasks` subtract a gap for each
+/// query pair a 32-bit Bloom filter of the text's adjacent pairs lacks,
+/// and at 1M names one in three names passed it by a false positive
+/// ("sr" in "Sarah Rodriguez"), then read the text for a tighter bound.
+/// So each entry also keeps the followers of the query's last byte (the
+/// bytes right after one of its occurrences from the end of the match
+/// on): a next byte outside them is never adjacent to it in any
+/// alignment, a gap the bound subtracts without reading the text.
+///
+/// The sets describe folded text, so only case-insensitive fuzzy queries
+/// keep and use them (smart case matches a query with an uppercase letter
+/// against the original text).
+///
+/// ## Cost
+///
+/// 16 bytes per entry of a match set. They are computed after the reply by
+/// the background task that already finds pending resume positions and
+/// copies sparse views (`SearchMatchSet+Copying`), reading each matched
+/// text from its resume position to its end; the next keystroke waits for
+/// what is left of that task. A set moved through an edit has none.
+enum TailSets: Sendable, Equatable {
+    /// The segment keeps no tail sets.
+    case none
+    /// Found in the background, written in place; `last`: the query's
+    /// last needle byte (whose followers are kept).
+    case pending(last: UInt8)
+    /// One was appended per entry while the segment was built.
+    case written(last: UInt8)
+
+    /// Whether a scan for `query` keeps tail sets in the segments it
+    /// builds: non-empty, fuzzy, case-insensitive.
+    static func kept(for query: PreparedQuery) -> TailSets {
+        guard query.mode == .fuzzy, !query.caseSensitive, let last = query.bytes.last else { return .none }
+        return .pending(last: last)
+    }
+
+    var isPending: Bool { if case .pending = self { return true } else { return false } }
+
+    /// The needle byte whose followers the sets hold.
+    var last: UInt8? {
+        switch self {
+        case .none: return nil
+        case .pending(let last), .written(let last): return last
+        }
+    }
+
+    /// The tail set of text `i` of `table` from `resume` on, with the
+    /// followers of `last` (the needle's last byte) from `resume - 1` on
+    /// (`TailSet.unknown` when `resume` is unknown).
+    /// - Complexity: O(bytes after `resume`)
+    @inline(__always)
+    static func tail(_ table: TextTable, _ i: Int, from resume: Int32, last: UInt8,
+                     bits: UnsafeBufferPointer<UInt64>) -> TailSet {
+        guard resume > 0 else { return .unknown }
+        let folded = table.foldedText(i)
+        let n = folded.count
+        let start = min(Int(resume), n)
+        var set = TailSet(bytes: BytePresence.of(UnsafeBufferPointer(rebasing: folded[start...]), bits), followers: 0)
+        guard let base = folded.baseAddress else { return set }
+        // The needle's last byte matched at `start - 1` at the earliest.
+        var j = ByteScan.find(last, base, from: start &- 1, end: n)
+        while j &+ 1 < n {
+            set.followers |= bits[Int(base[j &+ 1])]
+            j = ByteScan.find(last, base, from: j &+ 1, end: n)
+        }
+        return set
+    }
+}
+
+/// What a match set entry's text holds after its match (see `TailSets`).
+struct TailSet: Sendable, BitwiseCopyable {
+    /// `BytePresence` set of the folded bytes from the resume position on.
+    var bytes: UInt64
+    /// `BytePresence` set of the bytes that immediately follow the query's
+    /// last byte, at or after the resume position minus one (where an
+    /// alignment of the query ends at the earliest): a byte outside it
+    /// stands apart from that last byte in every alignment of the query
+    /// extended by it, a gap that costs at least `-gapStart`.
+    var followers: UInt64
+
+    /// Rejects nothing, bounds nothing.
+    static let unknown = TailSet(bytes: .max, followers: .max)
+}
+
+/// What a narrowing scan tests against a candidate's tail set.
+struct TailFilter {
+    /// The bits of every needle byte still to match.
+    let need: UInt64
+    /// Exactly one byte is left and its bit is its own: a set bit in an
+    /// ASCII text is a match.
+    let acceptsOnBit: Bool
+    /// With one byte left: its bit, and the Bloom bit (`BonusMasks.pairBit`)
+    /// of the pair it makes with the byte before it, whose gap a
+    /// candidate's followers may prove (0: not applicable).
+    let lastBit: UInt64
+    let lastPairBit: UInt32
+
+    /// Nil when the scan cannot use tail sets (not fuzzy, case-sensitive,
+    /// not resuming, nothing left to match).
+    init?(_ query: PreparedQuery, skip: Int?) {
+        guard let skip, query.mode == .fuzzy, !query.caseSensitive, skip < query.bytes.count else { return nil }
+        let rest = query.bytes[skip...]
+        need = rest.reduce(0) { $0 | BytePresence.bits[Int($1)] }
+        acceptsOnBit = rest.count == 1 && rest.first.map(BytePresence.isExact) == true
+        if rest.count == 1, skip > 0, query.isASCII, let c = rest.first {
+            lastBit = BytePresence.bits[Int(c)]
+            lastPairBit = BonusMasks.pairBit(query.bytes[skip - 1], c)
+        } else {
+            lastBit = 0
+            lastPairBit = 0
+        }
+    }
+}

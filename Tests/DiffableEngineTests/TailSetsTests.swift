@@ -1,0 +1,107 @@
+import Testing
+@testable import DiffableEngine
+
+/// Tail sets (`TailSets`): what each entry of a fuzzy match set holds after
+/// its match, and narrowing keystrokes that decide candidates from them
+/// find exactly what a full search finds.
+@Suite struct TailSetsTests {
+    /// 80k names and paths (two scan threads), with accents, uppercase and
+    /// path punctuation.
+    static let texts: [String] = (0..<80_000).map { i in
+        let first = ["Sarah", "Linda", "Grace", "José", "Mark", "Ana", "Søren", "Irma"][i % 8]
+        let last = ["Rodriguez", "Smith", "Brown", "Nuñez", "Lee", "Ortiz", "Stark"][(i / 8) % 7]
+        let part = ["view", "model", "grid", "render", "search", "store", "router", "sheet"][(i / 3) % 8]
+        return i % 2 == 0 ? "\(first) \(last) \(i)" : "src/\(part)/\(part)_cell\(i % 97).swift"
+    }
+    static let index = SearchIndex(texts: texts.map(Optional.some))
+
+    static func fuzzy(_ text: String) -> SearchQuery { SearchQuery(text: text, mode: .fuzzy, order: .score, limit: nil) }
+
+    /// The entry's text folded, as the index holds it.
+    static func folded(_ segment: CompactSegment, _ k: Int) -> [UInt8] {
+        segment.withTable { table in Array(table.foldedText(segment.positions.map { $0[k] } ?? k)) }
+    }
+
+    static func presence(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.reduce(0) { $0 | BytePresence.bits[Int($1)] }
+    }
+
+    @Test func tailSetsHoldWhatFollowsTheMatch() throws {
+        for query in ["s", "r", "sr", "gr/"] {
+            let result = Self.index.evaluate(Self.fuzzy(query), narrowing: nil, among: nil, rankOnly: 50)
+            let done = try #require(result.matches.copying?.value(), "\(query): tail sets are found in the background")
+            let last = try #require(query.utf8.last)
+            var checked = 0
+            for segment in done {
+                let tails = try #require(segment.tails, "\(query): a fuzzy set keeps tail sets")
+                for k in stride(from: 0, to: segment.resume.count, by: 7) {
+                    let text = Self.folded(segment, k)
+                    let r = Int(segment.resume[k])
+                    #expect(r > 0, "resume positions are found")
+                    #expect(tails[k].bytes == Self.presence(text[r...]), "\(query) #\(k)")
+                    var followers: UInt64 = 0
+                    for j in (r - 1)..<(text.count - 1) where text[j] == last { followers |= BytePresence.bits[Int(text[j + 1])] }
+                    #expect(tails[k].followers == followers, "\(query) #\(k)")
+                    checked += 1
+                }
+            }
+            #expect(checked > 100, "\(query)")
+        }
+    }
+
+    /// Second and later keys, each narrowing the previous key's set once
+    /// its background work is done (typed), as a full search.
+    @Test(arguments: [["s", "sr", "srz", "srd", "srd1"], ["s", "s1"], ["s", "s/"], ["s", "sé"], ["s", "sR"],
+                      ["s", "s r"], ["g", "gr", "gri", "grid"], ["r", "ro", "rod"], ["n", "nu", "nuñ"], ["j", "jo", "jos"]])
+    func narrowedKeysMatchFullSearches(_ keys: [String]) throws {
+        var last: SearchMatchSet?
+        for key in keys {
+            _ = last?.scanSegments  // typed: the previous key's background work is done
+            let next = Self.index.evaluate(Self.fuzzy(key), narrowing: last, among: nil, rankOnly: 150)
+            let full = Self.index.evaluate(Self.fuzzy(key), among: nil)
+            #expect(Array(next.hits.prefix(150)) == Array(full.hits.prefix(150)), "\(keys) \(key)")
+            #expect(next.matches.indices == full.matches, "\(keys) \(key)")
+            last = next.matches
+        }
+    }
+
+    /// A key adding one letter to a dense set keeps its matches as views
+    /// and takes ASCII texts on their bit: their resume positions are found
+    /// after the reply, where a full greedy match ends.
+    @Test func aDenseSecondKeyTakesTextsOnTheirBit() throws {
+        let first = Self.index.evaluate(Self.fuzzy("s"), narrowing: nil, among: nil, rankOnly: 50)
+        _ = first.matches.scanSegments
+        let second = Self.index.evaluate(Self.fuzzy("sr"), narrowing: first.matches, among: nil, rankOnly: 50)
+        #expect(second.matches.segments.allSatisfy { $0.positions != nil }, "views")
+        #expect(second.matches.segments.contains { $0.pendingResume != nil && $0.resume.contains(-1) },
+                "texts taken on their bit")
+        let done = try #require(second.matches.copying?.value())
+        for segment in done {
+            for k in 0..<segment.resume.count {
+                let text = Self.folded(segment, k)
+                let end = Array("sr".utf8).withUnsafeBufferPointer { needle in
+                    text.withUnsafeBufferPointer { ByteScan.greedyEnd(needle, from: 0, in: $0, start: 0) }
+                }
+                #expect(end.map(Int32.init) == segment.resume[k], "#\(k)")
+            }
+        }
+    }
+
+    /// A gap the followers prove lowers the bound without reading the
+    /// text, and never below the text's score.
+    @Test func followersBoundTheScore() throws {
+        let first = Self.index.evaluate(Self.fuzzy("s"), narrowing: nil, among: nil, rankOnly: 50)
+        let done = try #require(first.matches.copying?.value())
+        let filter = try #require(TailFilter(PreparedQuery(Self.fuzzy("sr")), skip: 1))
+        var split = 0
+        for segment in done {
+            let tails = try #require(segment.tails)
+            for k in stride(from: 0, to: tails.count, by: 5) where tails[k].followers & filter.lastBit == 0 {
+                let text = String(decoding: Self.folded(segment, k), as: UTF8.self)
+                #expect(!text.contains("sr"), "\(text): \"s\" is never followed by \"r\"")
+                split += 1
+            }
+        }
+        #expect(split > 1000, "names split \"s\" and \"r\"")
+    }
+}

@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import DiffableEngine
 
@@ -29,7 +30,8 @@ import Testing
     @Test func tailSetsHoldWhatFollowsTheMatch() throws {
         for query in ["s", "r", "sr", "gr/"] {
             let result = Self.index.evaluate(Self.fuzzy(query), narrowing: nil, among: nil, rankOnly: 50)
-            let done = try #require(result.matches.copying?.value(), "\(query): tail sets are found in the background")
+            #expect(result.matches.waitForTailSets(), "\(query): tail sets are found in the background")
+            let done = result.matches.scanSegments
             let last = try #require(query.utf8.last)
             var checked = 0
             for segment in done {
@@ -49,14 +51,16 @@ import Testing
         }
     }
 
-    /// Second and later keys, each narrowing the previous key's set once
-    /// its background work is done (typed), as a full search.
+    /// Second and later keys, each narrowing the previous key's set, as a
+    /// full search: typed (its tail sets found) or sent at once (whatever
+    /// the background work has done by then).
     @Test(arguments: [["s", "sr", "srz", "srd", "srd1"], ["s", "s1"], ["s", "s/"], ["s", "sé"], ["s", "sR"],
-                      ["s", "s r"], ["g", "gr", "gri", "grid"], ["r", "ro", "rod"], ["n", "nu", "nuñ"], ["j", "jo", "jos"]])
-    func narrowedKeysMatchFullSearches(_ keys: [String]) throws {
+                      ["s", "s r"], ["s", "srd"], ["g", "gr", "gri", "grid"], ["r", "ro", "rod"], ["n", "nu", "nuñ"],
+                      ["j", "jo", "jos"]], [true, false])
+    func narrowedKeysMatchFullSearches(_ keys: [String], typed: Bool) throws {
         var last: SearchMatchSet?
         for key in keys {
-            _ = last?.scanSegments  // typed: the previous key's background work is done
+            if typed, let last { #expect(last.waitForTailSets() || last.tailing == nil) }
             let next = Self.index.evaluate(Self.fuzzy(key), narrowing: last, among: nil, rankOnly: 150)
             let full = Self.index.evaluate(Self.fuzzy(key), among: nil)
             #expect(Array(next.hits.prefix(150)) == Array(full.hits.prefix(150)), "\(keys) \(key)")
@@ -70,7 +74,7 @@ import Testing
     /// after the reply, where a full greedy match ends.
     @Test func aDenseSecondKeyTakesTextsOnTheirBit() throws {
         let first = Self.index.evaluate(Self.fuzzy("s"), narrowing: nil, among: nil, rankOnly: 50)
-        _ = first.matches.scanSegments
+        #expect(first.matches.waitForTailSets())
         let second = Self.index.evaluate(Self.fuzzy("sr"), narrowing: first.matches, among: nil, rankOnly: 50)
         #expect(second.matches.segments.allSatisfy { $0.positions != nil }, "views")
         #expect(second.matches.segments.contains { $0.pendingResume != nil && $0.resume.contains(-1) },
@@ -91,7 +95,8 @@ import Testing
     /// text, and never below the text's score.
     @Test func followersBoundTheScore() throws {
         let first = Self.index.evaluate(Self.fuzzy("s"), narrowing: nil, among: nil, rankOnly: 50)
-        let done = try #require(first.matches.copying?.value())
+        #expect(first.matches.waitForTailSets())
+        let done = first.matches.scanSegments
         let filter = try #require(TailFilter(PreparedQuery(Self.fuzzy("sr")), skip: 1))
         var split = 0
         for segment in done {
@@ -103,5 +108,25 @@ import Testing
             }
         }
         #expect(split > 1000, "names split \"s\" and \"r\"")
+    }
+}
+
+extension TailSetsTests {
+    /// A key sent before the previous key's tail sets are found does not
+    /// wait for them: it stops their task and narrows without them.
+    @Test func aKeySentAtOnceStopsTheTailTask() throws {
+        let gate = DispatchSemaphore(value: 0)
+        let running = TailWork { stop in
+            gate.wait()
+            return !stop.isRaised
+        }
+        #expect(running.resultIfReadyElseStop() == false, "not found yet: not read")
+        gate.signal()
+        #expect(running.build.value() == false, "the task saw the stop")
+        #expect(running.resultIfReadyElseStop() == false, "and its sets are never read")
+
+        let finished = TailWork { _ in true }
+        #expect(finished.build.value() == true)
+        #expect(finished.resultIfReadyElseStop() == true, "found: read")
     }
 }

@@ -89,6 +89,7 @@ extension SearchMatchSet {
     /// These matches, as those of `query` (which has the same matches:
     /// `RecentMatchSets.sameMatches`).
     func reused(for query: SearchQuery) -> SearchMatchSet {
-        SearchMatchSet(query: query, indexCount: indexCount, segments: segments, pool: pool, copying: copying)
+        SearchMatchSet(query: query, indexCount: indexCount, segments: segments, pool: pool, copying: copying,
+                       tailing: tailing)
     }
 }

@@ -16,14 +16,18 @@ public struct SearchMatchSet: Sendable {
     /// `segments` with their sparse views copied, built in the background
     /// (see `SearchMatchSet+Copying`).
     let copying: BackgroundBuild<[CompactSegment]>?
+    /// The tail sets of the segments once copied, found in the background
+    /// (see `SearchMatchSet+TailSets`).
+    let tailing: TailWork?
 
     init(query: SearchQuery, indexCount: Int, segments: [CompactSegment], pool: SegmentPool,
-         copying: BackgroundBuild<[CompactSegment]>? = nil) {
+         copying: BackgroundBuild<[CompactSegment]>? = nil, tailing: TailWork? = nil) {
         self.query = query
         self.indexCount = indexCount
         self.pool = pool
         self.segments = segments.filter { $0.count > 0 }
         self.copying = copying
+        self.tailing = tailing
     }
 
     /// Number of matches.
@@ -103,8 +107,10 @@ extension SearchIndex {
                   among candidates: [Int]?, within range: Range<Int>?,
                   rankOnly: Int?, scoring: Bool, pool spare: SegmentPool?) -> NarrowingResult {
         let source: ScanSource
+        var tailSets = false
         if let previous, previous.indexCount == count, query.refines(previous.query) {
             source = .compact(previous.scanSegments, resumeFrom: Self.resumeFrom(query, after: previous.query))
+            tailSets = previous.tailSetsIfFound()
         } else if let range {
             source = .range(range.clamped(to: 0..<count))
         } else {
@@ -112,10 +118,12 @@ extension SearchIndex {
         }
         let pool = previous?.pool ?? spare ?? SegmentPool()
         let (result, segments) = run(query, source: source, keepMatches: true, scoring: scoring, compact: true,
-                                     pool: pool, rankOnly: query.order == .score ? rankOnly : nil)
+                                     pool: pool, rankOnly: query.order == .score ? rankOnly : nil, tailSets: tailSets)
+        let copying = SearchMatchSet.copying(segments)
         return NarrowingResult(hits: result.hits,
                                matches: SearchMatchSet(query: query, indexCount: count, segments: segments,
-                                                       pool: pool, copying: SearchMatchSet.copying(segments)))
+                                                       pool: pool, copying: copying,
+                                                       tailing: SearchMatchSet.tailing(segments, after: copying)))
     }
 
     /// When fuzzy matching of `query` can resume where `previous` (whose

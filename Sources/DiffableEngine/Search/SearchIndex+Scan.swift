@@ -31,6 +31,7 @@ struct Scanner {
     /// (`TailSets`); a candidate taken on its bit while selecting gets
     /// resume position -1 (found later, `PendingResume`).
     /// - Complexity: O(Σ L) matching + scoring of the kept matches.
+    @inline(__always)
     func scan<C: Sequence>(_ candidates: C, ids: UnsafeBufferPointer<Int>?,
                            resume: UnsafeBufferPointer<Int32>? = nil, skip: Int = 0,
                            tails: UnsafeBufferPointer<TailSet>? = nil,
@@ -246,9 +247,11 @@ extension SearchIndex {
     ///   (see `search(_:among:)`) and O(Σ L) to copy compacted matches.
     /// `rankOnly`: for an unlimited query in score order, rank only the
     /// best `rankOnly` hits (the others are matched, not necessarily scored).
+    /// `tailSets`: the `.compact` segments' tail sets are found and may be
+    /// read (`TailSets`).
     func run(_ query: SearchQuery, source: ScanSource, keepMatches: Bool, scoring: Bool,
              compact: Bool, pool: SegmentPool = SegmentPool(),
-             rankOnly: Int? = nil) -> (result: SearchResult, segments: [CompactSegment]) {
+             rankOnly: Int? = nil, tailSets: Bool = false) -> (result: SearchResult, segments: [CompactSegment]) {
         let prepared = PreparedQuery(query)
         let limit = query.limit.map { max($0, 0) } ?? rankOnly.map { max($0, 0) }
         let ranking: ScanRanking
@@ -298,7 +301,7 @@ extension SearchIndex {
         // leaves their resume positions to its match set's background task.
         var skipped: Int?
         if case .compact(_, let skip) = source { skipped = skip }
-        let takesOnBit = TailFilter(prepared, skip: skipped)?.acceptsOnBit == true
+        let takesOnBit = tailSets && TailFilter(prepared, skip: skipped)?.acceptsOnBit == true
         let results: [ChunkResult] = withTable { table in
             /// A narrowing scan's view, with what its background task finds.
             @Sendable func buildView(_ view: SegmentBuilder, _ root: CompactSegment) -> CompactSegment {
@@ -409,7 +412,8 @@ extension SearchIndex {
                             state.copying = inline
                         }
                         let resume = skip.map { _ in UnsafeBufferPointer(rebasing: segment.resume[range]) }
-                        let tailSets = skip != nil ? segment.tails.map { UnsafeBufferPointer(rebasing: $0[range]) } : nil
+                        let tailSets = skip != nil && tailSets
+                            ? segment.tails.map { UnsafeBufferPointer(rebasing: $0[range]) } : nil
                         segment.withTable { table in
                             let scanner = Scanner(table: table, query: prepared)
                             if let positions = segment.positions {

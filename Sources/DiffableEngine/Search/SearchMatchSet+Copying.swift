@@ -18,9 +18,9 @@
 /// thread) copy on the spot: a thread costs more than their copy.
 ///
 /// The same task finds the resume positions a scan left unknown
-/// (`PendingResume`) and the tail sets of a fuzzy set's entries
-/// (`TailSets`): in the copy of a sparse view, or written in place in any
-/// other segment.
+/// (`PendingResume`): in the copy of a sparse view, or written in place
+/// in a dense one. The tail sets of a fuzzy set's entries are found by a
+/// task of their own, after this one (`SearchMatchSet+TailSets`).
 extension SearchMatchSet {
     /// What reads resume positions (a narrowing scan, a translation through
     /// an edit) reads: the segments once copied and resumed (waiting for
@@ -29,16 +29,16 @@ extension SearchMatchSet {
     var scanSegments: [CompactSegment] { copying?.value() ?? segments }
 
     /// Starts copying the `copyLater` views among `segments` and finding
-    /// pending resume positions and tail sets, or nil when there is none.
+    /// pending resume positions, or nil when there is neither.
     static func copying(_ segments: [CompactSegment]) -> BackgroundBuild<[CompactSegment]>? {
-        guard segments.contains(where: { $0.copyLater || $0.pendingResume != nil || $0.tailsPending }) else { return nil }
+        guard segments.contains(where: { $0.copyLater || $0.pendingResume != nil }) else { return nil }
         // One thread per segment, as the scan that made them (one copy
         // after the other took twice as long, and the next key waited).
         return BackgroundBuild {
             Parallel.map(segments.count, placeholder: segments[0]) { n in
                 let segment = segments[n]
                 if segment.copyLater { return segment.copied() }
-                return segment.pendingResume != nil || segment.tailsPending ? segment.resumed() : segment
+                return segment.pendingResume != nil ? segment.resumed() : segment
             }
         }
     }
@@ -60,41 +60,30 @@ extension CompactSegment {
         var copy = SegmentBuilder(texts: positions.count, bytes: positions.count * averageTextBytes, pool: pool)
         let ids = textIds
         let pending = pendingResume
-        let keepsTails = tails != nil, last = tailLast
         withTable { table in
-            BytePresence.bits.withUnsafeBufferPointer { bits in
-                for (k, p) in positions.enumerated() {
-                    let r = resume[k] < 0 ? pending?.resume(table, p) ?? resume[k] : resume[k]
-                    copy.append(table, p, id: ids.map { $0[p] } ?? p, resume: r)
-                    if keepsTails { copy.appendTail(TailSets.tail(table, p, from: r, last: last, bits: bits)) }
-                }
+            for (k, p) in positions.enumerated() {
+                let r = resume[k] < 0 ? pending?.resume(table, p) ?? resume[k] : resume[k]
+                copy.append(table, p, id: ids.map { $0[p] } ?? p, resume: r)
             }
         }
-        return copy.build(tails: keepsTails ? .written(last: last) : .none)
+        // Its tail sets are found after the copy (`SearchMatchSet+TailSets`).
+        return copy.build(tails: tails != nil ? .pending(last: tailLast) : .none)
     }
 
-    /// This segment with its pending resume positions (-1 entries only)
-    /// and pending tail sets found, written in place: a second selection
-    /// of as many positions would double what the match set holds and send
-    /// the next keystroke's selection to fresh memory. Readers of `resume`
-    /// and `tails` wait for the match set's `copying` first
-    /// (`scanSegments`). A segment with neither pending is returned as it is.
-    /// - Complexity: O(count + bytes of the texts from where their match
-    ///   starts)
+    /// This view with its pending resume positions found, written in
+    /// place (-1 entries only): a second selection of as many positions
+    /// would double what the match set holds and send the next keystroke's
+    /// selection to fresh memory. Readers of `resume` wait for the match
+    /// set's `copying` first (`scanSegments`). Any other segment is
+    /// returned as it is.
+    /// - Complexity: O(count + bytes read up to the end of each match)
     func resumed() -> CompactSegment {
-        guard pendingResume != nil || tailsPending, let start = resume.baseAddress else { return self }
+        guard let positions, base != nil, let pending = pendingResume, let start = resume.baseAddress
+        else { return self }
         let writable = UnsafeMutablePointer(mutating: start)
-        let pending = pendingResume
-        let tailStart = tailsPending ? tails?.baseAddress.map(UnsafeMutablePointer.init(mutating:)) : nil
         withTable { table in
-            BytePresence.bits.withUnsafeBufferPointer { bits in
-                for k in 0..<resume.count {
-                    let p = positions.map { $0[k] } ?? k
-                    if writable[k] < 0, let pending { writable[k] = pending.resume(table, p) }
-                    if let tailStart {
-                        tailStart[k] = TailSets.tail(table, p, from: writable[k], last: tailLast, bits: bits)
-                    }
-                }
+            for (k, p) in positions.enumerated() where writable[k] < 0 {
+                writable[k] = pending.resume(table, p)
             }
         }
         return self
@@ -124,6 +113,12 @@ struct PendingResume: Sendable {
     /// - Complexity: O(bytes up to the end of the greedy match)
     func resume(_ table: TextTable, _ i: Int) -> Int32 {
         let units = caseSensitive ? table.original(i) : table.foldedText(i)
+        if needle.count == 1, let byte = needle.first {
+            // A first keystroke's one byte: its first occurrence.
+            guard let base = units.baseAddress else { return -1 }
+            let found = ByteScan.find(byte, base, from: 0, end: units.count)
+            return found < units.count ? Int32(truncatingIfNeeded: found + 1) : -1
+        }
         let end = needle.withUnsafeBufferPointer { ByteScan.greedyEnd($0, from: 0, in: units, start: 0) }
         return end.map { Int32(truncatingIfNeeded: $0) } ?? -1
     }

@@ -26,15 +26,15 @@ struct Scanner {
     /// `holdFirstByte`: every candidate is known to hold the needle's first
     /// byte (`TextsContainingByte`), so a one-byte substring needle matches
     /// without a look when nothing is ranked.
-    /// `tails`: the candidates' tail sets (aligned with `resume`), tested
-    /// with `TailFilter(query, skip:)` before their texts are read
-    /// (`TailSets`); a candidate taken on its bit while selecting gets
-    /// resume position -1 (found later, `PendingResume`).
+    /// `matched`: the candidates are known fuzzy matches (`TailSets`),
+    /// the k-th ending at `matched.ends[k]` (-1: found later), its last
+    /// needle pair split by a gap when `matched.split[k]` (a pair whose
+    /// Bloom bit is `matched.pairBit`).
     /// - Complexity: O(Σ L) matching + scoring of the kept matches.
     @inline(__always)
     func scan<C: Sequence>(_ candidates: C, ids: UnsafeBufferPointer<Int>?,
                            resume: UnsafeBufferPointer<Int32>? = nil, skip: Int = 0,
-                           tails: UnsafeBufferPointer<TailSet>? = nil,
+                           matched: TailMatches? = nil,
                            floor: SharedFloor? = nil, holdFirstByte: Bool = false, into state: inout ChunkResult)
     where C.Element == Int {
         if state.stopped { return }
@@ -74,13 +74,7 @@ struct Scanner {
         // (`CompactSegment.pendingResume`), so this key does not read the
         // texts it matches.
         let fuzzy1Byte = holdFirstByte && query.mode == .fuzzy && query.bytes.count == 1
-        // Tail sets decide most candidates unread; one taken on its bit
-        // leaves its resume position to be found later, which only a
-        // selection (a view) can wait for.
-        let tailFilter = tails != nil && resume != nil ? TailFilter(query, skip: skip) : nil
-        let tailNeed = tailFilter?.need ?? 0
-        let acceptsOnBit = tailFilter?.acceptsOnBit == true && !copying
-        let lastBit = tailFilter?.lastBit ?? 0, lastPairBit = tailFilter?.lastPairBit ?? 0
+        let lastPairBit = matched?.pairBit ?? 0
         query.bytes.withUnsafeBufferPointer { needle in query.pairBits.withUnsafeBufferPointer { pairs in
             for i in candidates {
                 k &+= 1
@@ -103,21 +97,16 @@ struct Scanner {
                     }
                 } else if fuzzy1Byte {
                     end = -1
+                } else if let matched {
+                    end = Int(matched.ends[k])
+                    splitLast = matched.split[k]
                 } else {
                     let start = resume.map { Int($0[k]) } ?? 0
-                    if tailFilter != nil, start > 0, let tails {
-                        let tail = tails[k]
-                        if tail.bytes & tailNeed != tailNeed { continue }
-                        if acceptsOnBit && table.isASCII(i) { end = -1 }
-                        splitLast = tail.followers & lastBit == 0
-                    }
-                    if end == 0 {
-                        guard let e = start >= 0
-                                ? FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: start, from: skip)
-                                : FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: 0, from: 0)
-                        else { continue }
-                        end = e
-                    }
+                    guard let e = start >= 0
+                            ? FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: start, from: skip)
+                            : FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: 0, from: 0)
+                    else { continue }
+                    end = e
                 }
                 // The index in the `SearchIndex`, read only when needed (a
                 // view's selection and a rejected key do without).
@@ -412,16 +401,23 @@ extension SearchIndex {
                             state.copying = inline
                         }
                         let resume = skip.map { _ in UnsafeBufferPointer(rebasing: segment.resume[range]) }
-                        let tailSets = skip != nil && tailSets
-                            ? segment.tails.map { UnsafeBufferPointer(rebasing: $0[range]) } : nil
+                        let tailSets = tailSets ? segment.tails.map { UnsafeBufferPointer(rebasing: $0[range]) } : nil
                         segment.withTable { table in
                             let scanner = Scanner(table: table, query: prepared)
-                            if let positions = segment.positions {
+                            if let tailSets, let resume, let filter = TailFilter(prepared, skip: skip) {
+                                // Candidates decided by their tail sets first,
+                                // a block at a time; the block's matches ranked.
+                                TailSets.forEachBlock(of: segment.positions.map { UnsafeBufferPointer(rebasing: $0[range]) },
+                                                      range, tails: tailSets, resume: resume, filter: filter,
+                                                      takesOnBit: !state.copying, scanner: scanner) { block, matched in
+                                    scanner.scan(block, ids: segment.textIds, matched: matched, floor: floor, into: &state)
+                                }
+                            } else if let positions = segment.positions {
                                 scanner.scan(positions[range], ids: segment.textIds, resume: resume, skip: skip ?? 0,
-                                             tails: tailSets, floor: floor, into: &state)
+                                             floor: floor, into: &state)
                             } else {
                                 scanner.scan(range, ids: segment.textIds, resume: resume, skip: skip ?? 0,
-                                             tails: tailSets, floor: floor, into: &state)
+                                             floor: floor, into: &state)
                             }
                         }
                         if inline { copyBuilder = state.selection } else { viewBuilder = state.selection }

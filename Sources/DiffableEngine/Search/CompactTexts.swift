@@ -251,12 +251,6 @@ struct SegmentBuilder {
         storage.resume.append(resume)
     }
 
-    /// Appends the tail set of the last entry (see `CompactSegment.tails`);
-    /// a builder appends one for every entry or none.
-    @inline(__always) mutating func appendTail(_ tail: TailSet) {
-        storage.tails.append(tail)
-    }
-
     /// The segment of the copied texts, or (with `base`) the view selecting
     /// texts of `base`; it now owns the buffers (given back to the pool when
     /// freed). The builder must not be used afterwards.
@@ -264,13 +258,13 @@ struct SegmentBuilder {
     /// (see `SearchMatchSet+Copying`).
     /// `pendingResume`: a view whose resume positions are still to be
     /// found (see `PendingResume`).
-    /// `tails`: whether the segment has tail sets: `.written` when one was
-    /// appended per entry, `.pending` when its match set finds them in the
-    /// background (what a fuzzy, case-insensitive scan asks for).
+    /// `tails`: whether the segment has tail sets, which its match set
+    /// finds in the background (what a fuzzy, case-insensitive scan asks
+    /// for: `TailSets.kept(for:)`).
     func build(base: CompactSegment? = nil, copyLater: Bool = false,
                pendingResume: PendingResume? = nil, tails: TailSets = .none) -> CompactSegment {
         var storage = storage
-        if tails.isPending { storage.tails.reset(capacity: storage.ids.count) }
+        if tails != .none { storage.tails.reset(capacity: storage.ids.count) }
         return CompactSegment(storage, pool: pool, base: base, copyLater: copyLater, pendingResume: pendingResume,
                               tails: tails)
     }
@@ -319,17 +313,14 @@ final class CompactSegment: @unchecked Sendable {
     /// exception to immutability: readers of `resume` wait for that,
     /// through `SearchMatchSet.scanSegments`).
     let pendingResume: PendingResume?
-    /// Per entry, the set of folded bytes (`BytePresence`) its text holds
-    /// from its resume position on (`UInt64.max` when the resume position
-    /// is unknown): a narrowing scan rejects a text lacking a byte the
-    /// needle still needs without reading it, and takes one holding the
-    /// needle's one remaining letter or digit (`SearchIndex+TailSets`).
-    /// Nil when the segment has none (substring and case-sensitive
-    /// queries, sets moved through an edit); when `tailsPending`, written
-    /// in place by the match set's background task, like pending resume
-    /// positions, and read only after it (`SearchMatchSet.scanSegments`).
+    /// Per entry, what its text holds after its match (`TailSet`: the
+    /// folded bytes from its resume position on, and the followers of the
+    /// query's last byte): a narrowing scan decides most candidates from
+    /// them without reading their texts (`TailSets`). Nil when the segment
+    /// has none (substring and case-sensitive queries, sets moved through
+    /// an edit). Written in place by the match set's tail task, and read
+    /// only once it has finished (`SearchMatchSet.tailSetsIfFound`).
     let tails: UnsafeBufferPointer<TailSet>?
-    let tailsPending: Bool
     /// The needle byte whose followers `tails` hold.
     let tailLast: UInt8
 
@@ -339,14 +330,7 @@ final class CompactSegment: @unchecked Sendable {
         self.pool = pool
         self.copyLater = copyLater && base != nil
         self.pendingResume = base != nil ? pendingResume : nil
-        switch tails {
-        case .none: self.tails = nil
-        case .pending: self.tails = UnsafeBufferPointer(start: storage.tails.base, count: storage.ids.count)
-        case .written:
-            assert(storage.tails.count == storage.ids.count, "one tail set per entry")
-            self.tails = storage.tails.buffer
-        }
-        tailsPending = tails.isPending
+        self.tails = tails == .none ? nil : UnsafeBufferPointer(start: storage.tails.base, count: storage.ids.count)
         tailLast = tails.last ?? 0
         let root = base.map { $0.base ?? $0 }
         self.base = root
@@ -372,7 +356,6 @@ final class CompactSegment: @unchecked Sendable {
         copyLater = false
         pendingResume = nil
         tails = nil
-        tailsPending = false
         tailLast = 0
         base = nil
         self.index = index

@@ -17,7 +17,7 @@ extension SearchMatchSet {
     /// Starts finding the tail sets of `segments` (as `copying` leaves
     /// them), or nil when none keeps tail sets.
     static func tailing(_ segments: [CompactSegment], after copying: BackgroundBuild<[CompactSegment]>?) -> TailWork? {
-        guard segments.contains(where: { $0.tailsPending }) else { return nil }
+        guard segments.contains(where: { $0.tails != nil }) else { return nil }
         return TailWork { stop in
             let segments = copying?.value() ?? segments
             return segments.allSatisfy { $0.findTails(unless: stop) }
@@ -73,7 +73,7 @@ extension CompactSegment {
     /// - Complexity: O(count + bytes of the texts after their resume
     ///   positions)
     func findTails(unless stop: StopFlag) -> Bool {
-        guard tailsPending, let tails, let start = tails.baseAddress else { return true }
+        guard let tails, let start = tails.baseAddress else { return true }
         let writable = UnsafeMutablePointer(mutating: start)
         let last = tailLast
         return withTable { table in

@@ -45,19 +45,16 @@
 ///
 /// ## Cost
 ///
-/// 16 bytes per entry of a match set. They are computed after the reply by
-/// the background task that already finds pending resume positions and
-/// copies sparse views (`SearchMatchSet+Copying`), reading each matched
-/// text from its resume position to its end; the next keystroke waits for
-/// what is left of that task. A set moved through an edit has none.
+/// 16 bytes per entry of a match set. They are found after the reply by a
+/// background task of their own (`SearchMatchSet+TailSets`), which reads
+/// each matched text from its resume position to its end; a keystroke
+/// that comes before they are all found does without them.
 enum TailSets: Sendable, Equatable {
     /// The segment keeps no tail sets.
     case none
     /// Found in the background, written in place; `last`: the query's
     /// last needle byte (whose followers are kept).
     case pending(last: UInt8)
-    /// One was appended per entry while the segment was built.
-    case written(last: UInt8)
 
     /// Whether a scan for `query` keeps tail sets in the segments it
     /// builds: non-empty, fuzzy, case-insensitive.
@@ -66,14 +63,10 @@ enum TailSets: Sendable, Equatable {
         return .pending(last: last)
     }
 
-    var isPending: Bool { if case .pending = self { return true } else { return false } }
-
-    /// The needle byte whose followers the sets hold.
+    /// The needle byte whose followers the sets hold (nil: no sets).
     var last: UInt8? {
-        switch self {
-        case .none: return nil
-        case .pending(let last), .written(let last): return last
-        }
+        if case .pending(let last) = self { return last }
+        return nil
     }
 
     /// The tail set of text `i` of `table` from `resume` on, with the
@@ -125,8 +118,9 @@ extension TailSets {
     /// position -1, found later) or matched from their resume position.
     /// `tails` and `resume` are the entries' own (`range` rebased to 0).
     /// Deciding them in a loop of their own, before the ranking scan, keeps
-    /// that loop short (the tail tests inside it made it spill registers:
-    /// 1M names and paths, "sr" after "s": ~15 → ~5 ms of scanning).
+    /// that loop as it was for the other scans (with the tail tests inside
+    /// it, it spilled registers and a first keystroke was 1–3 ms slower at
+    /// 1M names and paths; "sr" after "s" is ~10% faster this way too).
     /// - Complexity: O(candidates), plus matching those not decided by a bit.
     static func forEachBlock(
         of positions: UnsafeBufferPointer<Int>?, _ range: Range<Int>, tails: UnsafeBufferPointer<TailSet>,

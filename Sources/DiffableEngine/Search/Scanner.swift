@@ -1,0 +1,175 @@
+/// Matches and scores texts of one table for one prepared query.
+struct Scanner {
+    let table: TextTable
+    let query: PreparedQuery
+    let workspace = FuzzyWorkspace()
+
+    /// The score of text `i`, or `nil` when it does not match.
+    /// - Complexity: O(L) substring, O(L × query length) fuzzy.
+    func score(_ i: Int) -> Int? {
+        if query.isEmpty { return 0 }
+        switch query.mode {
+        case .substring:
+            return query.bytes.withUnsafeBufferPointer { SubstringMatcher.score(table, i, needle: $0) }
+        case .fuzzy:
+            return FuzzyMatcher.score(table, i, query: query, workspace: workspace)
+        }
+    }
+
+    /// Scans `candidates` (positions in `table`, ascending, in range) into
+    /// `state`. `ids` maps a position to its index in the `SearchIndex`
+    /// (`nil` = the same); ranking and matches use those indices. Fuzzy
+    /// matching of the k-th candidate resumes at `resume[k]` with
+    /// `needle[skip...]` (`resume` = `nil` or an entry < 0: from scratch).
+    /// `holdFirstByte`: every candidate is known to hold the needle's first
+    /// byte (`TextsContainingByte`), so a one-byte substring needle matches
+    /// without a look when nothing is ranked.
+    /// `matched`: the candidates are known fuzzy matches (`TailSets`),
+    /// the k-th ending at `matched.ends[k]` (-1: found later), its last
+    /// needle pair split by a gap when `matched.split[k]` (a pair whose
+    /// Bloom bit is `matched.pairBit`).
+    /// - Complexity: O(Σ L) matching + scoring of the kept matches.
+    @inline(__always)
+    func scan<C: Sequence>(_ candidates: C, ids: UnsafeBufferPointer<Int>?,
+                           resume: UnsafeBufferPointer<Int32>? = nil, skip: Int = 0,
+                           matched: TailMatches? = nil,
+                           floor: SharedFloor? = nil, holdFirstByte: Bool = false, into state: inout ChunkResult)
+    where C.Element == Int {
+        if state.stopped { return }
+        if state.keepMatches && state.selection == nil {
+            state.matches.reserveCapacity(candidates.underestimatedCount / 4)
+        }
+        // Work on local copies (moved back at the end): no per-text copy of
+        // the optional builder out of `state`.
+        var builder = state.selection
+        state.selection = nil
+        let selecting = state.keepMatches && builder != nil
+        let copying = state.copying
+        var top = state.top
+        state.top = TopK(capacity: 0)
+        defer {
+            state.selection = builder
+            state.top = top
+        }
+        var k = -1
+        var firstK = Int.max
+        if case .firstInSource(let k) = state.ranking { firstK = max(k, 0) }
+        let bound = FuzzyMatcher.maxScore(queryLength: query.scalars.count)
+        let oneChar = query.mode == .fuzzy && query.scalars.count == 1
+        // Fuzzy bounds from the bonus masks (the table has one per text).
+        let masks = table.masks
+        let useMasks = query.mode == .fuzzy && query.isASCII && !query.bytes.isEmpty && masks.count == table.count
+        let queryLength = query.scalars.count
+        // Unranked substring matching only asks whether the needle occurs
+        // (no position bonus), and not even that for a one-byte needle the
+        // candidates are known to hold.
+        var ranked = true
+        if case .none = state.ranking { ranked = false }
+        let known1Byte = !ranked && holdFirstByte && query.bytes.count == 1
+        // A one-byte fuzzy needle matches every candidate known to hold its
+        // byte. Its resume positions (where the byte first occurs) are left
+        // unknown (-1: from scratch) and found after the reply
+        // (`CompactSegment.pendingResume`), so this key does not read the
+        // texts it matches.
+        let fuzzy1Byte = holdFirstByte && query.mode == .fuzzy && query.bytes.count == 1
+        let lastPairBit = matched?.pairBit ?? 0
+        query.bytes.withUnsafeBufferPointer { needle in query.pairBits.withUnsafeBufferPointer { pairs in
+            for i in candidates {
+                k &+= 1
+                // 1. Match (and the score when it is free).
+                var known: Int?
+                var end = 0
+                // The last needle byte never follows the one before it
+                // (the candidate's followers): a gap in every alignment.
+                var splitLast = false
+                if query.isEmpty {
+                    known = 0
+                } else if query.mode == .substring {
+                    if ranked {
+                        guard let s = SubstringMatcher.score(table, i, needle: needle) else { continue }
+                        known = s
+                    } else if !known1Byte {
+                        guard !table.isNil(i),
+                              SubstringMatcher.firstOccurrence(of: needle, in: table.foldedText(i)) != nil
+                        else { continue }
+                    }
+                } else if fuzzy1Byte {
+                    end = -1
+                } else if let matched {
+                    end = Int(matched.ends[k])
+                    splitLast = matched.split[k]
+                } else {
+                    let start = resume.map { Int($0[k]) } ?? 0
+                    guard let e = start >= 0
+                            ? FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: start, from: skip)
+                            : FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: 0, from: 0)
+                    else { continue }
+                    end = e
+                }
+                // The index in the `SearchIndex`, read only when needed (a
+                // view's selection and a rejected key do without).
+                @inline(__always) func id() -> Int { ids.map { $0[i] } ?? i }
+                if state.keepMatches {
+                    if selecting {
+                        let r = end >= 0 && end <= Int(Int32.max) ? Int32(end) : -1
+                        if copying { builder?.append(table, i, id: id(), resume: r) } else { builder?.select(i, resume: r) }
+                    } else {
+                        state.matches.append(id())
+                    }
+                }
+                // 2. Rank.
+                switch state.ranking {
+                case .none:
+                    continue
+                case .firstInSource:
+                    if state.keys.count < firstK, let s = known ?? score(i) {
+                        state.keys.append(RankKey(score: s, length: table.scalarLength(i), index: id()))
+                    } else if !state.keepMatches {
+                        state.stopped = true
+                        return
+                    }
+                case .all:
+                    if let s = known ?? score(i) {
+                        state.keys.append(RankKey(score: s, length: table.scalarLength(i), index: id()))
+                    }
+                case .best:
+                    let length = table.scalarLength(i)
+                    // Another thread already keeps k keys better than this
+                    // text can score: skip it.
+                    let shared = floor?.value ?? 0
+                    if shared != 0 && SharedFloor.pack(score: known ?? bound, length: length) < shared { continue }
+                    // Skip the DP when even the best possible score cannot
+                    // enter (indices ascend within a chunk, so a full tie
+                    // never enters: no need to read the index).
+                    if top.isFull {
+                        if !top.admitsNext(score: known ?? bound, length: length) { continue }
+                        if known == nil {
+                            // A bound from the masks (a few instructions)
+                            // rejects most texts before one that reads them.
+                            if useMasks {
+                                var quick = masks[i].scoreBound(first: query.firstBucket, later: query.laterBuckets,
+                                                                pairs: pairs, length: queryLength)
+                                // A gap the Bloom filter missed (it held the pair).
+                                if splitLast && masks[i].pairs & lastPairBit != 0 { quick &+= FuzzyScoring.gapStart }
+                                if !top.admitsNext(score: quick, length: length) { continue }
+                                if shared != 0 && SharedFloor.pack(score: quick, length: length) < shared { continue }
+                            }
+                            let tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
+                            if !top.admitsNext(score: tight, length: length) { continue }
+                            if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
+                            // One char on ASCII: the bound is the score (its
+                            // best occurrence); no DP.
+                            if oneChar && table.isASCII(i) { known = tight }
+                        }
+                    }
+                    if let s = known ?? score(i) {
+                        top.insert(RankKey(score: s, length: length, index: id()))
+                        if let floor, top.isFull, let worst = top.worst {
+                            floor.raise(to: SharedFloor.pack(score: worst.score, length: worst.length))
+                        }
+                    }
+                }
+            }
+        } }
+    }
+}

@@ -125,6 +125,26 @@ extension TailSetsTests {
         #expect(running.build.value() == false, "the task saw the stop")
         #expect(running.resultIfReadyElseStop() == false, "and its sets are never read")
 
+        // The chain's next keystroke stops it too.
+        let pool = SegmentPool()
+        let chained = TailWork(pool: pool) { stop in
+            gate.wait()
+            return !stop.isRaised
+        }
+        pool.keystrokeBegins()
+        gate.signal()
+        #expect(chained.build.value() == false, "a keystroke of its chain began")
+
+        // A dropped match set stops its task.
+        var dropped: TailWork? = TailWork { stop in
+            gate.wait()
+            return !stop.isRaised
+        }
+        let build = try #require(dropped?.build)
+        dropped = nil
+        gate.signal()
+        #expect(build.value() == false, "nobody holds the set")
+
         let finished = TailWork { _ in true }
         #expect(finished.build.value() == true)
         #expect(finished.resultIfReadyElseStop() == true, "found: read")

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// A growable buffer of trivial values with a stable base address once
 /// built (no copy-on-write, no bounds checks in the hot append path).
@@ -147,6 +148,17 @@ struct SegmentStorage {
 /// would otherwise cost more than copying the texts.
 final class SegmentPool: @unchecked Sendable {
     private let queue = DispatchQueue(label: "diffable.search.segment-pool")
+    private let keystrokes = Atomic<Int>(0)
+
+    /// Keystrokes of the chain so far (`evaluate` calls).
+    var keystroke: Int { keystrokes.load(ordering: .relaxed) }
+
+    /// A keystroke of the chain begins: background work that only a
+    /// keystroke coming after it would have read stops
+    /// (`SearchMatchSet+TailSets`).
+    func keystrokeBegins() {
+        keystrokes.add(1, ordering: .relaxed)
+    }
     private var spare: [SegmentStorage] = []
     /// Spare storages kept per kind (copies, selections): what a chain of
     /// keystrokes with two scan threads cycles through. Each copy storage

@@ -62,10 +62,9 @@ enum FuzzyMatcher {
     /// one its run carries, and a run starts on the first char or on a later
     /// char: so it is at most the best of the first char's bonus and the
     /// bonuses of the positions after the first char's first occurrence that
-    /// hold a later query byte (at least `consecutive`); minus a gap for
-    /// each needle pair that is never adjacent (`splitPairs`). Exact for
-    /// one char.
-    /// - Complexity: O(length of the text × query length), no allocation.
+    /// hold a later query byte (at least `consecutive`). Exact for one char.
+    /// (`splitPairGaps` lowers it further, at a cost.)
+    /// - Complexity: O(length of the text), no allocation.
     static func maxScore(_ table: TextTable, _ i: Int, query: PreparedQuery,
                          needle: UnsafeBufferPointer<UInt8>) -> Int {
         let m = query.scalars.count
@@ -106,18 +105,25 @@ enum FuzzyMatcher {
             }
         }
         return FuzzyScoring.match * m + best * FuzzyScoring.firstCharMultiplier + later * (m - 1)
-            + splitPairs(base, n, from: first, needle: needle, scalars: m) * FuzzyScoring.gapStart
     }
 
-    /// The number of consecutive needle pairs that never stand together in
-    /// the text from `first` on: each opens a gap in every alignment, which
-    /// costs at least `-gapStart` (what `BonusMasks` estimates with a Bloom
-    /// filter, exact here). 0 unless the needle is ASCII (a byte per char).
-    /// - Complexity: O(n × needle length)
-    @inline(__always)
-    static func splitPairs(_ base: UnsafePointer<UInt8>, _ n: Int, from first: Int,
-                           needle: UnsafeBufferPointer<UInt8>, scalars m: Int) -> Int {
-        guard m > 1, needle.count == m, first < n else { return 0 }
+    /// What the gaps every alignment of `needle` in text `i` must open
+    /// cost at least (≤ 0, to add to `maxScore`): `gapStart` for each
+    /// consecutive needle pair that never stands together in the text (what
+    /// `BonusMasks` estimates with a Bloom filter, exact here; at 1M names,
+    /// "sr" in "Sarah Rodriguez" passed that filter one time in three). 0
+    /// unless the text and the needle are ASCII. Worth it only for a text
+    /// the DP would score next.
+    /// - Complexity: O(length of the text × needle length)
+    static func splitPairGaps(_ table: TextTable, _ i: Int, query: PreparedQuery,
+                              needle: UnsafeBufferPointer<UInt8>) -> Int {
+        let m = query.scalars.count
+        guard m > 1, needle.count == m, table.isASCII(i) else { return 0 }
+        let units = query.caseSensitive ? table.original(i) : table.foldedText(i)
+        guard let base = units.baseAddress, let q0 = needle.first else { return 0 }
+        let n = units.count
+        let first = ByteScan.find(q0, base, from: 0, end: n)
+        guard first < n else { return 0 }
         var split = 0
         for k in 0..<(m - 1) {
             let a = needle[k], b = needle[k + 1]
@@ -125,7 +131,7 @@ enum FuzzyMatcher {
             while j &+ 1 < n && base[j &+ 1] != b { j = ByteScan.find(a, base, from: j &+ 1, end: n) }
             if j &+ 1 >= n { split &+= 1 }
         }
-        return split
+        return split * FuzzyScoring.gapStart
     }
 
     /// Best score of `query` in `text` (`bonus[j]` = position bonus of

@@ -154,9 +154,15 @@ struct Scanner {
                                 if !top.admitsNext(score: quick, length: length) { continue }
                                 if shared != 0 && SharedFloor.pack(score: quick, length: length) < shared { continue }
                             }
-                            let tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
+                            var tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
                             if !top.admitsNext(score: tight, length: length) { continue }
                             if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
+                            // About to be scored: first the gaps it cannot avoid.
+                            if !oneChar {
+                                tight &+= FuzzyMatcher.splitPairGaps(table, i, query: query, needle: needle)
+                                if !top.admitsNext(score: tight, length: length) { continue }
+                                if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
+                            }
                             // One char on ASCII: the bound is the score (its
                             // best occurrence); no DP.
                             if oneChar && table.isASCII(i) { known = tight }

@@ -107,6 +107,8 @@ extension SearchIndex {
                   among candidates: [Int]?, within range: Range<Int>?,
                   rankOnly: Int?, scoring: Bool, pool spare: SegmentPool?) -> NarrowingResult {
         let source: ScanSource
+        let pool = previous?.pool ?? spare ?? SegmentPool()
+        pool.keystrokeBegins()
         var tailSets = false
         if let previous, previous.indexCount == count, query.refines(previous.query) {
             source = .compact(previous.scanSegments, resumeFrom: Self.resumeFrom(query, after: previous.query))
@@ -116,7 +118,6 @@ extension SearchIndex {
         } else {
             source = .index(candidates.map(normalized))
         }
-        let pool = previous?.pool ?? spare ?? SegmentPool()
         let (result, segments) = run(query, source: source, keepMatches: true, scoring: scoring, compact: true,
                                      pool: pool, rankOnly: query.order == .score ? rankOnly : nil, tailSets: tailSets)
         let copying = SearchMatchSet.copying(segments)

@@ -10,15 +10,22 @@ import Synchronization
 /// 8.6–9.0 → 9.3–10.4 ms); on one it still ends well within the time
 /// between two typed keys ("s", 814k texts: ~25 ms). A keystroke typed later narrows with the sets; one sent before
 /// they are all found (keys sent back to back) does without them, as if
-/// the set kept none, and stops the task: waiting would have made every
-/// such key pay for reading the texts twice (1M names, "joh" after "jo"
-/// sent at once: 3.2 → 5.3–7.9 ms when it waited).
+/// the set kept none: waiting would have made every such key pay for
+/// reading the texts twice (1M names, "joh" after "jo" sent at once:
+/// 3.2 → 5.3–7.9 ms when it waited). A keystroke stops every tail task of
+/// its chain still running (`SegmentPool.keystrokeBegins`), so that work
+/// nobody will
+/// read never competes with a keystroke for the two cores: a set's sets
+/// are found only if they are done before the next keystroke, as they are
+/// when the keys are typed. A set nobody holds any more stops its task too
+/// (in-process, nine first keys each made a set, dropped at once, whose
+/// tasks ran on during the next keys: "jo" at 1M names 4.1 → 7–10 ms).
 extension SearchMatchSet {
     /// Starts finding the tail sets of `segments` (as `copying` leaves
     /// them), or nil when none keeps tail sets.
     static func tailing(_ segments: [CompactSegment], after copying: BackgroundBuild<[CompactSegment]>?) -> TailWork? {
-        guard segments.contains(where: { $0.tails != nil }) else { return nil }
-        return TailWork { stop in
+        guard let pool = segments.first?.pool, segments.contains(where: { $0.tails != nil }) else { return nil }
+        return TailWork(pool: pool) { stop in
             let segments = copying?.value() ?? segments
             return segments.allSatisfy { $0.findTails(unless: stop) }
         }
@@ -42,12 +49,22 @@ final class TailWork: Sendable {
     let stop = StopFlag()
     let build: BackgroundBuild<Bool>
 
+
     /// Starts `body` (see `BackgroundBuild`), which returns whether it
     /// found every set before `stop` was raised.
-    init(_ body: @escaping @Sendable (StopFlag) -> Bool) {
+    /// `pool`: the chain of keystrokes whose next one stops the task
+    /// (none: only `stop` does).
+    init(pool: SegmentPool? = nil, _ body: @escaping @Sendable (StopFlag) -> Bool) {
         let stop = stop
-        build = BackgroundBuild { body(stop) }
+        let keystroke = pool?.keystroke ?? 0
+        build = BackgroundBuild {
+            if let pool { stop.keystroke = { pool.keystroke != keystroke } }
+            return body(stop)
+        }
     }
+
+    /// Nobody holds the match set any more: its sets would never be read.
+    deinit { stop.raise() }
 
     /// The task's result when it has finished, else false after asking
     /// it to stop.
@@ -60,11 +77,14 @@ final class TailWork: Sendable {
     }
 }
 
-/// A flag a background task polls to stop early.
-final class StopFlag: Sendable {
+/// A flag a background task polls to stop early: raised, or a keystroke
+/// began since the task was made.
+final class StopFlag: @unchecked Sendable {
     private let raised = Atomic<Bool>(false)
+    /// Set by the task before it polls (only it reads it).
+    fileprivate var keystroke: () -> Bool = { false }
     func raise() { raised.store(true, ordering: .relaxed) }
-    var isRaised: Bool { raised.load(ordering: .relaxed) }
+    var isRaised: Bool { raised.load(ordering: .relaxed) || keystroke() }
 }
 
 extension CompactSegment {

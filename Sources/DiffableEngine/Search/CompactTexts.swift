@@ -95,9 +95,6 @@ struct SegmentStorage {
     /// Per text: where a query extending the segment's query resumes
     /// matching (see `ChunkResult.resume`).
     var resume: RawBuffer<Int32>
-    /// Per text: the bytes it holds from its resume position on (see
-    /// `CompactSegment.tails`).
-    var tails: RawBuffer<TailSet>
 
     init(texts: Int, bytes byteCount: Int) {
         isSelection = byteCount == 0
@@ -109,7 +106,6 @@ struct SegmentStorage {
         masks = RawBuffer(capacity: byteCount == 0 ? 0 : texts)
         ids = RawBuffer(capacity: texts)
         resume = RawBuffer(capacity: texts)
-        tails = RawBuffer(capacity: texts)
         reset(texts: texts, bytes: byteCount)
     }
 
@@ -124,7 +120,6 @@ struct SegmentStorage {
         masks.reset(capacity: isSelection ? 0 : texts)
         ids.reset(capacity: texts)
         resume.reset(capacity: texts)
-        tails.reset(capacity: texts)
         offsets.append(0)
         foldedOffsets.append(0)
     }
@@ -133,12 +128,12 @@ struct SegmentStorage {
     var capacity: Int { bytes.capacity }
     var textCapacity: Int { ids.capacity }
     /// Allocated bytes, roughly (what a pool compares).
-    var size: Int { 2 * bytes.capacity + 45 * ids.capacity + 16 * masks.capacity }
+    var size: Int { 2 * bytes.capacity + 29 * ids.capacity + 16 * masks.capacity }
     /// Made for selections (no text bytes).
     let isSelection: Bool
 
     func free() {
-        bytes.free(); folded.free(); offsets.free(); foldedOffsets.free(); flags.free(); masks.free(); ids.free(); resume.free(); tails.free()
+        bytes.free(); folded.free(); offsets.free(); foldedOffsets.free(); flags.free(); masks.free(); ids.free(); resume.free()
     }
 }
 
@@ -275,9 +270,7 @@ struct SegmentBuilder {
     /// for: `TailSets.kept(for:)`).
     func build(base: CompactSegment? = nil, copyLater: Bool = false,
                pendingResume: PendingResume? = nil, tails: TailSets = .none) -> CompactSegment {
-        var storage = storage
-        if tails != .none { storage.tails.reset(capacity: storage.ids.count) }
-        return CompactSegment(storage, pool: pool, base: base, copyLater: copyLater, pendingResume: pendingResume,
+        CompactSegment(storage, pool: pool, base: base, copyLater: copyLater, pendingResume: pendingResume,
                               tails: tails)
     }
 
@@ -332,7 +325,9 @@ final class CompactSegment: @unchecked Sendable {
     /// has none (substring and case-sensitive queries, sets moved through
     /// an edit). Written in place by the match set's tail task, and read
     /// only once it has finished (`SearchMatchSet.tailSetsIfFound`).
-    let tails: UnsafeBufferPointer<TailSet>?
+    var tails: UnsafeBufferPointer<TailSet>? { tailStore?.sets }
+    /// Where the tail task writes them (nil: the segment keeps none).
+    let tailStore: TailStore?
     /// The needle byte whose followers `tails` hold.
     let tailLast: UInt8
 
@@ -342,7 +337,7 @@ final class CompactSegment: @unchecked Sendable {
         self.pool = pool
         self.copyLater = copyLater && base != nil
         self.pendingResume = base != nil ? pendingResume : nil
-        self.tails = tails == .none ? nil : UnsafeBufferPointer(start: storage.tails.base, count: storage.ids.count)
+        tailStore = tails == .none ? nil : TailStore(count: storage.ids.count)
         tailLast = tails.last ?? 0
         let root = base.map { $0.base ?? $0 }
         self.base = root
@@ -367,7 +362,7 @@ final class CompactSegment: @unchecked Sendable {
         self.pool = pool
         copyLater = false
         pendingResume = nil
-        tails = nil
+        tailStore = nil
         tailLast = 0
         base = nil
         self.index = index

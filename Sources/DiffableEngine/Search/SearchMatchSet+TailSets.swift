@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// Finding a fuzzy match set's tail sets (`TailSets`) after the reply.
@@ -24,7 +25,7 @@ extension SearchMatchSet {
     /// Starts finding the tail sets of `segments` (as `copying` leaves
     /// them), or nil when none keeps tail sets.
     static func tailing(_ segments: [CompactSegment], after copying: BackgroundBuild<[CompactSegment]>?) -> TailWork? {
-        guard let pool = segments.first?.pool, segments.contains(where: { $0.tails != nil }) else { return nil }
+        guard let pool = segments.first?.pool, segments.contains(where: { $0.tailStore != nil }) else { return nil }
         return TailWork(pool: pool) { stop in
             let segments = copying?.value() ?? segments
             return segments.allSatisfy { $0.findTails(unless: stop) }
@@ -93,12 +94,12 @@ extension CompactSegment {
     /// - Complexity: O(count + bytes of the texts after their resume
     ///   positions)
     func findTails(unless stop: StopFlag) -> Bool {
-        guard let tails, let start = tails.baseAddress else { return true }
-        let writable = UnsafeMutablePointer(mutating: start)
+        guard let store = tailStore else { return true }
+        let writable = store.allocate()
         let last = tailLast
         return withTable { table in
             BytePresence.bits.withUnsafeBufferPointer { bits in
-                for k in 0..<tails.count {
+                for k in 0..<store.count {
                     if k & 4095 == 0 && stop.isRaised { return false }
                     let p = positions.map { $0[k] } ?? k
                     writable[k] = TailSets.tail(table, p, from: resume[k], last: last, bits: bits)
@@ -106,5 +107,44 @@ extension CompactSegment {
                 return true
             }
         }
+    }
+}
+
+/// A segment's tail sets: allocated and written by its match set's tail
+/// task, so that a keystroke neither allocates them nor frees the previous
+/// ones (at 1M texts, 13 MB a set: unmapping it took a first keystroke
+/// ~1–2 ms); a large buffer is freed on another thread.
+final class TailStore: @unchecked Sendable {
+    let count: Int
+    /// Written by the tail task only, read once it has finished.
+    private var base: UnsafeMutablePointer<TailSet>?
+
+    init(count: Int) { self.count = count }
+
+    /// The sets (nil until the tail task has allocated them).
+    var sets: UnsafeBufferPointer<TailSet>? { base.map { UnsafeBufferPointer(start: $0, count: count) } }
+
+    /// Allocates the sets (the tail task, once).
+    func allocate() -> UnsafeMutablePointer<TailSet> {
+        if let base { return base }
+        let made = UnsafeMutablePointer<TailSet>.allocate(capacity: max(count, 1))
+        base = made
+        return made
+    }
+
+    deinit {
+        guard let base else { return }
+        guard count >= Self.freedElsewhere else { return base.deallocate() }
+        let buffer = Freed(base)
+        DispatchQueue.global(qos: .utility).async { buffer.free() }
+    }
+
+    /// Sets from which freeing goes to another thread (1 MB).
+    static let freedElsewhere = 65_536
+
+    private final class Freed: @unchecked Sendable {
+        let base: UnsafeMutablePointer<TailSet>
+        init(_ base: UnsafeMutablePointer<TailSet>) { self.base = base }
+        func free() { base.deallocate() }
     }
 }

@@ -377,8 +377,9 @@ final class CompactSegment: @unchecked Sendable {
     /// Number of entries (matches; all texts for the index root).
     var count: Int { storage?.ids.count ?? index?.count ?? 0 }
 
-    /// Bytes of the buffers this segment owns (0 for the index root).
-    var storageBytes: Int { storage?.size ?? 0 }
+    /// Bytes of the buffers this segment owns, its tail sets included
+    /// (0 for the index root).
+    var storageBytes: Int { (storage?.size ?? 0) + (tailStore?.byteCount ?? 0) }
 
     /// The segment that owns the texts (itself unless a view).
     var root: CompactSegment { base ?? self }

@@ -7,8 +7,10 @@
 /// Bounded by `limit` sets and `byteBudget` bytes of compacted storage (a
 /// view's root counted once); the oldest sets go first. A view of the index
 /// itself costs 12 bytes per match, a copy about twice the texts' bytes
-/// plus 37 per match, so at 1M texts the budget keeps a typical chain of
-/// first letters and their refinements. Valid for one `SearchIndex` (the
+/// plus 37 per match, and a fuzzy set's tail sets 16 more per match
+/// (`TailSets`; the budget grew from 48 to 64 MB with them), so at 1M
+/// texts the budget keeps a typical chain of first letters and their
+/// refinements. Valid for one `SearchIndex` (the
 /// source drops it with its `SearchCache` when the snapshot changes).
 struct RecentMatchSets: Sendable {
     /// At most this many sets.
@@ -17,7 +19,7 @@ struct RecentMatchSets: Sendable {
     /// whatever its size).
     let byteBudget: Int
 
-    init(limit: Int = 8, byteBudget: Int = 48 << 20) {
+    init(limit: Int = 8, byteBudget: Int = 64 << 20) {
         self.limit = limit
         self.byteBudget = byteBudget
     }

@@ -121,6 +121,10 @@ final class TailStore: @unchecked Sendable {
 
     init(count: Int) { self.count = count }
 
+    /// What the sets take once allocated (counted from the start, so that
+    /// what a kept match set holds does not depend on its task's progress).
+    var byteCount: Int { count * MemoryLayout<TailSet>.stride }
+
     /// The sets (nil until the tail task has allocated them).
     var sets: UnsafeBufferPointer<TailSet>? { base.map { UnsafeBufferPointer(start: $0, count: count) } }
 

@@ -265,13 +265,13 @@ struct SegmentBuilder {
     /// (see `SearchMatchSet+Copying`).
     /// `pendingResume`: a view whose resume positions are still to be
     /// found (see `PendingResume`).
-    /// `tails`: whether the segment has tail sets, which its match set
-    /// finds in the background (what a fuzzy, case-insensitive scan asks
-    /// for: `TailSets.kept(for:)`).
+    /// `tailsAfter`: the segment keeps tail sets holding the followers of
+    /// this needle byte, which its match set finds in the background (what
+    /// a fuzzy, case-insensitive scan asks for: `TailSets.kept(for:)`).
     func build(base: CompactSegment? = nil, copyLater: Bool = false,
-               pendingResume: PendingResume? = nil, tails: TailSets = .none) -> CompactSegment {
+               pendingResume: PendingResume? = nil, tailsAfter: UInt8? = nil) -> CompactSegment {
         CompactSegment(storage, pool: pool, base: base, copyLater: copyLater, pendingResume: pendingResume,
-                              tails: tails)
+                              tailsAfter: tailsAfter)
     }
 
     /// Gives the buffers back to the pool; the builder must not be used
@@ -332,13 +332,13 @@ final class CompactSegment: @unchecked Sendable {
     let tailLast: UInt8
 
     fileprivate init(_ storage: SegmentStorage, pool: SegmentPool, base: CompactSegment?, copyLater: Bool,
-                     pendingResume: PendingResume? = nil, tails: TailSets = .none) {
+                     pendingResume: PendingResume? = nil, tailsAfter: UInt8? = nil) {
         self.storage = storage
         self.pool = pool
         self.copyLater = copyLater && base != nil
         self.pendingResume = base != nil ? pendingResume : nil
-        tailStore = tails == .none ? nil : TailStore(count: storage.ids.count)
-        tailLast = tails.last ?? 0
+        tailStore = tailsAfter.map { _ in TailStore(count: storage.ids.count) }
+        tailLast = tailsAfter ?? 0
         let root = base.map { $0.base ?? $0 }
         self.base = root
         index = nil

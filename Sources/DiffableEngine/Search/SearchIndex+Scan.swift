@@ -90,7 +90,7 @@ extension SearchIndex {
         var narrowing = false
         if case .compact = source { narrowing = true }
         let root = compact && !narrowing ? CompactSegment(root: self, pool: pool) : nil
-        let tails = TailSets.kept(for: prepared)
+        let tailsAfter = TailSets.kept(for: prepared)
         // A narrowing scan that may take candidates on their tail sets
         // leaves their resume positions to its match set's background task.
         var skipped: Int?
@@ -99,7 +99,7 @@ extension SearchIndex {
         let results: [ChunkResult] = withTable { table in
             /// A narrowing scan's view, with what its background task finds.
             @Sendable func buildView(_ view: SegmentBuilder, _ root: CompactSegment) -> CompactSegment {
-                view.build(base: root, pendingResume: takesOnBit ? PendingResume(prepared) : nil, tails: tails)
+                view.build(base: root, pendingResume: takesOnBit ? PendingResume(prepared) : nil, tailsAfter: tailsAfter)
             }
             @Sendable func scanChunk(_ c: Int) -> ChunkResult {
                 let lo = chunkBounds[c], hi = max(chunkBounds[c + 1], chunkBounds[c])
@@ -149,19 +149,19 @@ extension SearchIndex {
                         // Resume positions a one-byte fuzzy scan left unknown.
                         let pending = PendingResume(prepared)
                         if listed != nil {
-                            state.built = [built.build(tails: tails)]
+                            state.built = [built.build(tailsAfter: tailsAfter)]
                         } else if built.count * Self.viewDivisor(prepared.mode) >= texts.count, let root {
-                            state.built = [built.build(base: root, pendingResume: pending, tails: tails)]
+                            state.built = [built.build(base: root, pendingResume: pending, tailsAfter: tailsAfter)]
                         } else if built.count >= Self.backgroundCopyMinimum, let root {
                             // Copied in the background, after the reply.
-                            state.built = [built.build(base: root, copyLater: true, pendingResume: pending, tails: tails)]
+                            state.built = [built.build(base: root, copyLater: true, pendingResume: pending, tailsAfter: tailsAfter)]
                         } else {
                             var copy = SegmentBuilder(texts: built.count, bytes: built.count * averageBytes, pool: pool)
                             for (p, r) in zip(built.positions, built.resume) {
                                 copy.append(table, p, id: p, resume: r < 0 ? pending?.resume(table, p) ?? r : r)
                             }
                             built.discard()
-                            state.built = [copy.build(tails: tails)]
+                            state.built = [copy.build(tailsAfter: tailsAfter)]
                         }
                     }
                 case .compact(let segments, let skip):
@@ -193,7 +193,7 @@ extension SearchIndex {
                                     ?? SegmentBuilder(texts: hi - lo, bytes: (hi - lo) * perText, pool: pool)
                                 copyBuilder = nil
                             } else {
-                                if let copy = copyBuilder { state.built.append(copy.build(tails: tails)) }
+                                if let copy = copyBuilder { state.built.append(copy.build(tailsAfter: tailsAfter)) }
                                 copyBuilder = nil
                                 if let view = viewBuilder, let viewRoot, viewRoot !== root {
                                     state.built.append(buildView(view, viewRoot))
@@ -213,7 +213,8 @@ extension SearchIndex {
                                 // Candidates decided by their tail sets first,
                                 // a block at a time; the block's matches ranked.
                                 TailSets.forEachBlock(of: segment.positions.map { UnsafeBufferPointer(rebasing: $0[range]) },
-                                                      range, tails: tailSets, resume: resume, filter: filter,
+                                                      range, tails: tailSets, resume: resume, skip: skip ?? 0,
+                                                      filter: filter,
                                                       takesOnBit: !state.copying, scanner: scanner) { block, matched in
                                     scanner.scan(block, ids: segment.textIds, matched: matched, floor: floor, into: &state)
                                 }
@@ -228,7 +229,7 @@ extension SearchIndex {
                         if inline { copyBuilder = state.selection } else { viewBuilder = state.selection }
                         state.selection = nil
                     }
-                    if let copy = copyBuilder { state.built.append(copy.build(tails: tails)) }
+                    if let copy = copyBuilder { state.built.append(copy.build(tailsAfter: tailsAfter)) }
                     if let view = viewBuilder, let viewRoot { state.built.append(buildView(view, viewRoot)) }
                 }
                 state.selection = nil

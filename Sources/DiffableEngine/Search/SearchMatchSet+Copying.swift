@@ -67,7 +67,7 @@ extension CompactSegment {
             }
         }
         // Its tail sets are found after the copy (`SearchMatchSet+TailSets`).
-        return copy.build(tails: tails != nil ? .pending(last: tailLast) : .none)
+        return copy.build(tailsAfter: tailStore != nil ? tailLast : nil)
     }
 
     /// This view with its pending resume positions found, written in

@@ -5,22 +5,20 @@ import Synchronization
 ///
 /// The task starts with the set's other background work (copies, pending
 /// resume positions: `SearchMatchSet+Copying`), waits for it, then reads
-/// each matched text from its resume position to its end, on one thread:
-/// with a thread per segment it took both cores while the frontend read
-/// the reply, and first keys were ~1 ms slower (1M names and paths, "s":
-/// 8.6–9.0 → 9.3–10.4 ms); on one it still ends well within the time
-/// between two typed keys ("s", 814k texts: ~25 ms). A keystroke typed later narrows with the sets; one sent before
-/// they are all found (keys sent back to back) does without them, as if
-/// the set kept none: waiting would have made every such key pay for
-/// reading the texts twice (1M names, "joh" after "jo" sent at once:
-/// 3.2 → 5.3–7.9 ms when it waited). A keystroke stops every tail task of
-/// its chain still running (`SegmentPool.keystrokeBegins`), so that work
-/// nobody will
-/// read never competes with a keystroke for the two cores: a set's sets
-/// are found only if they are done before the next keystroke, as they are
-/// when the keys are typed. A set nobody holds any more stops its task too
-/// (in-process, nine first keys each made a set, dropped at once, whose
-/// tasks ran on during the next keys: "jo" at 1M names 4.1 → 7–10 ms).
+/// each matched text from its resume position to its end, on one thread
+/// (two took both cores while the frontend read the reply); it ends well
+/// within the time between two typed keys ("s", 814k texts: ~25 ms).
+///
+/// A keystroke typed later narrows with the sets; one sent before they are
+/// all found (keys sent back to back) does without them, as if the set
+/// kept none: waiting would have made every such key pay for reading the
+/// texts twice (1M names, "joh" after "jo" sent at once: 3.2 → 5.3–7.9 ms
+/// when it waited). A keystroke stops every tail task of its chain still
+/// running (`SegmentPool.keystrokeBegins`), and a set nobody holds any more
+/// stops its own, so that work nobody will read never competes with a
+/// keystroke for the two cores (in-process, nine first keys each made a
+/// set, dropped at once, whose tasks ran on during the next keys: "jo" at
+/// 1M names 4.1 → 7–10 ms).
 extension SearchMatchSet {
     /// Starts finding the tail sets of `segments` (as `copying` leaves
     /// them), or nil when none keeps tail sets.
@@ -47,21 +45,17 @@ extension SearchMatchSet {
 
 /// The background task finding a match set's tail sets, and its stop flag.
 final class TailWork: Sendable {
-    let stop = StopFlag()
+    let stop: StopFlag
     let build: BackgroundBuild<Bool>
-
 
     /// Starts `body` (see `BackgroundBuild`), which returns whether it
     /// found every set before `stop` was raised.
     /// `pool`: the chain of keystrokes whose next one stops the task
     /// (none: only `stop` does).
     init(pool: SegmentPool? = nil, _ body: @escaping @Sendable (StopFlag) -> Bool) {
-        let stop = stop
-        let keystroke = pool?.keystroke ?? 0
-        build = BackgroundBuild {
-            if let pool { stop.keystroke = { pool.keystroke != keystroke } }
-            return body(stop)
-        }
+        let stop = StopFlag(pool: pool)
+        self.stop = stop
+        build = BackgroundBuild { body(stop) }
     }
 
     /// Nobody holds the match set any more: its sets would never be read.
@@ -79,13 +73,19 @@ final class TailWork: Sendable {
 }
 
 /// A flag a background task polls to stop early: raised, or a keystroke
-/// began since the task was made.
-final class StopFlag: @unchecked Sendable {
+/// of `pool`'s chain began since the flag was made.
+final class StopFlag: Sendable {
     private let raised = Atomic<Bool>(false)
-    /// Set by the task before it polls (only it reads it).
-    fileprivate var keystroke: () -> Bool = { false }
+    private let pool: SegmentPool?
+    private let keystroke: Int
+
+    init(pool: SegmentPool? = nil) {
+        self.pool = pool
+        keystroke = pool?.keystroke ?? 0
+    }
+
     func raise() { raised.store(true, ordering: .relaxed) }
-    var isRaised: Bool { raised.load(ordering: .relaxed) || keystroke() }
+    var isRaised: Bool { raised.load(ordering: .relaxed) || (pool.map { $0.keystroke != keystroke } ?? false) }
 }
 
 extension CompactSegment {

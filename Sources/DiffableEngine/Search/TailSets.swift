@@ -49,24 +49,13 @@
 /// background task of their own (`SearchMatchSet+TailSets`), which reads
 /// each matched text from its resume position to its end; a keystroke
 /// that comes before they are all found does without them.
-enum TailSets: Sendable, Equatable {
-    /// The segment keeps no tail sets.
-    case none
-    /// Found in the background, written in place; `last`: the query's
-    /// last needle byte (whose followers are kept).
-    case pending(last: UInt8)
-
+enum TailSets {
     /// Whether a scan for `query` keeps tail sets in the segments it
-    /// builds: non-empty, fuzzy, case-insensitive.
-    static func kept(for query: PreparedQuery) -> TailSets {
-        guard query.mode == .fuzzy, !query.caseSensitive, let last = query.bytes.last else { return .none }
-        return .pending(last: last)
-    }
-
-    /// The needle byte whose followers the sets hold (nil: no sets).
-    var last: UInt8? {
-        if case .pending(let last) = self { return last }
-        return nil
+    /// builds (non-empty, fuzzy, case-insensitive): the needle's last byte,
+    /// whose followers they hold, else nil.
+    static func kept(for query: PreparedQuery) -> UInt8? {
+        guard query.mode == .fuzzy, !query.caseSensitive else { return nil }
+        return query.bytes.last
     }
 
     /// The tail set of text `i` of `table` from `resume` on, with the
@@ -116,7 +105,8 @@ extension TailSets {
     /// itself), a block at a time: those whose tail set holds every needle
     /// byte still to match, then taken on their bit (`takesOnBit`: resume
     /// position -1, found later) or matched from their resume position.
-    /// `tails` and `resume` are the entries' own (`range` rebased to 0).
+    /// `tails` and `resume` are the entries' own (`range` rebased to 0);
+    /// `skip`: the needle bytes their resume positions have matched.
     /// Deciding them in a loop of their own, before the ranking scan, keeps
     /// that loop as it was for the other scans (with the tail tests inside
     /// it, it spilled registers and a first keystroke was 1–3 ms slower at
@@ -124,7 +114,7 @@ extension TailSets {
     /// - Complexity: O(candidates), plus matching those not decided by a bit.
     static func forEachBlock(
         of positions: UnsafeBufferPointer<Int>?, _ range: Range<Int>, tails: UnsafeBufferPointer<TailSet>,
-        resume: UnsafeBufferPointer<Int32>, filter: TailFilter, takesOnBit: Bool, scanner: Scanner,
+        resume: UnsafeBufferPointer<Int32>, skip: Int, filter: TailFilter, takesOnBit: Bool, scanner: Scanner,
         _ body: (UnsafeBufferPointer<Int>, TailMatches) -> Void
     ) {
         let block = UnsafeMutablePointer<Int>.allocate(capacity: blockSize)
@@ -132,7 +122,6 @@ extension TailSets {
         let split = UnsafeMutablePointer<Bool>.allocate(capacity: blockSize)
         defer { block.deallocate(); ends.deallocate(); split.deallocate() }
         let table = scanner.table, query = scanner.query
-        let skip = query.bytes.count - filter.restCount
         let acceptsOnBit = filter.acceptsOnBit && takesOnBit
         query.bytes.withUnsafeBufferPointer { needle in
             var k = 0
@@ -199,15 +188,12 @@ struct TailFilter {
     /// candidate's followers may prove (0: not applicable).
     let lastBit: UInt64
     let lastPairBit: UInt32
-    /// Needle bytes still to match.
-    let restCount: Int
 
     /// Nil when the scan cannot use tail sets (not fuzzy, case-sensitive,
     /// not resuming, nothing left to match).
     init?(_ query: PreparedQuery, skip: Int?) {
         guard let skip, query.mode == .fuzzy, !query.caseSensitive, skip < query.bytes.count else { return nil }
         let rest = query.bytes[skip...]
-        restCount = rest.count
         need = rest.reduce(0) { $0 | BytePresence.bits[Int($1)] }
         acceptsOnBit = rest.count == 1 && rest.first.map(BytePresence.isExact) == true
         if rest.count == 1, skip > 0, query.isASCII, let c = rest.first {

@@ -255,6 +255,16 @@ enum FuzzyMatcher {
         }
     }
 
+    /// `matchEnd` of a candidate whose match resumes at `resume` with
+    /// `needle[skip...]` (`resume` < 0: unknown, from scratch).
+    @inline(__always)
+    static func resumedEnd(_ table: TextTable, _ i: Int, query: PreparedQuery, needle: UnsafeBufferPointer<UInt8>,
+                           resume: Int, skip: Int) -> Int? {
+        resume >= 0
+            ? matchEnd(table, i, query: query, needle: needle, start: resume, from: skip)
+            : matchEnd(table, i, query: query, needle: needle, start: 0, from: 0)
+    }
+
     /// Whether text `i` matches (subsequence test only, no scoring): the
     /// greedy end of `needle` in the matched units (see
     /// `ByteScan.greedyEnd`), or `nil` when it does not match. Matching

@@ -99,10 +99,8 @@ struct Scanner {
                     end = Int(matched.ends[k])
                     splitLast = matched.split[k]
                 } else {
-                    let start = resume.map { Int($0[k]) } ?? 0
-                    guard let e = start >= 0
-                            ? FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: start, from: skip)
-                            : FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: 0, from: 0)
+                    guard let e = FuzzyMatcher.resumedEnd(table, i, query: query, needle: needle,
+                                                          resume: resume.map { Int($0[k]) } ?? 0, skip: skip)
                     else { continue }
                     end = e
                 }

@@ -134,26 +134,18 @@ extension TailSets {
                     let i = positions.map { $0[k] } ?? range.lowerBound &+ k
                     let tail = tails[k]
                     let start = Int(resume[k])
-                    var end: Int
-                    if start > 0 {
-                        if tail.bytes & filter.need != filter.need { continue }
-                        if acceptsOnBit && table.isASCII(i) {
-                            end = -1
-                        } else {
-                            guard let e = FuzzyMatcher.matchEnd(table, i, query: query, needle: needle,
-                                                                start: start, from: skip) else { continue }
-                            end = e
-                        }
-                    } else {
-                        guard let e = start == 0
-                                ? FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: 0, from: skip)
-                                : FuzzyMatcher.matchEnd(table, i, query: query, needle: needle, start: 0, from: 0)
-                        else { continue }
+                    // A tail set describes the text from a known resume position.
+                    let known = start > 0
+                    if known && tail.bytes & filter.need != filter.need { continue }
+                    var end = -1
+                    if !(known && acceptsOnBit && table.isASCII(i)) {
+                        guard let e = FuzzyMatcher.resumedEnd(table, i, query: query, needle: needle,
+                                                              resume: start, skip: skip) else { continue }
                         end = e
                     }
                     block[n] = i
                     ends[n] = end >= 0 && end <= Int(Int32.max) ? Int32(truncatingIfNeeded: end) : -1
-                    split[n] = start > 0 && tail.followers & filter.lastBit == 0
+                    split[n] = known && tail.followers & filter.lastBit == 0
                     n &+= 1
                 }
                 if n > 0 {

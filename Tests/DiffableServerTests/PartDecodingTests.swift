@@ -147,8 +147,9 @@ extension ApplyScanner {
                                    checkpoint: (ByteScanner) -> Bool) -> [[Item]]? {
         var arenas = ByteArena.Writer()
         return ItemList().withRecycler { recycler in
-            decodeItemsInParts(&s, starts: starts, arenas: &arenas, recycler: recycler,
-                               checkpoint: checkpoint)
+            var released = ReleasedRuns.keeping
+            return decodeItemsInParts(&s, starts: starts, arenas: &arenas, recycler: recycler,
+                                      released: &released, checkpoint: checkpoint)
         }
     }
 }

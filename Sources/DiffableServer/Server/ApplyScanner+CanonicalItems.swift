@@ -5,8 +5,9 @@ import DiffableEngine
 ///
 /// Clients that build requests with a JSON library write every item in one
 /// shape: `{"id":"…","content":…}`, most often with content
-/// `{"text":"…"}`. For that shape the member names are compared as
-/// literals and each string is found with one word-at-a-time run, instead
+/// `{"text":"…"}`, or `{"id":"…"}`. For that shape the member names are
+/// compared as literals and each string is found with one word-at-a-time
+/// run, instead
 /// of tokenizing every key and reading the content object a second time
 /// for its `text`. Anything else (escapes, other members or order,
 /// whitespace) is left to `decodeItem`, from the same place.
@@ -21,8 +22,15 @@ extension ApplyScanner {
         guard s.bytes(start ..< start + 7, equal: #"{"id":""#) else { return nil }
         let idStart = start + 7
         let idEnd = ByteRuns.plainStringRunEnd(s.input, from: idStart, end: s.end)
-        guard s.byte(idEnd) == UInt8(ascii: "\""),
-              s.bytes(idEnd ..< idEnd + 12, equal: #"","content":"#) else { return nil }
+        guard s.byte(idEnd) == UInt8(ascii: "\"") else { return nil }
+        if s.byte(idEnd + 1) == UInt8(ascii: "}") {
+            // No content.
+            let idBytes = s.bytes(of: idStart ..< idEnd)
+            s.pos = idEnd + 2
+            if let held = recycler.take(id: idBytes, content: nil) { return held }
+            return arenas.item(id: UnsafeRawBufferPointer(idBytes), content: nil, textRange: nil)
+        }
+        guard s.bytes(idEnd ..< idEnd + 12, equal: #"","content":"#) else { return nil }
         let contentStart = idEnd + 12
         let contentEnd: Int
         var text: Range<Int>?

@@ -35,25 +35,29 @@ extension ApplyScanner {
     /// sequentially.
     /// - Complexity: O(bytes of the array / parts) on each of `parts` threads.
     /// `recycler`: the section's previous items; each part after the first
-    /// expects its first item at the same fraction of them.
-    static func decodeItemsInParts(_ s: inout ByteScanner, starts: [Int], arenas: inout ByteArena.Writer, recycler: ItemRecycler, checkpoint: (ByteScanner) -> Bool) -> [[Item]]? {
+    /// expects its first item at the same fraction of them. `released`: an
+    /// empty reader's runs; each part releases its own, appended there when
+    /// the parts are the answer, else written again before returning nil.
+    static func decodeItemsInParts(
+        _ s: inout ByteScanner, starts: [Int], arenas: inout ByteArena.Writer, recycler: ItemRecycler,
+        released: inout ReleasedRuns, checkpoint: (ByteScanner) -> Bool
+    ) -> [[Item]]? {
         let bounds = [s.pos] + starts
         guard zip(bounds, bounds.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
-        let input = InputBox(input: s.input, end: s.end, recycler: recycler)
+        let input = InputBox(input: s.input, end: s.end, recycler: recycler, released: released)
         let results = withoutActuallyEscaping(checkpoint) { checkpoint in
             let first = CheckpointBox(checkpoint)
-            return Parallel.map(bounds.count, placeholder: PartResult()) { k in
+            return Parallel.map(bounds.count, placeholder: PartResult(released: .keeping)) { k in
                 var scanner = ByteScanner(input.input, range: bounds[k] ..< input.end)
-                var part = PartResult()
+                var part = PartResult(released: input.released)
                 // A re-sent list is about as long as the one held: no
                 // regrowth (each a copy of the items so far) on the way.
                 part.items.reserveCapacity(input.recycler.count / bounds.count + input.recycler.count / 64)
                 let stop = k + 1 < bounds.count ? bounds[k + 1] : Int.max
                 // Only the first part reports progress (from one thread).
                 var recycler = input.recycler.starting(near: input.recycler.count * k / bounds.count)
-                part.ok = decodeItems(&scanner, arenas: &part.arenas, into: &part.items,
-                                      nesting: &part.nesting,
-                                      parent: -1, stop: stop, recycler: &recycler,
+                part.ok = decodeItems(&scanner, arenas: &part.arenas, into: &part.items, nesting: &part.nesting,
+                                      parent: -1, stop: stop, recycler: &recycler, released: &part.released,
                                       checkpoint: k == 0 ? first.checkpoint : { _ in true })
                 part.end = scanner.pos
                 // A part other than the last must end where the next starts.
@@ -61,9 +65,15 @@ extension ApplyScanner {
                 return part
             }
         }
-        guard results.allSatisfy({ $0.ok && $0.nesting == nil }), let last = results.last else { return nil }
+        guard results.allSatisfy({ $0.ok && $0.nesting == nil }), let last = results.last else {
+            for var part in results { part.released.restore(from: part.items) }
+            return nil
+        }
+        var offset = 0
         for part in results {
             arenas.merge(part.arenas)
+            released.append(part.released, itemOffset: offset)
+            offset += part.items.count
         }
         s.pos = last.end
         return results.map(\.items)
@@ -72,6 +82,7 @@ extension ApplyScanner {
 
 /// What one part of an array was read into.
 private struct PartResult {
+    var released: ReleasedRuns
     var items: [Item] = []
     var arenas = ByteArena.Writer()
     var nesting: ApplyScanner.Nesting?
@@ -85,6 +96,8 @@ private struct InputBox: @unchecked Sendable {
     let input: UnsafeBufferPointer<UInt8>
     let end: Int
     let recycler: ItemRecycler
+    /// An empty reader's runs (each part releases its own bytes).
+    let released: ReleasedRuns
 }
 
 /// The progress callback, handed to the one part that calls it.

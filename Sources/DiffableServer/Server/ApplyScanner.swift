@@ -30,6 +30,9 @@ enum ApplyScanner {
         /// The bytes each content arena serves to these sections; record it
         /// when they become the source's (see `ByteArena.isSparse`).
         var arenaUse: ArenaUse
+        /// Bytes of the request given back while reading (see
+        /// `ReleasedRuns`); only a flat result leaves any released.
+        var releasedByteCount = 0
         var isNested: Bool { nesting.contains { $0 != nil } }
     }
 
@@ -54,82 +57,126 @@ enum ApplyScanner {
     /// in the held section of the same id (when the section's `id` comes
     /// before its `items`), else at the same index, is that item, reused
     /// (see `ItemRecycler`): the result is the same either way, only cheaper.
+    ///
+    /// Pages of items read may be given back as it goes (`lazy.release`);
+    /// when the answer is nil or nested, they are all written again first,
+    /// so the tree path reads the request as it came.
     static func decode(_ lazy: LazyParams, previous: (_ source: String) -> [Section] = { _ in [] },
                        checkpoint: Checkpoint = { _ in true }) -> Decoded? {
-        lazy.body.withUnsafeBufferPointer { buffer -> Decoded? in
-            var s = ByteScanner(buffer, range: lazy.range)
-            let start = lazy.range.lowerBound, length = Double(max(1, lazy.range.count))
-            let checkpoint = { (s: ByteScanner) in checkpoint(Double(s.pos - start) / length) }
-            guard s.consume(UInt8(ascii: "{")) else { return nil }
-            var members: [(String, JSON)] = []
-            // The last `sections` member counts; each one is decoded where it
-            // stands (no separate pass to find its end), nil when it is not a
-            // well-formed array.
-            var decoded: (sections: [Section], objects: [JSON], nesting: [Nesting?], arenaUse: ArenaUse)?
-            var source: String?
-            var isFirst = true
-            members: while true {
-                switch s.nextMember(isFirst: isFirst) {
-                case .fail: return nil
-                case .end: break members
-                case .member(let key):
-                    isFirst = false
-                    if s.bytes(key, equal: "sections") {
-                        members.append(("sections", .array([])))
-                        guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
-                        s.pos += 1
-                        decoded = decodeSections(&s, hints: lazy.splitHints, previous: source.map(previous) ?? [],
-                                                 checkpoint: checkpoint)
-                        if decoded == nil { return nil }
-                    } else {
-                        guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
-                        if s.bytes(key, equal: "source") { source = tree.stringValue }
-                        members.append((s.text(key), tree))
-                    }
-                }
-            }
-            guard let (sections, objects, nesting, arenaUse) = decoded else { return nil }
-            return Decoded(params: Params(object: JSONObject(members), path: "params"),
-                           sections: sections, sectionObjects: objects, nesting: nesting, arenaUse: arenaUse)
+        lazy.withReleasableBytes { bytes -> Decoded? in
+            var read: SectionsRead?
+            let decoded = decode(lazy, bytes, previous: previous, checkpoint: checkpoint, read: &read)
+            if decoded?.isNested != false { read?.restore() }
+            return decoded
         }
     }
 
-    /// The sections of an array whose `[` was consumed.
-    static func decodeSections(
-        _ s: inout ByteScanner, hints: [JSONValidator.SplitHint] = [], previous: [Section] = [],
-        checkpoint: (ByteScanner) -> Bool
-    ) -> (sections: [Section], objects: [JSON], nesting: [Nesting?], arenaUse: ArenaUse)? {
+    /// `decode`, with the last `sections` read left in `read` (their
+    /// released runs for the caller to restore).
+    private static func decode(
+        _ lazy: LazyParams, _ bytes: UnsafeMutableBufferPointer<UInt8>, previous: (_ source: String) -> [Section],
+        checkpoint: Checkpoint, read: inout SectionsRead?
+    ) -> Decoded? {
+        var s = ByteScanner(UnsafeBufferPointer(bytes), range: lazy.range)
+        let start = lazy.range.lowerBound, length = Double(max(1, lazy.range.count))
+        let checkpoint = { (s: ByteScanner) in checkpoint(Double(s.pos - start) / length) }
+        guard s.consume(UInt8(ascii: "{")) else { return nil }
+        var members: [(String, JSON)] = []
+        // The last `sections` member counts; each one is decoded where it
+        // stands (no separate pass to find its end), nil when it is not a
+        // well-formed array.
+        var source: String?
+        var isFirst = true
+        members: while true {
+            switch s.nextMember(isFirst: isFirst) {
+            case .fail: return nil
+            case .end: break members
+            case .member(let key):
+                isFirst = false
+                if s.bytes(key, equal: "sections") {
+                    members.append(("sections", .array([])))
+                    read?.restore()
+                    read = nil
+                    guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
+                    s.pos += 1
+                    read = decodeSections(&s, hints: lazy.splitHints, previous: source.map(previous) ?? [],
+                                          releasing: ReleasedRuns(bytes, mode: lazy.release), checkpoint: checkpoint)
+                    if read == nil { return nil }
+                } else {
+                    guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
+                    if s.bytes(key, equal: "source") { source = tree.stringValue }
+                    members.append((s.text(key), tree))
+                }
+            }
+        }
+        guard let read else { return nil }
+        return Decoded(params: Params(object: JSONObject(members), path: "params"),
+                       sections: read.sections, sectionObjects: read.objects, nesting: read.nesting,
+                       arenaUse: read.arenaUse, releasedByteCount: read.released.reduce(0) { $0 + $1.releasedByteCount })
+    }
+
+    /// What a `sections` array was read into.
+    struct SectionsRead {
         var sections: [Section] = []
-        var arenas = ByteArena.Writer()
         var objects: [JSON] = []
         var nesting: [Nesting?] = []
+        var arenaUse = ArenaUse()
+        /// Per section, the runs of its items released while reading.
+        var released: [ReleasedRuns] = []
+
+        /// Writes every released run of the request again.
+        mutating func restore() {
+            for k in released.indices { released[k].restore(from: sections[k].items) }
+        }
+    }
+
+    /// The sections of an array whose `[` was consumed; nil (every run it
+    /// released written again) when it is not one this scanner reads.
+    /// `releasing`: what each section's reader may give back.
+    static func decodeSections(
+        _ s: inout ByteScanner, hints: [JSONValidator.SplitHint] = [], previous: [Section] = [],
+        releasing template: ReleasedRuns = .keeping, checkpoint: (ByteScanner) -> Bool
+    ) -> SectionsRead? {
+        var read = SectionsRead()
+        var arenas = ByteArena.Writer()
         var isFirst = true
+        var finished = false
+        defer { if !finished { read.restore() } }
         // Sections added or removed before a section do not stop its items
         // from being found.
         var heldByID: [String: Int] = [:]
         for (index, section) in previous.enumerated() where heldByID[section.id] == nil { heldByID[section.id] = index }
         while true {
             guard let more = s.nextElement(isFirst: isFirst) else { return nil }
-            if !more { return (sections, objects, nesting, arenas.use) }
+            if !more {
+                read.arenaUse = arenas.use
+                finished = true
+                return read
+            }
             isFirst = false
-            let index = sections.count
+            let index = read.sections.count
+            var released = template
             guard let (section, object, nested) = decodeSection(
                 &s, arenas: &arenas, path: "\(sectionsPath)[\(index)]", hints: hints,
                 previous: { id in
                     if let id, let held = heldByID[id] { return previous[held].items }
                     return index < previous.count ? previous[index].items : ItemList()
                 },
-                checkpoint: checkpoint)
+                released: &released, checkpoint: checkpoint)
             else { return nil }
-            sections.append(section)
-            objects.append(object)
-            nesting.append(nested)
+            read.sections.append(section)
+            read.objects.append(object)
+            read.nesting.append(nested)
+            read.released.append(released)
         }
     }
 
+    /// `released`: an empty reader's runs, which the section's items
+    /// release (all written again when the answer is nil).
     static func decodeSection(
         _ s: inout ByteScanner, arenas: inout ByteArena.Writer, path: String, hints: [JSONValidator.SplitHint] = [],
-        previous: (_ sectionID: String?) -> ItemList = { _ in ItemList() }, checkpoint: (ByteScanner) -> Bool
+        previous: (_ sectionID: String?) -> ItemList = { _ in ItemList() }, released: inout ReleasedRuns,
+        checkpoint: (ByteScanner) -> Bool
     ) -> (Section, JSON, Nesting?)? {
         guard s.consume(UInt8(ascii: "{")) else { return nil }
         var members: [(String, JSON)] = []
@@ -139,6 +186,13 @@ enum ApplyScanner {
         var parts: [[Item]]?
         var nesting: Nesting?
         var isFirst = true
+        // Runs released for items that do not end up in the section (an
+        // answer of nil, an `items` member read again) are written again.
+        func restore() {
+            if let parts { released.restore(from: ItemList(joining: parts)) } else { released.restore(from: items) }
+        }
+        var finished = false
+        defer { if !finished { restore() } }
         members: while true {
             switch s.nextMember(isFirst: isFirst) {
             case .fail: return nil
@@ -147,6 +201,7 @@ enum ApplyScanner {
                 isFirst = false
                 if s.bytes(key, equal: "items") {
                     members.append(("items", .null))
+                    restore()
                     items = []
                     parts = nil
                     nesting = nil
@@ -164,14 +219,14 @@ enum ApplyScanner {
                         let sectionID = members.last { $0.0 == "id" }?.1.stringValue
                         let read = previous(sectionID).withRecycler { recycler -> Bool in
                             parts = starts.isEmpty ? nil
-                                : decodeItemsInParts(&s, starts: starts, arenas: &arenas,
-                                                     recycler: recycler, checkpoint: checkpoint)
+                                : decodeItemsInParts(&s, starts: starts, arenas: &arenas, recycler: recycler,
+                                                     released: &released, checkpoint: checkpoint)
                             guard parts == nil else { return true }
                             s.pos = array + 1
                             var recycler = recycler.starting(near: 0)
                             items.reserveCapacity(recycler.count + recycler.count / 64)
-                            return decodeItems(&s, arenas: &arenas, into: &items, nesting: &nesting,
-                                               parent: -1, recycler: &recycler, checkpoint: checkpoint)
+                            return decodeItems(&s, arenas: &arenas, into: &items, nesting: &nesting, parent: -1,
+                                               recycler: &recycler, released: &released, checkpoint: checkpoint)
                         }
                         guard read else { return nil }
                         // Growth by doubling can leave up to half the buffer
@@ -189,6 +244,7 @@ enum ApplyScanner {
         let object = JSON.object(JSONObject(members))
         guard var section = try? SnapshotCodec.decodeSection(object, path: path) else { return nil }
         section.items = parts.map(ItemList.init(joining:)) ?? ItemList(items)
+        finished = true
         return (section, object, nesting)
     }
 
@@ -205,8 +261,8 @@ enum ApplyScanner {
     /// first); reading stops with the cursor on it.
     static func decodeItems(
         _ s: inout ByteScanner, arenas: inout ByteArena.Writer, into items: inout [Item],
-        nesting: inout Nesting?,
-        parent: Int32, stop: Int = Int.max, recycler: inout ItemRecycler, checkpoint: (ByteScanner) -> Bool
+        nesting: inout Nesting?, parent: Int32, stop: Int = Int.max, recycler: inout ItemRecycler,
+        released: inout ReleasedRuns, checkpoint: (ByteScanner) -> Bool
     ) -> Bool {
         var isFirst = true
         while true {
@@ -214,19 +270,24 @@ enum ApplyScanner {
             if !more || s.pos >= stop { return true }
             isFirst = false
             if items.count % checkpointItems == checkpointItems - 1, !checkpoint(s) { return false }
+            // An element in the daemon's written form is read without the
+            // member loop, and its bytes may be given back.
+            let start = s.pos
             if let expected = recycler.next, consumeCanonical(&s, expected) != nil {
                 recycler.advance()
                 items.append(arenas.keep(expected))
                 nesting?.parentRow.append(parent)
+                released.note(start ..< s.pos, item: items.count - 1, of: items)
                 continue
             }
             if let item = decodeCanonicalItem(&s, arenas: &arenas, recycler: &recycler) {
                 items.append(arenas.keep(item))
                 nesting?.parentRow.append(parent)
+                released.note(start ..< s.pos, item: items.count - 1, of: items)
                 continue
             }
             guard decodeItem(&s, arenas: &arenas, into: &items, nesting: &nesting, parent: parent,
-                             recycler: &recycler, checkpoint: checkpoint)
+                             recycler: &recycler, released: &released, checkpoint: checkpoint)
             else { return false }
         }
     }
@@ -236,8 +297,8 @@ enum ApplyScanner {
     /// reports the error).
     static func decodeItem(
         _ s: inout ByteScanner, arenas: inout ByteArena.Writer, into items: inout [Item],
-        nesting: inout Nesting?,
-        parent: Int32, recycler: inout ItemRecycler, checkpoint: (ByteScanner) -> Bool
+        nesting: inout Nesting?, parent: Int32, recycler: inout ItemRecycler,
+        released: inout ReleasedRuns, checkpoint: (ByteScanner) -> Bool
     ) -> Bool {
         guard let first = s.byte(s.pos) else { return false }
         if first == UInt8(ascii: "\"") {
@@ -288,8 +349,8 @@ enum ApplyScanner {
                     } else {
                         guard s.byte(s.pos) == UInt8(ascii: "[") else { return false }
                         s.pos += 1
-                        guard decodeItems(&s, arenas: &arenas, into: &items, nesting: &nesting,
-                                          parent: Int32(slot), recycler: &recycler, checkpoint: checkpoint)
+                        guard decodeItems(&s, arenas: &arenas, into: &items, nesting: &nesting, parent: Int32(slot),
+                                          recycler: &recycler, released: &released, checkpoint: checkpoint)
                         else { return false }
                     }
                 } else if s.bytes(key, equal: "expanded") {

@@ -85,10 +85,13 @@ public final class Server {
     }
 
     /// `handle(body:)`, splitting off the params of bodies of at least
-    /// `lazyFrom` bytes (see `LazyRequest`); tests lower it to 0, and
-    /// `hintSpacing` to read small arrays in parts.
-    func handle(body: [UInt8], lazyFrom: Int, hintSpacing: Int? = nil) -> [UInt8]? {
-        if body.count >= lazyFrom, let (envelope, params) = LazyRequest.split(body, hintSpacing: hintSpacing) {
+    /// `lazyFrom` bytes (see `LazyRequest`); tests lower it to 0,
+    /// `hintSpacing` to read small arrays in parts, and give a `release`
+    /// that zeroes what the decoder gives back.
+    func handle(body: [UInt8], lazyFrom: Int, hintSpacing: Int? = nil,
+                release: ReleasedRuns.Mode = .pages(chunk: ReleasedRuns.Mode.daemonChunk)) -> [UInt8]? {
+        if body.count >= lazyFrom,
+           let (envelope, params) = LazyRequest.split(body, hintSpacing: hintSpacing, release: release) {
             defer { retired.removeAll() }
             return handle(message: envelope, lazyParams: params).map(JSONWriter.bytes)
         }

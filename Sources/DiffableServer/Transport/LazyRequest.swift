@@ -14,12 +14,23 @@ struct LazyParams: Sendable {
     /// Array elements noted while validating, where a decoder may start a
     /// part of a large array (see `JSONValidator.splitHints`).
     var splitHints: [JSONValidator.SplitHint] = []
+    /// What a decoder may give back of the bytes it has read (see
+    /// `ReleasedRuns`): whole pages in the daemon, zeros in tests.
+    var release: ReleasedRuns.Mode
 
-    init(body: [UInt8], range: Range<Int>, workDoneToken: JSON? = nil, splitHints: [JSONValidator.SplitHint] = []) {
+    init(body: [UInt8], range: Range<Int>, workDoneToken: JSON? = nil, splitHints: [JSONValidator.SplitHint] = [],
+         release: ReleasedRuns.Mode = .keep) {
         storage = RequestBytes(body)
         self.range = range
         self.workDoneToken = workDoneToken
         self.splitHints = splitHints
+        self.release = release
+    }
+
+    /// Calls `body` with the request's bytes, which it may release and must
+    /// restore before anyone else reads them (see `ReleasedRuns`).
+    func withReleasableBytes<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) -> R) -> R {
+        storage.withReleasableBytes(body)
     }
 
     /// Frees the request's bytes (the last reference to them: the framer
@@ -63,8 +74,11 @@ enum LazyRequest {
     /// lazy params; nil when the body must be parsed the ordinary way.
     /// - Complexity: O(body size), without allocating per value of `params`.
     /// `hintSpacing`: bytes between split hints (default: `hintsPerBody`
-    /// per body, at least `minimumHintSpacing` apart).
-    static func split(_ body: [UInt8], hintSpacing: Int? = nil) -> (envelope: JSON, params: LazyParams)? {
+    /// per body, at least `minimumHintSpacing` apart); `release`: what the
+    /// decoder gives back as it reads.
+    static func split(_ body: [UInt8], hintSpacing: Int? = nil,
+                      release: ReleasedRuns.Mode = .pages(chunk: ReleasedRuns.Mode.daemonChunk))
+    -> (envelope: JSON, params: LazyParams)? {
         body.withUnsafeBufferPointer { buffer -> (envelope: JSON, params: LazyParams)? in
             var v = JSONValidator(buffer)
             v.hintSpacing = hintSpacing ?? max(buffer.count / hintsPerBody, minimumHintSpacing)
@@ -113,7 +127,7 @@ enum LazyRequest {
             let envelope = JSONObject(members)
             guard case .string(let method)? = envelope["method"], methods.contains(method) else { return nil }
             return (.object(envelope), LazyParams(body: body, range: paramsRange, workDoneToken: token,
-                                                  splitHints: v.splitHints))
+                                                  splitHints: v.splitHints, release: release))
         }
     }
 
@@ -156,6 +170,15 @@ enum LazyRequest {
 private final class RequestBytes: @unchecked Sendable {
     private(set) var bytes: [UInt8]
     init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// `bytes`, taken out for the call so that they are not copied when
+    /// written (the framer has passed them on: this is their one reference).
+    func withReleasableBytes<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) -> R) -> R {
+        var taken = bytes
+        bytes = []
+        defer { bytes = taken }
+        return taken.withUnsafeMutableBufferPointer { body($0) }
+    }
 
     /// Unmapping ~100 MB takes the handler ~10 ms: another thread does it
     /// while the handler goes on to the diff.

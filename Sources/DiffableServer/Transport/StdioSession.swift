@@ -206,22 +206,22 @@ public final class StdioSession: @unchecked Sendable {
             if framer.bufferedByteCount == 0 { firstByteAt = DispatchTime.now().uptimeNanoseconds }
             if count < 0 && errno == EINTR { continue }
             if count <= 0 {
-                if let last = framer.finish() {
+                if var last = framer.finish() {
                     publishMode(framer.mode)
-                    enqueue(last)
+                    _ = enqueue(&last)
                 }
                 queue.push(.endOfInput)
                 return
             }
             framer.append(buffer[0..<count])
-            while let framed = framer.next() {
+            while var framed = framer.next() {
                 // The framing is known by the time the first message is; it is
                 // published before that message can be answered.
                 publishMode(framer.mode)
                 if case .body(let body) = framed, body.count >= LazyRequest.minimumBodySize {
                     server.logger.log(.debug, "received a \(body.count)-byte message in " + Server.milliseconds(since: firstByteAt))
                 }
-                if !enqueue(framed), case .body(let body) = framed {
+                if !enqueue(&framed), case .body(let body) = framed {
                     // Most likely a wrong Content-Length: find the next message.
                     framer.resynchronize(after: body)
                 }
@@ -243,18 +243,24 @@ public final class StdioSession: @unchecked Sendable {
         modeLock.unlock()
     }
 
-    /// Queues a framed message (parsed); false when its body is not JSON.
-    private func enqueue(_ framed: FramedMessage) -> Bool {
+    /// Queues a framed message (parsed); false when its body is not JSON
+    /// (`framed` then still holds it).
+    private func enqueue(_ framed: inout FramedMessage) -> Bool {
         switch framed {
         case .malformed(let description):
             tracer?.record(Array(description.utf8), .incoming, isJSON: false)
             queue.push(.malformed(description))
             return true
-        case .body(let body):
+        case .body(var body):
+            // A large request's bytes are handed over: once queued, the
+            // handler holds their one reference and may give pages back
+            // while it reads them (`ReleasedRuns`) without copying them.
+            framed = .body([])
             let started = DispatchTime.now().uptimeNanoseconds
             if body.count >= LazyRequest.minimumBodySize, let (envelope, params) = LazyRequest.split(body) {
                 server.logger.log(.debug, "validated a \(body.count)-byte request in " + Server.milliseconds(since: started))
                 tracer?.record(body, .incoming)
+                body = []
                 queue.push(.message(envelope, lazyParams: params))
                 return true
             }
@@ -267,6 +273,7 @@ public final class StdioSession: @unchecked Sendable {
             } catch {
                 tracer?.record(body, .incoming, isJSON: false)
                 queue.push(.unparsable("\(error)"))
+                framed = .body(body)
                 return false
             }
         }

@@ -58,7 +58,8 @@ extension Server {
         }
         let policies = try SelectionCodec.policies(inSections: decoded.sectionObjects, path: ApplyScanner.sectionsPath)
         logger.log(.debug, "apply \(name): read \(requestSize) bytes into \(snapshot.itemCount) items in "
-                   + Self.milliseconds(since: started) + ", giving back \(decoded.releasedByteCount / 1024) KiB of them as it read")
+                   + Self.milliseconds(since: started) + ", giving back \(decoded.releasedByteCount / 1024) KiB of them as it read"
+                   + (lazy.bytesWereCopied ? " (of a copy: the request's bytes were shared)" : ""))
         lazy.releaseBody()
         let outline = decoded.isNested
             ? Outline(preorder: snapshot, parentRows: decoded.nesting.map { $0?.parentRow },

@@ -88,8 +88,7 @@ public final class Server {
     /// `lazyFrom` bytes (see `LazyRequest`); tests lower it to 0,
     /// `hintSpacing` to read small arrays in parts, and give a `release`
     /// that zeroes what the decoder gives back.
-    func handle(body: [UInt8], lazyFrom: Int, hintSpacing: Int? = nil,
-                release: ReleasedRuns.Mode = .pages(chunk: ReleasedRuns.Mode.daemonChunk)) -> [UInt8]? {
+    func handle(body: [UInt8], lazyFrom: Int, hintSpacing: Int? = nil, release: ReleasedRuns.Mode? = nil) -> [UInt8]? {
         if body.count >= lazyFrom,
            let (envelope, params) = LazyRequest.split(body, hintSpacing: hintSpacing, release: release) {
             defer { retired.removeAll() }

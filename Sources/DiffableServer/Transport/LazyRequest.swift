@@ -33,6 +33,11 @@ struct LazyParams: Sendable {
         storage.withReleasableBytes(body)
     }
 
+    /// Whether `withReleasableBytes` had to copy the bytes because another
+    /// reference to them was alive (the framer hands them over, so only
+    /// tests, which keep their bodies, should see this).
+    var bytesWereCopied: Bool { storage.wasCopied }
+
     /// Frees the request's bytes (the last reference to them: the framer
     /// hands them over, the queue passes them on) once the method has read
     /// what it needs, so that a large request and the response it produces
@@ -67,6 +72,11 @@ enum LazyRequest {
     /// thread).
     static let hintsPerBody = 32
     static let minimumHintSpacing = 256 * 1024
+    /// Bodies this large are mapped for themselves (glibc maps blocks over
+    /// 32 MiB at any setting) and unmapped when freed: their pages may go
+    /// back while they are read at no cost to the next request (see
+    /// `ReleasedRuns`). A 1M-item `apply` is ~95 MB.
+    static let minimumReleasedBodySize = 32 << 20
     /// Methods that accept `LazyParams` (see `Server.handleRequest`).
     static let methods: Set<String> = ["apply"]
 
@@ -75,9 +85,9 @@ enum LazyRequest {
     /// - Complexity: O(body size), without allocating per value of `params`.
     /// `hintSpacing`: bytes between split hints (default: `hintsPerBody`
     /// per body, at least `minimumHintSpacing` apart); `release`: what the
-    /// decoder gives back as it reads.
-    static func split(_ body: [UInt8], hintSpacing: Int? = nil,
-                      release: ReleasedRuns.Mode = .pages(chunk: ReleasedRuns.Mode.daemonChunk))
+    /// decoder gives back as it reads (default: whole pages of bodies of at
+    /// least `minimumReleasedBodySize`).
+    static func split(_ body: [UInt8], hintSpacing: Int? = nil, release: ReleasedRuns.Mode? = nil)
     -> (envelope: JSON, params: LazyParams)? {
         body.withUnsafeBufferPointer { buffer -> (envelope: JSON, params: LazyParams)? in
             var v = JSONValidator(buffer)
@@ -126,8 +136,12 @@ enum LazyRequest {
             guard v.pos == v.end, let paramsRange, buffer[paramsRange.lowerBound] == UInt8(ascii: "{") else { return nil }
             let envelope = JSONObject(members)
             guard case .string(let method)? = envelope["method"], methods.contains(method) else { return nil }
+            // Smaller requests' memory is reused by the heap: giving it
+            // back would only make the next one fault it in again.
+            let releasing = release ?? (buffer.count >= minimumReleasedBodySize
+                                        ? .pages(chunk: ReleasedRuns.Mode.daemonChunk) : .keep)
             return (.object(envelope), LazyParams(body: body, range: paramsRange, workDoneToken: token,
-                                                  splitHints: v.splitHints, release: release))
+                                                  splitHints: v.splitHints, release: releasing))
         }
     }
 
@@ -171,13 +185,19 @@ private final class RequestBytes: @unchecked Sendable {
     private(set) var bytes: [UInt8]
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
+    private(set) var wasCopied = false
+
     /// `bytes`, taken out for the call so that they are not copied when
     /// written (the framer has passed them on: this is their one reference).
     func withReleasableBytes<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) -> R) -> R {
         var taken = bytes
         bytes = []
         defer { bytes = taken }
-        return taken.withUnsafeMutableBufferPointer { body($0) }
+        let shared = taken.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        return taken.withUnsafeMutableBufferPointer { buffer in
+            if UnsafeRawPointer(buffer.baseAddress) != shared { wasCopied = true }
+            return body(buffer)
+        }
     }
 
     /// Unmapping ~100 MB takes the handler ~10 ms: another thread does it

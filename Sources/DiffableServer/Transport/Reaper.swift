@@ -4,22 +4,26 @@ import Foundation
 /// Frees replaced snapshots on a background thread, after their response
 /// is sent, so that no request waits for a million items to be released.
 ///
-/// Blocks of `largeBlock` bytes or more (a million items' array, a diff's
-/// tables, a request) are mapped for themselves and unmapped when freed
-/// (`start` sets glibc's mmap threshold). Left to itself, glibc raises
-/// that threshold to 32 MiB as such blocks are freed, so the next ones
-/// come from the heap, where freed memory stays resident: a client sending
-/// 1M-item applies back to back then saw the daemon grow by ~50 MB of freed
-/// blocks per apply until it stopped, and peak at 2.2× its steady state.
-/// Fresh mappings cost page faults (~8 ms of a 1M-item apply's ~180).
+/// Returning freed memory to the system (`malloc_trim`) waits until the
+/// daemon has been idle for `quietPeriod`: trimming walks the whole heap
+/// under the allocator's lock, and pages given back must be faulted in and
+/// zeroed again by the next large request. A client that sends applies back
+/// to back reuses the freed memory instead; one that stops gets it trimmed
+/// a moment later.
 ///
-/// Returning the rest of the freed memory to the system (`malloc_trim`)
-/// waits until the daemon has been idle for `quietPeriod`: trimming walks
-/// the whole heap under the allocator's lock.
+/// Except after a request of `LazyRequest.minimumReleasedBodySize` or more
+/// (a million items): its snapshot is freed and the heap trimmed at once.
+/// Such a request leaves tens of MB of freed blocks in the heaps of the
+/// threads that read it, and a client re-sending 1M items back to back saw
+/// the daemon grow by them apply after apply, to 2.16× its steady state at
+/// the peak. Trimming at once keeps each apply's peak at ~1.7× (the next
+/// apply faults its memory in again: ~10 ms of ~180).
 final class Reaper: @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: [Snapshot] = []
     private var trimRequested = false
+    /// Trim once `pending` is freed, idle or not.
+    private var trimNow = false
     /// A request is being handled (between `begin()` and `free`).
     private var busy = false
     private var lastActivity = Date()
@@ -27,13 +31,8 @@ final class Reaper: @unchecked Sendable {
     /// its memory back to the system afterwards.
     static let trimAfterResponseSize = 1 << 20
     static let quietPeriod: TimeInterval = 0.2
-    /// Blocks at least this large are mapped for themselves.
-    static let largeBlock: Int32 = 4 << 20
 
     func start() {
-        #if os(Linux)
-        _ = glibcMallopt(glibcMmapThreshold, Self.largeBlock)
-        #endif
         let thread = Thread { [self] in
             condition.lock()
             while true {
@@ -45,9 +44,10 @@ final class Reaper: @unchecked Sendable {
                     condition.lock()
                     continue
                 }
-                if trimRequested && !busy {
+                if trimRequested && (trimNow || !busy) {
                     let idle = Date().timeIntervalSince(lastActivity)
-                    if idle >= Self.quietPeriod {
+                    if trimNow || (!busy && idle >= Self.quietPeriod) {
+                        trimNow = false
                         trimRequested = false
                         condition.unlock()
                         // Freed memory scattered through the heap stays
@@ -76,12 +76,14 @@ final class Reaper: @unchecked Sendable {
     }
 
     /// Takes the snapshots out of `retired` (freed now, in the background);
-    /// `trim` also asks to return freed memory to the system once idle.
-    func free(_ retired: inout [Snapshot], trim: Bool = false) {
+    /// `trim` also asks to return freed memory to the system once idle,
+    /// `trimAtOnce` right after they are freed.
+    func free(_ retired: inout [Snapshot], trim: Bool = false, trimAtOnce: Bool = false) {
         condition.lock()
         busy = false
         lastActivity = Date()
         trimRequested = trimRequested || trim || !retired.isEmpty
+        trimNow = trimNow || trimAtOnce
         pending.append(contentsOf: retired)
         condition.signal()
         condition.unlock()
@@ -93,9 +95,4 @@ final class Reaper: @unchecked Sendable {
 /// glibc's `malloc_trim` (malloc.h is not part of the Glibc module).
 @_silgen_name("malloc_trim")
 private func glibcMallocTrim(_ pad: Int) -> Int32
-
-/// glibc's `mallopt`, and its `M_MMAP_THRESHOLD` parameter (malloc.h).
-@_silgen_name("mallopt")
-private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
-private let glibcMmapThreshold: Int32 = -3
 #endif

@@ -79,7 +79,8 @@ public final class StdioSession: @unchecked Sendable {
                 var sentBytes = 0
                 if let response { sentBytes = send(response) }
                 BackgroundBuilds.releaseHeldStarts()
-                reaper.free(&server.retired, trim: sentBytes >= Reaper.trimAfterResponseSize)
+                reaper.free(&server.retired, trim: sentBytes >= Reaper.trimAfterResponseSize,
+                            trimAtOnce: (lazyParams?.range.count ?? 0) >= LazyRequest.minimumReleasedBodySize)
                 if let code = server.exitCode { return code }
                 if watchedProcess == nil, let pid = server.parentProcessID {
                     watchedProcess = pid

@@ -11,8 +11,9 @@ import Foundation
 /// to back reuses the freed memory instead; one that stops gets it trimmed
 /// a moment later.
 ///
-/// Except after a request of `LazyRequest.minimumReleasedBodySize` or more
-/// (a million items): its snapshot is freed and the heap trimmed at once.
+/// Except after a request whose pages went back while it was read (one
+/// of `LazyRequest.minimumReleasedBodySize` or more, a million items): its
+/// snapshot is freed and the heap trimmed at once.
 /// Such a request leaves tens of MB of freed blocks in the heaps of the
 /// threads that read it, and a client re-sending 1M items back to back saw
 /// the daemon grow by them apply after apply, to 2.16× its steady state at

@@ -80,7 +80,7 @@ public final class StdioSession: @unchecked Sendable {
                 if let response { sentBytes = send(response) }
                 BackgroundBuilds.releaseHeldStarts()
                 reaper.free(&server.retired, trim: sentBytes >= Reaper.trimAfterResponseSize,
-                            trimAtOnce: (lazyParams?.range.count ?? 0) >= LazyRequest.minimumReleasedBodySize)
+                            trimAtOnce: lazyParams.map { $0.release != .keep } ?? false)
                 if let code = server.exitCode { return code }
                 if watchedProcess == nil, let pid = server.parentProcessID {
                     watchedProcess = pid

@@ -20,7 +20,7 @@ struct OutlineEditPropertyTests {
                 if source.outline.hasChildren(item.id) { open.append(item.id) }
                 if source.outline.level(of: item.id) != open.count - (source.outline.hasChildren(item.id) ? 1 : 0) { return false }
             }
-            for (id, count) in counts where source.outline.childCounts[id] != count { return false }
+            for (id, count) in counts where source.outline.childCount(of: id) != count { return false }
         }
         return true
     }

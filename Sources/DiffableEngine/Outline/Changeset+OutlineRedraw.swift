@@ -6,11 +6,11 @@ extension Changeset {
     /// stayed gets a reload.
     /// - Complexity: O(n) for the rows of both snapshots.
     mutating func redrawOutlineRows(old: Snapshot, oldOutline: Outline, new: Snapshot, newOutline: Outline,
-                                    only ids: Set<String>? = nil) {
-        var oldPath: [String: ItemPath] = [:]
+                                    only ids: Set<ItemID>? = nil) {
+        var oldPath: [ItemID: ItemPath] = [:]
         for (s, section) in old.sections.enumerated() {
-            for (r, item) in section.items.enumerated() where ids?.contains(item.id) ?? true {
-                oldPath[item.id] = ItemPath(section: s, row: r)
+            for (r, item) in section.items.enumerated() where ids?.contains(item.itemID) ?? true {
+                oldPath[item.itemID] = ItemPath(section: s, row: r)
             }
         }
         let inserted = Set(itemInserts)
@@ -20,10 +20,10 @@ extension Changeset {
         let insertedSections = Set(sectionInserts)
         var added = false
         for (s, section) in new.sections.enumerated() where !insertedSections.contains(s) {
-            for (r, item) in section.items.enumerated() where ids?.contains(item.id) ?? true {
+            for (r, item) in section.items.enumerated() where ids?.contains(item.itemID) ?? true {
                 let path = ItemPath(section: s, row: r)
-                guard !inserted.contains(path), !reloaded.contains(path), let from = oldPath[item.id],
-                      drawn(oldOutline, item.id) != drawn(newOutline, item.id) else { continue }
+                guard !inserted.contains(path), !reloaded.contains(path), let from = oldPath[item.itemID],
+                      drawn(oldOutline, item.itemID) != drawn(newOutline, item.itemID) else { continue }
                 if let m = moveAt[path] {
                     itemMoves[m].contentChanged = true
                 } else {
@@ -38,7 +38,7 @@ extension Changeset {
     /// What a row shows of the outline: nothing in a flat source (rows carry
     /// no outline members there), so a source that becomes flat or nested
     /// redraws every row.
-    private func drawn(_ outline: Outline, _ id: String) -> OutlineRow? {
+    private func drawn(_ outline: Outline, _ id: ItemID) -> OutlineRow? {
         outline.isEmpty ? nil : outline.row(of: id)
     }
 }
@@ -51,11 +51,11 @@ extension Changeset {
     /// - Complexity: O(n) for the rows of both snapshots.
     mutating func addRedraws(_ requests: RedrawRequests, old: Snapshot, new: Snapshot) {
         guard !requests.isEmpty else { return }
-        var oldPath: [String: ItemPath] = [:]
+        var oldPath: [ItemID: ItemPath] = [:]
         for (s, section) in old.sections.enumerated() {
             for (r, item) in section.items.enumerated()
-            where requests.reloadItems.contains(item.id) || requests.reconfigureItems.contains(item.id) {
-                oldPath[item.id] = ItemPath(section: s, row: r)
+            where requests.reloadItems.contains(item.itemID) || requests.reconfigureItems.contains(item.itemID) {
+                oldPath[item.itemID] = ItemPath(section: s, row: r)
             }
         }
         let inserted = Set(itemInserts)
@@ -64,8 +64,8 @@ extension Changeset {
         let insertedSections = Set(sectionInserts)
         for (s, section) in new.sections.enumerated() where !insertedSections.contains(s) {
             for (r, item) in section.items.enumerated() {
-                let reconfigure = requests.reconfigureItems.contains(item.id)
-                guard reconfigure || requests.reloadItems.contains(item.id), let from = oldPath[item.id] else { continue }
+                let reconfigure = requests.reconfigureItems.contains(item.itemID)
+                guard reconfigure || requests.reloadItems.contains(item.itemID), let from = oldPath[item.itemID] else { continue }
                 let path = ItemPath(section: s, row: r)
                 if inserted.contains(path) { continue }
                 if let m = moveAt[path] {

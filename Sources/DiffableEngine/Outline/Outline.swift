@@ -8,13 +8,20 @@
 /// The visible list shows an item's descendants only when it and all its
 /// ancestors are expanded. A source without nested items has an empty
 /// outline and pays nothing for it.
+///
+/// Ids are keyed by their UTF-8 bytes (`ItemID`), as everywhere in the
+/// engine: `"\u{e9}"` and `"e\u{301}"` are two items, though Swift's
+/// `String ==` calls them equal.
+///
+/// Invariant: only items with children are in `expanded` (expanding a leaf
+/// changes nothing and is not remembered).
 public struct Outline: Equatable, Sendable {
     /// The parent of every item that has one.
-    public internal(set) var parents: [String: String] = [:]
+    public internal(set) var parents: [ItemID: ItemID] = [:]
     /// The number of children of every item that has children.
-    public internal(set) var childCounts: [String: Int] = [:]
+    public internal(set) var childCounts: [ItemID: Int] = [:]
     /// Items shown expanded (when all their ancestors are).
-    public internal(set) var expanded: Set<String> = []
+    public internal(set) var expanded: Set<ItemID> = []
 
     public init() {}
 
@@ -22,7 +29,7 @@ public struct Outline: Equatable, Sendable {
     public var isEmpty: Bool { childCounts.isEmpty }
 
     /// 0 for a top-level item. - Complexity: O(depth)
-    public func level(of id: String) -> Int {
+    public func level(of id: ItemID) -> Int {
         var level = 0, current = id
         while let parent = parents[current] {
             level += 1
@@ -31,13 +38,19 @@ public struct Outline: Equatable, Sendable {
         return level
     }
 
-    public func parent(of id: String) -> String? { parents[id] }
-    public func hasChildren(_ id: String) -> Bool { childCounts[id] != nil }
-    public func isExpanded(_ id: String) -> Bool { expanded.contains(id) }
+    public func level(of id: String) -> Int { level(of: ItemID(id)) }
+    public func parent(of id: ItemID) -> ItemID? { parents[id] }
+    public func parent(of id: String) -> String? { parents[ItemID(id)]?.string }
+    public func hasChildren(_ id: ItemID) -> Bool { childCounts[id] != nil }
+    public func hasChildren(_ id: String) -> Bool { hasChildren(ItemID(id)) }
+    public func childCount(of id: ItemID) -> Int { childCounts[id] ?? 0 }
+    public func childCount(of id: String) -> Int { childCount(of: ItemID(id)) }
+    public func isExpanded(_ id: ItemID) -> Bool { expanded.contains(id) }
+    public func isExpanded(_ id: String) -> Bool { isExpanded(ItemID(id)) }
 
     /// The ancestors of `id`, nearest first. - Complexity: O(depth)
-    public func ancestors(of id: String) -> [String] {
-        var result: [String] = [], current = id
+    public func ancestors(of id: ItemID) -> [ItemID] {
+        var result: [ItemID] = [], current = id
         while let parent = parents[current] {
             result.append(parent)
             current = parent
@@ -45,10 +58,24 @@ public struct Outline: Equatable, Sendable {
         return result
     }
 
-    /// What a frontend draws of an item's place in the tree.
-    public func row(of id: String) -> OutlineRow {
-        OutlineRow(level: level(of: id), parent: parents[id], hasChildren: hasChildren(id), expanded: isExpanded(id))
+    public func ancestors(of id: String) -> [String] { ancestors(of: ItemID(id)).map(\.string) }
+
+    /// Whether a collapsed ancestor hides `id`. - Complexity: O(depth)
+    public func isHidden(_ id: ItemID) -> Bool {
+        var current = id
+        while let parent = parents[current] {
+            if !expanded.contains(parent) { return true }
+            current = parent
+        }
+        return false
     }
+
+    /// What a frontend draws of an item's place in the tree.
+    public func row(of id: ItemID) -> OutlineRow {
+        OutlineRow(level: level(of: id), parent: parents[id]?.string, hasChildren: hasChildren(id), expanded: isExpanded(id))
+    }
+
+    public func row(of id: String) -> OutlineRow { row(of: ItemID(id)) }
 }
 
 /// An item's place in the outline, drawn with its row.
@@ -80,14 +107,28 @@ public struct OutlineNode: Sendable {
     }
 }
 
+/// A section whose items may nest, as `apply` and the section ops of
+/// `edit` take it.
+public struct OutlineSection: Sendable {
+    public var id: String
+    public var header: Content?
+    public var nodes: [OutlineNode]
+
+    public init(id: String, header: Content? = nil, nodes: [OutlineNode]) {
+        self.id = id
+        self.header = header
+        self.nodes = nodes
+    }
+}
+
 extension Outline {
     /// Flattens nested sections into preorder item lists and their outline.
     /// `previous` supplies the expansion state of items that do not name
     /// one; items without children are never expanded.
-    /// - Complexity: O(n)
+    /// - Complexity: O(n), with a stack as deep as the nesting (no recursion).
     public static func flatten(_ sections: [(id: String, header: Content?, nodes: [OutlineNode])],
                                previous: Outline) -> (Snapshot, Outline) {
-        flatten(sections) { $0.expanded ?? previous.expanded.contains($0.item.id) }
+        flatten(sections) { $0.expanded ?? previous.expanded.contains($0.item.itemID) }
     }
 
     /// Flattens nested sections; `isExpanded` decides the state of each
@@ -100,15 +141,17 @@ extension Outline {
         snapshot.sections.reserveCapacity(sections.count)
         for section in sections {
             var items: [Item] = []
-            func visit(_ node: OutlineNode, parent: String?) {
+            // Children still to visit, last first, with their parent's id.
+            var pending: [(node: OutlineNode, parent: ItemID?)] = section.nodes.reversed().map { ($0, nil) }
+            while let (node, parent) = pending.popLast() {
                 items.append(node.item)
-                if let parent { outline.parents[node.item.id] = parent }
-                guard !node.children.isEmpty else { return }
-                outline.childCounts[node.item.id] = node.children.count
-                if isExpanded(node) { outline.expanded.insert(node.item.id) }
-                for child in node.children { visit(child, parent: node.item.id) }
+                let id = node.item.itemID
+                if let parent { outline.parents[id] = parent }
+                guard !node.children.isEmpty else { continue }
+                outline.childCounts[id] = node.children.count
+                if isExpanded(node) { outline.expanded.insert(id) }
+                for child in node.children.reversed() { pending.append((child, id)) }
             }
-            for node in section.nodes { visit(node, parent: nil) }
             snapshot.sections.append(Section(id: section.id, header: section.header, items: items))
         }
         return (snapshot, outline)
@@ -122,34 +165,34 @@ extension Outline {
         for (s, section) in snapshot.sections.enumerated() where parentRows.indices.contains(s) {
             guard let rows = parentRows[s], rows.count == section.items.count else { continue }
             for (row, parent) in rows.enumerated() where parent >= 0 && Int(parent) < section.items.count {
-                let parentID = section.items[Int(parent)].id
-                parents[section.items[row].id] = parentID
+                let parentID = section.items[Int(parent)].itemID
+                parents[section.items[row].itemID] = parentID
                 childCounts[parentID, default: 0] += 1
             }
             let flags = expandedFlags.indices.contains(s) ? expandedFlags[s] : [:]
-            for (row, item) in section.items.enumerated() where childCounts[item.id] != nil {
-                if flags[row] ?? previous.expanded.contains(item.id) { expanded.insert(item.id) }
+            for (row, item) in section.items.enumerated() where childCounts[item.itemID] != nil {
+                if flags[row] ?? previous.expanded.contains(item.itemID) { expanded.insert(item.itemID) }
             }
         }
     }
 
     /// The nested form of a preorder section (for `snapshot`).
-    /// - Complexity: O(items)
+    /// - Complexity: O(items), with a stack as deep as the nesting.
     public func nest(_ items: ItemList) -> [OutlineNode] {
         var roots: [OutlineNode] = []
-        // Path of open nodes from the root, as indices into their parents.
-        var stack: [OutlineNode] = []
-        func close(to level: Int) {
-            while stack.count > level {
-                let node = stack.removeLast()
-                if stack.isEmpty { roots.append(node) } else { stack[stack.count - 1].children.append(node) }
-            }
+        // The open nodes from the top level down, with their ids.
+        var stack: [(id: ItemID, node: OutlineNode)] = []
+        func closeTop() {
+            let (_, node) = stack.removeLast()
+            if stack.isEmpty { roots.append(node) } else { stack[stack.count - 1].node.children.append(node) }
         }
         for item in items {
-            close(to: level(of: item.id))
-            stack.append(OutlineNode(item: item, expanded: hasChildren(item.id) ? isExpanded(item.id) : nil))
+            let id = item.itemID
+            let parent = parents[id]
+            while let top = stack.last, top.id != parent { closeTop() }
+            stack.append((id, OutlineNode(item: item, expanded: hasChildren(id) ? isExpanded(id) : nil)))
         }
-        close(to: 0)
+        while !stack.isEmpty { closeTop() }
         return roots
     }
 }

@@ -1,293 +1,198 @@
-/// An edit op of a source with nested items: every flat op, read on the
-/// tree, plus the ops only trees have.
+/// A source's sections as trees of node indices, for editing (see
+/// `DataSource.editOutline`).
 ///
-/// On the tree, `appendItems` appends top-level items, `insertItems` inserts
-/// siblings of an item (same parent), `deleteItems` deletes subtrees, and
-/// `moveItem` moves a subtree next to another item (re-parenting it, across
-/// sections too).
-public enum OutlineEditOperation: Sendable {
-    case op(EditOperation)
-    /// Appends items (with their children) to a section's top level, or as
-    /// the last children of `parent`.
-    case appendNodes([OutlineNode], section: String?, parent: String?)
-    /// Inserts items (with their children) right before/after an item, as
-    /// its siblings.
-    case insertNodes([OutlineNode], EditPosition)
-    /// Moves an item and its subtree to the end of `parent`'s children.
-    case moveInto(String, parent: String)
-    /// Replaces the children of `parent` (their subtrees are deleted).
-    case replaceChildren(String, [OutlineNode])
-    /// Expands or collapses items (and their descendants with `recursive`).
-    case setExpanded([String], Bool, recursive: Bool)
-
-    public var name: String {
-        switch self {
-        case .op(let op): op.name
-        case .appendNodes: "appendItems"
-        case .insertNodes: "insertItems"
-        case .moveInto: "moveItem"
-        case .replaceChildren: "replaceChildren"
-        case .setExpanded(_, let expand, _): expand ? "expand" : "collapse"
-        }
-    }
-}
-
-/// Redraws an edit asks for though nothing drawn may change (`reloadItems`,
-/// `reconfigureItems`, `reloadSections`, `setContent` with style
-/// `reconfigure`), applied to the diff after the visible lists are diffed.
-struct RedrawRequests {
-    var reloadItems: Set<String> = []
-    var reconfigureItems: Set<String> = []
-    var reloadSections: Set<String> = []
-    var isEmpty: Bool { reloadItems.isEmpty && reconfigureItems.isEmpty && reloadSections.isEmpty }
-
-    init() {}
-
-    /// The reloads and reconfigures a full-snapshot changeset reports
-    /// (`new` locates them), to carry them into a diff of visible rows.
-    init(_ changeset: Changeset, in new: Snapshot) {
-        reloadItems = Set(changeset.itemReloads.compactMap { new.item(at: $0.new)?.id })
-        reconfigureItems = Set(changeset.itemReconfigures.compactMap { new.item(at: $0.new)?.id })
-        reloadSections = Set(changeset.sectionReloads.compactMap {
-            new.sections.indices.contains($0.new) ? new.sections[$0.new].id : nil
-        })
-    }
-}
-
-/// A source's sections as trees, for editing (see `DataSource.editOutline`).
-/// Operations find items by walking the trees: O(n) per op.
+/// Every item is a node in one array; a node knows its parent and its
+/// children, and an index maps each id (by its bytes) to its node, so an op
+/// finds an item in O(1) and reads the tree exactly as the previous op left
+/// it. Nothing here recurses: walks keep explicit stacks, so a tree as deep
+/// as its item count costs no more stack than a flat one.
+///
+/// Invariant after every op: `expanded` holds only live nodes that have
+/// children, so expanding a leaf, or an item whose last child went, is
+/// forgotten at once, as it is between two edits.
 struct OutlineForest {
+    struct Node {
+        var item: Item
+        /// The parent node, or -1 at a section's top level.
+        var parent: Int
+        /// The section slot (in `trees`) of a top-level node.
+        var tree: Int
+        var children: [Int] = []
+    }
+
     struct Tree {
         var id: String
         var header: Content?
-        var nodes: [OutlineNode]
+        var roots: [Int]
     }
 
-    var sections: [Tree]
-    var expanded: Set<String>
-    /// Every item id, for duplicate checks.
-    var ids: Set<String>
+    var nodes: [Node] = []
+    /// Section slots; `order` lists the live ones in section order.
+    var trees: [Tree] = []
+    var order: [Int] = []
+    /// The node of every live item, by the id's bytes.
+    var index: [ItemID: Int] = [:]
+    /// Expanded nodes (with children, see the invariant).
+    var expanded: Set<Int> = []
     var requests = RedrawRequests()
 
+    /// - Complexity: O(n)
     init(_ snapshot: Snapshot, _ outline: Outline) {
-        sections = snapshot.sections.map { Tree(id: $0.id, header: $0.header, nodes: outline.nest($0.items)) }
-        expanded = outline.expanded
-        ids = Set(snapshot.sections.flatMap { $0.items.map(\.id) })
+        nodes.reserveCapacity(snapshot.itemCount)
+        index.reserveCapacity(snapshot.itemCount)
+        for section in snapshot.sections {
+            let slot = trees.count
+            var roots: [Int] = []
+            for item in section.items {
+                let id = item.itemID
+                let n = nodes.count
+                let parent = outline.parents[id].flatMap { index[$0] } ?? -1
+                nodes.append(Node(item: item, parent: parent, tree: slot))
+                index[id] = n
+                if parent >= 0 { nodes[parent].children.append(n) } else { roots.append(n) }
+                if outline.expanded.contains(id) { expanded.insert(n) }
+            }
+            trees.append(Tree(id: section.id, header: section.header, roots: roots))
+            order.append(slot)
+        }
     }
 
     /// Preorder sections and their outline.
+    /// - Complexity: O(n)
     func flattened() -> (Snapshot, Outline) {
-        Outline.flatten(sections.map { ($0.id, $0.header, $0.nodes) }) { expanded.contains($0.item.id) }
+        var outline = Outline()
+        var snapshot = Snapshot()
+        snapshot.sections.reserveCapacity(order.count)
+        for slot in order {
+            let tree = trees[slot]
+            var items: [Item] = []
+            var pending: [Int] = tree.roots.reversed()
+            while let n = pending.popLast() {
+                let node = nodes[n]
+                let id = node.item.itemID
+                items.append(node.item)
+                if node.parent >= 0 { outline.parents[id] = nodes[node.parent].item.itemID }
+                guard !node.children.isEmpty else { continue }
+                outline.childCounts[id] = node.children.count
+                if expanded.contains(n) { outline.expanded.insert(id) }
+                pending.append(contentsOf: node.children.reversed())
+            }
+            snapshot.sections.append(Section(id: tree.id, header: tree.header, items: items))
+        }
+        return (snapshot, outline)
     }
 
     // MARK: finding
 
-    /// Where an item is: its section and the child indices from the top.
-    func locate(_ id: String) -> (section: Int, path: [Int])? {
-        func search(_ nodes: [OutlineNode], _ prefix: [Int]) -> [Int]? {
-            for (i, node) in nodes.enumerated() {
-                if node.item.id == id { return prefix + [i] }
-                if let found = search(node.children, prefix + [i]) { return found }
-            }
-            return nil
+    func node(_ id: String) -> Int? { index[ItemID(id)] }
+
+    func slot(ofSection id: String) -> Int? { order.first { trees[$0].id == id } }
+
+    /// Whether `n` is `ancestor` or lies under it. - Complexity: O(depth)
+    func isInSubtree(_ n: Int, of ancestor: Int) -> Bool {
+        var current = n
+        while current >= 0 {
+            if current == ancestor { return true }
+            current = nodes[current].parent
         }
-        for (s, tree) in sections.enumerated() {
-            if let path = search(tree.nodes, []) { return (s, path) }
-        }
-        return nil
+        return false
     }
 
-    func node(_ section: Int, _ path: [Int]) -> OutlineNode? {
-        var nodes = sections[section].nodes
-        for (depth, i) in path.enumerated() {
-            guard nodes.indices.contains(i) else { return nil }
-            if depth == path.count - 1 { return nodes[i] }
-            nodes = nodes[i].children
+    /// `n` and its descendants, in preorder. - Complexity: O(subtree)
+    func subtree(_ n: Int) -> [Int] {
+        var result: [Int] = [], pending = [n]
+        while let next = pending.popLast() {
+            result.append(next)
+            pending.append(contentsOf: nodes[next].children.reversed())
         }
-        return nil
+        return result
     }
 
-    /// Changes the child list at `parentPath` (the top level for []).
-    mutating func withChildren<R>(_ section: Int, _ parentPath: [Int], _ body: (inout [OutlineNode]) -> R) -> R {
-        func go(_ nodes: inout [OutlineNode], _ rest: ArraySlice<Int>) -> R {
-            guard let first = rest.first else { return body(&nodes) }
-            return go(&nodes[first].children, rest.dropFirst())
+    // MARK: changing
+
+    /// Changes the list `n` is in: its parent's children or its section's
+    /// top level.
+    mutating func withSiblings<R>(of n: Int, _ body: (inout [Int]) -> R) -> R {
+        let parent = nodes[n].parent
+        if parent >= 0 { return body(&nodes[parent].children) }
+        return body(&trees[nodes[n].tree].roots)
+    }
+
+    /// Takes `n` (with its subtree) out of its list; a parent left without
+    /// children is no longer expanded. - Complexity: O(siblings)
+    mutating func detach(_ n: Int) {
+        withSiblings(of: n) { list in
+            if let i = list.firstIndex(of: n) { list.remove(at: i) }
         }
-        return go(&sections[section].nodes, parentPath[...])
+        let parent = nodes[n].parent
+        if parent >= 0, nodes[parent].children.isEmpty { expanded.remove(parent) }
     }
 
-    static func allIDs(_ nodes: [OutlineNode]) -> [String] {
-        nodes.flatMap { [$0.item.id] + allIDs($0.children) }
+    /// Puts detached `n` as a child of `parent` (-1: top level of section
+    /// slot `tree`) at `position` (nil: last).
+    mutating func attach(_ n: Int, parent: Int, tree: Int, at position: Int? = nil) {
+        nodes[n].parent = parent
+        nodes[n].tree = parent >= 0 ? nodes[parent].tree : tree
+        if parent >= 0 {
+            nodes[parent].children.insert(n, at: position ?? nodes[parent].children.count)
+        } else {
+            trees[tree].roots.insert(n, at: position ?? trees[tree].roots.count)
+        }
     }
 
-    // MARK: ops
+    /// Where an item placed right before/after `target` goes: its parent,
+    /// its section slot and the position in their list.
+    func place(_ position: EditPosition, target: Int) -> (parent: Int, tree: Int, at: Int) {
+        let parent = nodes[target].parent
+        let list = parent >= 0 ? nodes[parent].children : trees[nodes[target].tree].roots
+        let i = list.firstIndex(of: target) ?? list.count
+        return (parent, nodes[target].tree, position.isAfter ? i + 1 : i)
+    }
 
-    mutating func apply(_ op: OutlineEditOperation) throws(EditFailure) {
-        switch op {
-        case .op(let flat): try apply(flat)
-        case .appendNodes(let nodes, let section, let parent):
-            try checkNew(nodes)
-            if let parent {
-                guard let (s, path) = locate(parent) else { throw EditFailure(.unknownItem, [parent]) }
-                withChildren(s, path) { $0.append(contentsOf: nodes) }
+    /// Removes `n` and its subtree from the forest.
+    mutating func delete(_ n: Int) {
+        detach(n)
+        forget(n)
+    }
+
+    /// Drops `n` and its subtree from the index, leaving the list that holds `n`
+    /// to the caller (who empties it whole).
+    mutating func forget(_ n: Int) {
+        for m in subtree(n) {
+            index.removeValue(forKey: nodes[m].item.itemID)
+            expanded.remove(m)
+        }
+    }
+
+    /// Adds new nested items as children of `parent` (-1: the top level of
+    /// section slot `tree`) from `position` on; an item with children that
+    /// says `expanded: true` starts expanded.
+    mutating func add(_ new: [OutlineNode], parent: Int, tree: Int, at position: Int? = nil) {
+        var at = position
+        var pending: [(node: OutlineNode, parent: Int, isTop: Bool)] = new.reversed().map { ($0, parent, true) }
+        while let (node, parent, isTop) = pending.popLast() {
+            let n = nodes.count
+            nodes.append(Node(item: node.item, parent: parent, tree: tree))
+            index[node.item.itemID] = n
+            if isTop {
+                attach(n, parent: parent, tree: tree, at: at)
+                at = at.map { $0 + 1 }
             } else {
-                let s = try sectionIndex(section)
-                sections[s].nodes.append(contentsOf: nodes)
+                nodes[parent].children.append(n)
             }
-            adopt(nodes)
-        case .insertNodes(let nodes, let position):
-            try checkNew(nodes)
-            try insert(nodes, position)
-            adopt(nodes)
-        case .moveInto(let id, let parent):
-            guard id != parent else { throw EditFailure(.relativeToItself, [id]) }
-            guard let (s, path) = locate(id), let moved = node(s, path) else { throw EditFailure(.unknownItem, [id]) }
-            guard locate(parent) != nil else { throw EditFailure(.unknownItem, [parent]) }
-            guard !Self.allIDs(moved.children).contains(parent) else { throw EditFailure(.cycle, [id, parent]) }
-            remove(s, path)
-            if let (ps, pp) = locate(parent) { withChildren(ps, pp) { $0.append(moved) } }
-        case .replaceChildren(let parent, let nodes):
-            guard let (s, path) = locate(parent), let old = node(s, path) else { throw EditFailure(.unknownItem, [parent]) }
-            let removed = Set(Self.allIDs(old.children))
-            ids.subtract(removed)
-            do throws(EditFailure) { try checkNew(nodes) } catch {
-                ids.formUnion(removed)
-                throw error
-            }
-            withChildren(s, path) { $0 = nodes }
-            adopt(nodes)
-        case .setExpanded(let targets, let expand, let recursive):
-            var all: [String] = []
-            for id in targets {
-                guard let (s, path) = locate(id), let found = node(s, path) else { throw EditFailure(.unknownItem, [id]) }
-                all.append(id)
-                if recursive { all += Self.allIDs(found.children) }
-            }
-            if expand { expanded.formUnion(all) } else { expanded.subtract(all) }
+            if node.expanded == true, !node.children.isEmpty { expanded.insert(n) }
+            for child in node.children.reversed() { pending.append((child, n, false)) }
         }
     }
 
-    private mutating func apply(_ op: EditOperation) throws(EditFailure) {
-        switch op {
-        case .appendSections(let new):
-            try checkNewSections(new)
-            sections += new.map { Tree(id: $0.id, header: $0.header, nodes: $0.items.map { OutlineNode(item: $0) }) }
-            ids.formUnion(new.flatMap { $0.items.map(\.id) })
-        case .insertSections(let new, let position):
-            try checkNewSections(new)
-            guard let at = sections.firstIndex(where: { $0.id == position.target }) else {
-                throw EditFailure(.unknownSection, [position.target])
-            }
-            sections.insert(contentsOf: new.map { Tree(id: $0.id, header: $0.header, nodes: $0.items.map { OutlineNode(item: $0) }) },
-                            at: position.isAfter ? at + 1 : at)
-            ids.formUnion(new.flatMap { $0.items.map(\.id) })
-        case .deleteSections(let targets):
-            for id in targets {
-                guard let s = sections.firstIndex(where: { $0.id == id }) else { throw EditFailure(.unknownSection, [id]) }
-                ids.subtract(Self.allIDs(sections[s].nodes))
-                sections.remove(at: s)
-            }
-        case .moveSection(let id, let position):
-            guard id != position.target else { throw EditFailure(.relativeToItself, [id]) }
-            guard let from = sections.firstIndex(where: { $0.id == id }) else { throw EditFailure(.unknownSection, [id]) }
-            let moved = sections.remove(at: from)
-            guard let at = sections.firstIndex(where: { $0.id == position.target }) else {
-                throw EditFailure(.unknownSection, [position.target])
-            }
-            sections.insert(moved, at: position.isAfter ? at + 1 : at)
-        case .reloadSections(let targets):
-            for id in targets where !sections.contains(where: { $0.id == id }) { throw EditFailure(.unknownSection, [id]) }
-            requests.reloadSections.formUnion(targets)
-        case .setHeaders(let updates):
-            for update in updates {
-                guard let s = sections.firstIndex(where: { $0.id == update.id }) else { throw EditFailure(.unknownSection, [update.id]) }
-                sections[s].header = update.header
-            }
-        case .appendItems(let items, let section):
-            try apply(.appendNodes(items.map { OutlineNode(item: $0) }, section: section, parent: nil))
-        case .insertItems(let items, let position):
-            try apply(.insertNodes(items.map { OutlineNode(item: $0) }, position))
-        case .deleteItems(let targets):
-            for id in targets {
-                guard let (s, path) = locate(id) else { throw EditFailure(.unknownItem, [id]) }
-                remove(s, path)
-            }
-        case .deleteAllItems:
-            for s in sections.indices { sections[s].nodes = [] }
-            ids = []
-        case .moveItem(let id, let position):
-            guard id != position.target else { throw EditFailure(.relativeToItself, [id]) }
-            guard let (s, path) = locate(id), let moved = node(s, path) else { throw EditFailure(.unknownItem, [id]) }
-            guard locate(position.target) != nil else { throw EditFailure(.unknownItem, [position.target]) }
-            guard !Self.allIDs(moved.children).contains(position.target) else {
-                throw EditFailure(.cycle, [id, position.target])
-            }
-            remove(s, path)
-            ids.formUnion([id] + Self.allIDs(moved.children))
-            try insert([moved], position)
-        case .reloadItems(let targets):
-            for id in targets where !ids.contains(id) { throw EditFailure(.unknownItem, [id]) }
-            requests.reloadItems.formUnion(targets)
-        case .reconfigureItems(let targets):
-            for id in targets where !ids.contains(id) { throw EditFailure(.unknownItem, [id]) }
-            requests.reconfigureItems.formUnion(targets)
-        case .setContent(let updates, let style):
-            for update in updates {
-                guard let (s, path) = locate(update.id) else { throw EditFailure(.unknownItem, [update.id]) }
-                let parentPath = Array(path.dropLast())
-                let index = path[path.count - 1]
-                withChildren(s, parentPath) { nodes in
-                    nodes[index].item = Item(id: update.id, content: update.content, text: update.text)
-                }
-                if style == .reconfigure { requests.reconfigureItems.insert(update.id) }
-            }
+    /// Every id of nested items, in preorder.
+    static func ids(_ new: [OutlineNode]) -> [ItemID] {
+        var result: [ItemID] = []
+        var pending: [OutlineNode] = new.reversed()
+        while let node = pending.popLast() {
+            result.append(node.item.itemID)
+            pending.append(contentsOf: node.children.reversed())
         }
-    }
-
-    private mutating func insert(_ nodes: [OutlineNode], _ position: EditPosition) throws(EditFailure) {
-        guard let (s, path) = locate(position.target) else { throw EditFailure(.unknownItem, [position.target]) }
-        let index = path[path.count - 1]
-        withChildren(s, Array(path.dropLast())) { $0.insert(contentsOf: nodes, at: position.isAfter ? index + 1 : index) }
-    }
-
-    private mutating func remove(_ section: Int, _ path: [Int]) {
-        let index = path[path.count - 1]
-        let removed: OutlineNode? = withChildren(section, Array(path.dropLast())) { nodes in
-            nodes.indices.contains(index) ? nodes.remove(at: index) : nil
-        }
-        if let removed { ids.subtract([removed.item.id] + Self.allIDs(removed.children)) }
-    }
-
-    private func sectionIndex(_ id: String?) throws(EditFailure) -> Int {
-        guard let id else {
-            guard !sections.isEmpty else { throw EditFailure(.noSection, []) }
-            return sections.count - 1
-        }
-        guard let s = sections.firstIndex(where: { $0.id == id }) else { throw EditFailure(.unknownSection, [id]) }
-        return s
-    }
-
-    private func checkNew(_ nodes: [OutlineNode]) throws(EditFailure) {
-        let new = Self.allIDs(nodes)
-        var seen: Set<String> = []
-        for id in new where ids.contains(id) || !seen.insert(id).inserted { throw EditFailure(.duplicateItem, [id]) }
-    }
-
-    private func checkNewSections(_ new: [Section]) throws(EditFailure) {
-        var seen = Set(sections.map(\.id))
-        for section in new where !seen.insert(section.id).inserted { throw EditFailure(.duplicateSection, [section.id]) }
-        var itemIDs: Set<String> = []
-        for item in new.flatMap({ $0.items }) where ids.contains(item.id) || !itemIDs.insert(item.id).inserted {
-            throw EditFailure(.duplicateItem, [item.id])
-        }
-    }
-
-    /// Records inserted nodes' ids and their explicit expansion.
-    private mutating func adopt(_ nodes: [OutlineNode]) {
-        for node in nodes {
-            ids.insert(node.item.id)
-            if let flag = node.expanded { if flag { expanded.insert(node.item.id) } else { expanded.remove(node.item.id) } }
-            adopt(node.children)
-        }
+        return result
     }
 }

@@ -19,19 +19,20 @@ extension DataSource {
     ///   snapshot change to index the items. Otherwise O(n): the visible rows
     ///   are filtered again and diffed.
     public mutating func setExpanded(_ ids: [String], _ expand: Bool, recursive: Bool = false) throws(OutlineError) -> Update {
-        if ids.count == 1, let id = ids.first, !(search?.isActive ?? false), outline.hasChildren(id),
-           outline.isExpanded(id) != expand, let update = toggle(id, expand, recursive: recursive) {
+        if ids.count == 1, let id = ids.first, !(search?.isActive ?? false), outline.hasChildren(ItemID(id)),
+           outline.isExpanded(ItemID(id)) != expand, let update = toggle(id, expand, recursive: recursive) {
             return update
         }
         let known = itemFlatIndex()
         let unknown = ids.filter { known[ItemID($0)] == nil }
         guard unknown.isEmpty else { throw OutlineError(unknown: unknown) }
-        var targets = Set(ids)
+        let named = Set(ids.map(ItemID.init))
+        var targets = named
         if recursive {
             // Every descendant of a target follows it.
             for section in snapshot.sections {
-                for item in section.items where outline.ancestors(of: item.id).contains(where: ids.contains) {
-                    targets.insert(item.id)
+                for item in section.items where outline.ancestors(of: item.itemID).contains(where: named.contains) {
+                    targets.insert(item.itemID)
                 }
             }
         }
@@ -43,7 +44,7 @@ extension DataSource {
         let oldRows = searchCache.completedRowSources
         visible = computeVisible()
         var changeset = filteredChangeset(oldRows: oldRows, old: oldVisible) ?? oldVisible.difference(to: visible)
-        let toggled = Set(targets.filter { oldOutline.isExpanded($0) != outline.isExpanded($0) })
+        let toggled = targets.filter { oldOutline.isExpanded($0) != outline.isExpanded($0) }
         changeset.redrawOutlineRows(old: oldVisible, oldOutline: oldOutline, new: visible, newOutline: outline, only: toggled)
         if !toggled.isEmpty { version += 1 }
         let windowUpdate = windowAfter(changeset: changeset, oldVisible: oldVisible, mayScan: true)
@@ -64,22 +65,23 @@ extension DataSource {
         }
         guard snapshot.sections.indices.contains(s) else { return nil }
         let items = snapshot.sections[s].items
-        let level = outline.level(of: id)
+        let key = ItemID(id)
+        let level = outline.level(of: key)
         // The subtree is the run of rows after the item that are deeper.
         var end = q - start + 1
-        while end < items.count, outline.level(of: items[end].id) > level { end += 1 }
+        while end < items.count, outline.level(of: items[end].itemID) > level { end += 1 }
         let subtree = (q - start + 1)..<end
 
         // Where its row is, checked before anything changes: a row list that
         // does not show the item takes the general path.
-        let shown = !outline.ancestors(of: id).contains { !outline.isExpanded($0) }
+        let shown = !outline.isHidden(key)
         var rows = searchCache.completedRowSources[s] ?? Array(start..<start + items.count)
         let p = Self.position(of: q, in: rows)
         guard !shown || (rows.indices.contains(p) && rows[p] == q && visible.sections.indices.contains(s)
                          && visible.sections[s].items.count == rows.count) else { return nil }
         let oldVisible = visible
-        var toggled = [id]
-        if recursive { toggled += subtree.map { items[$0].id }.filter(outline.hasChildren) }
+        var toggled = [key]
+        if recursive { toggled += subtree.map { items[$0].itemID }.filter(outline.hasChildren) }
         for target in toggled {
             if expand { outline.expanded.insert(target) } else { outline.expanded.remove(target) }
         }
@@ -91,11 +93,11 @@ extension DataSource {
                 var revealed: [Int] = []
                 var hiddenBelow = Int.max
                 for row in subtree {
-                    let rowLevel = outline.level(of: items[row].id)
+                    let rowLevel = outline.level(of: items[row].itemID)
                     if rowLevel > hiddenBelow { continue }
                     hiddenBelow = Int.max
                     revealed.append(start + row)
-                    if outline.hasChildren(items[row].id), !outline.isExpanded(items[row].id) { hiddenBelow = rowLevel }
+                    if outline.hasChildren(items[row].itemID), !outline.isExpanded(items[row].itemID) { hiddenBelow = rowLevel }
                 }
                 rows.insert(contentsOf: revealed, at: p + 1)
                 changeset.itemInserts = (p + 1..<p + 1 + revealed.count).map { ItemPath(section: s, row: $0) }
@@ -145,6 +147,6 @@ extension DataSource {
                 break
             }
         }
-        return OutlineInfo(row: outline.row(of: id), childCount: outline.childCounts[id] ?? 0, visiblePath: path)
+        return OutlineInfo(row: outline.row(of: id), childCount: outline.childCount(of: id), visiblePath: path)
     }
 }

@@ -1,13 +1,15 @@
 extension DataSource {
     /// Applies edit ops to a source with nested items (or ops that nest
     /// items), atomically; see `OutlineEditOperation` for how each op reads
-    /// on the tree. The diff is of the visible rows: moved subtrees move,
-    /// re-parented rows are redrawn (their level and parent changed),
-    /// revealed and hidden rows come and go.
+    /// on the tree and `OutlineForest` for how ops see each other. The diff
+    /// is of the visible rows: moved subtrees move, re-parented rows are
+    /// redrawn (their level and parent changed), revealed and hidden rows
+    /// come and go. A source whose last nesting goes is flat again.
     ///
     /// - Throws: `EditError`; the source is untouched (same version).
-    /// - Complexity: O(n) per op plus O(n) to diff the visible rows, in this
-    ///   version (a flat source's `edit` costs what its ops touch).
+    /// - Complexity: O(n) to take the source apart and put it together, plus
+    ///   per op O(ids + siblings + depth) (and the subtrees it deletes or
+    ///   walks), plus O(n) to diff the visible rows.
     public mutating func editOutline(_ ops: [OutlineEditOperation]) throws(EditError) -> Update {
         var forest = OutlineForest(snapshot, outline)
         for (index, op) in ops.enumerated() {

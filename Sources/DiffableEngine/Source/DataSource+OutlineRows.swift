@@ -10,7 +10,7 @@ extension DataSource {
         let parent = parentFlatIndex()
         let index = itemFlatIndex()
         var expandedRow = [Bool](repeating: false, count: parent.count)
-        for id in outline.expanded { if let flat = index[ItemID(id)], flat < expandedRow.count { expandedRow[flat] = true } }
+        for id in outline.expanded { if let flat = index[id], flat < expandedRow.count { expandedRow[flat] = true } }
         var shown = [Bool](repeating: false, count: parent.count)
         var result: [Int: [Int]] = [:]
         var start = 0
@@ -76,7 +76,7 @@ extension DataSource {
         parents.reserveCapacity(snapshot.itemCount)
         for section in snapshot.sections {
             for item in section.items {
-                parents.append(outline.parents[item.id].flatMap { index[ItemID($0)] }.map { Int32(truncatingIfNeeded: $0) } ?? -1)
+                parents.append(outline.parents[item.itemID].flatMap { index[$0] }.map { Int32(truncatingIfNeeded: $0) } ?? -1)
             }
         }
         searchCache.parentFlat = parents

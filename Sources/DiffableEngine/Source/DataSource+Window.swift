@@ -127,7 +127,7 @@ extension DataSource {
                 rows.append(WindowRow(kind: .item, id: item.id, section: section.id, content: item.content,
                                       selected: selection.isSelected(item.id),
                                       highlights: highlights(at: ItemPath(section: s, row: row)),
-                                      outline: outline.isEmpty || isPlaceholder ? nil : outline.row(of: item.id)))
+                                      outline: outline.isEmpty || isPlaceholder ? nil : outline.row(of: item.itemID)))
             } else {
                 rows.append(WindowRow(kind: .header, id: section.id, section: section.id, content: section.header))
             }

@@ -105,7 +105,7 @@ final class ItemIDMemo: Sendable {
 
     /// The remembered answer for `id`, else `compute()`'s, remembered.
     func isItem(_ id: String, compute: () -> Bool) -> Bool {
-        if let known = last.withLock({ $0 }), known.id == id { return known.isItem }
+        if let known = last.withLock({ $0 }), known.id.utf8.elementsEqual(id.utf8) { return known.isItem }
         let answer = compute()
         last.withLock { $0 = (id, answer) }
         return answer

@@ -122,7 +122,17 @@ enum EditCodec {
             guard case .array(let items)? = object["items"] else { return false }
             return items.contains { $0["children"] != nil || $0["expanded"] != nil }
         }
+        func nestedSections() -> Bool {
+            guard case .array(let sections)? = object["sections"] else { return false }
+            return OutlineCodec.isNested(sections)
+        }
         switch name {
+        case "appendSections" where nestedSections():
+            _ = try decodeOp(json, path: path)  // shape and member checks
+            return .appendNestedSections(try nestedSectionList(op))
+        case "insertSections" where nestedSections():
+            _ = try decodeOp(json, path: path)
+            return .insertNestedSections(try nestedSectionList(op), try position(op))
         case "appendItems" where object["parent"] != nil || nested():
             _ = try decodeOp(json, path: path)  // shape and member checks
             let parent = try op.optionalString("parent")
@@ -146,6 +156,19 @@ enum EditCodec {
         default:
             return .op(try decodeOp(json, path: path))
         }
+    }
+
+    /// `sections` whose items may nest.
+    static func nestedSectionList(_ op: Params) throws(RPCError) -> [OutlineSection] {
+        var result: [OutlineSection] = []
+        for (index, value) in try op.array("sections").enumerated() {
+            do throws(ProblemList) {
+                result.append(try OutlineCodec.section(value, path: "\(op.fieldPath("sections"))[\(index)]"))
+            } catch {
+                throw invalid(error)
+            }
+        }
+        return result
     }
 
     /// `items` that may nest (`children`, `expanded`).

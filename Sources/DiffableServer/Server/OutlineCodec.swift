@@ -20,16 +20,9 @@ enum OutlineCodec {
         var problems: [JSON] = []
         var nested: [(id: String, header: Content?, nodes: [OutlineNode])] = []
         for (s, json) in sections.enumerated() {
-            let sectionPath = "\(path)[\(s)]"
             do throws(ProblemList) {
-                let flat = try SnapshotCodec.decodeSection(json.removing("items"), path: sectionPath)
-                var nodes: [OutlineNode] = []
-                if case .array(let items)? = json["items"] {
-                    for (r, item) in items.enumerated() { nodes.append(try node(item, path: "\(sectionPath).items[\(r)]")) }
-                } else if let items = json["items"], !items.isNull {
-                    throw ProblemList(path: "\(sectionPath).items", message: "items must be an array")
-                }
-                nested.append((flat.id, flat.header, nodes))
+                let section = try section(json, path: "\(path)[\(s)]")
+                nested.append((section.id, section.header, section.nodes))
             } catch {
                 problems.append(contentsOf: error.problems)
             }
@@ -54,6 +47,18 @@ enum OutlineCodec {
                 ? requestPaths[p.section][p.row] : "\(path)[\(p.section)].items[\(p.row)]"
         }
         return (checked, outline)
+    }
+
+    /// A section object whose items may nest.
+    static func section(_ json: JSON, path: String) throws(ProblemList) -> OutlineSection {
+        let flat = try SnapshotCodec.decodeSection(json.removing("items"), path: path)
+        var nodes: [OutlineNode] = []
+        if case .array(let items)? = json["items"] {
+            for (r, item) in items.enumerated() { nodes.append(try node(item, path: "\(path).items[\(r)]")) }
+        } else if let items = json["items"], !items.isNull {
+            throw ProblemList(path: "\(path).items", message: "items must be an array")
+        }
+        return OutlineSection(id: flat.id, header: flat.header, nodes: nodes)
     }
 
     static func node(_ json: JSON, path: String) throws(ProblemList) -> OutlineNode {

@@ -236,7 +236,7 @@ extension SnapshotCodec {
             writer.appendRaw(content)
         }
         if let outline = echo.outline, !echo.isException(item) {
-            OutlineCodec.write(outline.row(of: item.id), into: &writer)
+            OutlineCodec.write(outline.row(of: item.itemID), into: &writer)
         }
         writer.endObject()
     }

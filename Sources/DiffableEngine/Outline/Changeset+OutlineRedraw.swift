@@ -6,7 +6,10 @@ extension Changeset {
     /// stayed gets a reload.
     /// - Complexity: O(n) for the rows of both snapshots.
     mutating func redrawOutlineRows(old: Snapshot, oldOutline: Outline, new: Snapshot, newOutline: Outline,
-                                    only ids: Set<ItemID>? = nil) {
+                                    only ids: Set<ItemID>? = nil, placeholder: String? = nil) {
+        // The search placeholder is the daemon's row: it is drawn without
+        // outline members, so nesting never changes it.
+        let placeholderID = placeholder.map(ItemID.init)
         var oldPath: [ItemID: ItemPath] = [:]
         for (s, section) in old.sections.enumerated() {
             for (r, item) in section.items.enumerated() where ids?.contains(item.itemID) ?? true {
@@ -22,7 +25,8 @@ extension Changeset {
         for (s, section) in new.sections.enumerated() where !insertedSections.contains(s) {
             for (r, item) in section.items.enumerated() where ids?.contains(item.itemID) ?? true {
                 let path = ItemPath(section: s, row: r)
-                guard !inserted.contains(path), !reloaded.contains(path), let from = oldPath[item.itemID],
+                guard !inserted.contains(path), !reloaded.contains(path), item.itemID != placeholderID,
+                      let from = oldPath[item.itemID],
                       drawn(oldOutline, item.itemID) != drawn(newOutline, item.itemID) else { continue }
                 if let m = moveAt[path] {
                     itemMoves[m].contentChanged = true

@@ -133,17 +133,27 @@ extension DataSource {
     public var searchShownCount: Int? {
         guard let search, search.isActive else { return nil }
         let deferred = searchCache.deferred?.rest.count ?? 0
-        // Counted in place (no filtered copy of a million row numbers).
-        return deferred + searchCache.rowSources.values.reduce(0) { total, rows in
-            rows.reduce(total) { $0 + ($1 >= 0 ? 1 : 0) }
+        // Counted in place (no filtered copy of a million row numbers); the
+        // rows of sections outside the scope are not the search's.
+        return deferred + searchCache.rowSources.reduce(0) { total, entry in
+            isSearched(section: entry.key) ? entry.value.reduce(total) { $0 + ($1 >= 0 ? 1 : 0) } : total
         }
+    }
+
+    /// Whether the active search filters visible section `s` (it is in the
+    /// search's scope). - Complexity: O(scope)
+    public func isSearched(section s: Int) -> Bool {
+        guard let search, search.isActive, visible.sections.indices.contains(s) else { return false }
+        guard let scope = search.scope else { return true }
+        let id = visible.sections[s].id
+        return scope.contains(id)
     }
 
     /// The highlighted scalar ranges of the visible row at `path` (empty when
     /// the row is not filtered by the search or nothing is highlighted).
     /// - Complexity: O(L × query length) for a text of length L.
     public func highlights(at path: ItemPath) -> [Range<Int>] {
-        guard let search, search.isActive,
+        guard let search, search.isActive, isSearched(section: path.section),
               let flat = searchCache.rowSource(section: path.section, row: path.row), flat >= 0 else { return [] }
         if searchCache.pendingSplice == nil {
             guard let index = searchCache.index else { return [] }

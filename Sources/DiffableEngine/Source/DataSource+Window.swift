@@ -71,27 +71,30 @@ extension DataSource {
         guard let state = window else { return nil }
         let newLayout = FlatLayout(visible)
         var start = state.start
+        // Without its anchor the window stays, pulled back so that it ends
+        // at the end of the list only when the list got shorter.
+        func unanchored() -> Int {
+            let oldTotal = FlatLayout(oldVisible).total
+            guard newLayout.total < oldTotal else { return state.start }
+            return min(state.start, max(0, newLayout.total - state.viewport.count))
+        }
         if state.pinned {
             window?.pinned = false
         } else if !state.rows.isEmpty {
             if let anchor {
-                start = anchor ?? min(state.start, max(0, newLayout.total - state.viewport.count))
+                start = anchor ?? unanchored()
             } else if let changeset, let anchored = Self.newIndex(ofFlat: state.start, old: oldVisible, new: newLayout,
                                                            newSectionCount: visible.sections.count, changeset: changeset) {
                 start = anchored
             } else if mayScan, let anchor = state.rows.first, let found = flatIndex(of: anchor, layout: newLayout) {
                 start = found
             } else {
-                start = min(state.start, max(0, newLayout.total - state.viewport.count))
+                start = unanchored()
             }
         }
         var update = refreshWindow(from: state.rows, start: start, layout: newLayout)
         if let changeset {
             let window = start..<start + update.rowCount
-            // The placeholder is the daemon's row, never the client's.
-            let placeholder = placeholderID, rows = self.window?.rows ?? []
-            update.sentByClient = Self.rowsSent(by: changeset, window: window, layout: newLayout)
-                .filter { rows.indices.contains($0) && rows[$0].id != placeholder }
             update.steps += Self.redraws(asked: changeset, window: window, layout: newLayout, steps: update.steps,
                                          rows: self.window?.rows ?? [])
         }
@@ -181,27 +184,6 @@ extension DataSource {
         return offsets.subtracting(covered).sorted().compactMap { offset in
             rows.indices.contains(offset) ? .update(at: offset, rows: [rows[offset]]) : nil
         }
-    }
-
-    /// Offsets in the window of rows whose item the change inserted or
-    /// reloaded (the content the client itself just sent, for `echo: ids`).
-    private static func rowsSent(by changeset: Changeset, window: Range<Int>, layout: FlatLayout) -> Set<Int> {
-        var sent: Set<Int> = []
-        func mark(_ path: ItemPath) {
-            if let index = layout.index(of: path), window.contains(index) { sent.insert(index - window.lowerBound) }
-        }
-        changeset.itemInserts.forEach(mark)
-        changeset.itemReloads.forEach { mark($0.new) }
-        changeset.itemReconfigures.forEach { mark($0.new) }
-        changeset.itemMoves.filter(\.contentChanged).forEach { mark($0.to) }
-        for s in changeset.sectionInserts where s + 1 < layout.starts.count {
-            // Items only: headers are always sent.
-            let items = layout.starts[s] + (layout.hasHeader[s] ? 1 : 0)
-            let low = max(window.lowerBound, items), high = min(window.upperBound, layout.starts[s + 1])
-            guard low < high else { continue }
-            for index in low..<high { sent.insert(index - window.lowerBound) }
-        }
-        return sent
     }
 }
 

@@ -92,7 +92,8 @@ public struct DataSource: Sendable {
             changeset = oldVisible.difference(to: visible)
         }
         if let oldOutline, !(oldOutline.isEmpty && outline.isEmpty) {
-            changeset.redrawOutlineRows(old: oldVisible, oldOutline: oldOutline, new: visible, newOutline: outline)
+            changeset.redrawOutlineRows(old: oldVisible, oldOutline: oldOutline, new: visible, newOutline: outline,
+                                        placeholder: placeholderID)
         }
         if let redraws { changeset.addRedraws(redraws, old: oldVisible, new: visible) }
         if let fullChangeset, isFiltering {

@@ -77,9 +77,6 @@ public struct WindowUpdate: Equatable, Sendable {
     /// The window's size (the viewport's count; fewer rows exist near the end).
     public var count: Int
     public var steps: [WindowStep]
-    /// Flat indices (in the new window, relative to `start`) of rows whose
-    /// item this change inserted or reloaded: content the client just sent.
-    public var sentByClient: Set<Int> = []
 
     public init(total: Int, start: Int, count: Int, steps: [WindowStep]) {
         self.total = total

@@ -91,7 +91,7 @@ extension Server {
         // `source` is a copy until stored: a cancel up to here changes nothing.
         try work.step(85, "encoding the diff")
         let diffed = DispatchTime.now().uptimeNanoseconds
-        let result = diffResult(source, update, form: form, echoContent: echo, viewportRemoved: viewport == .some(nil))
+        let result = diffResult(source, update, form: form, echo: echo ? .none : .everyItem, viewportRemoved: viewport == .some(nil))
         if snapshot.itemCount >= LazyRequest.minimumBodySize / 64 {
             logger.log(.debug, "apply \(name): diffed in " + Self.milliseconds(since: started, until: diffed)
                        + ", encoded in " + Self.milliseconds(since: diffed))

@@ -45,7 +45,7 @@ extension Server {
                     ("ids", .array(error.ids.map(JSON.string))),
                 ])))
         }
-        return diffResult(source, update, form: form, echoContent: echo, viewportRemoved: viewport == .some(nil))
+        return diffResult(source, update, form: form, echo: echo ? .none : .items(EditCodec.contentCarried(by: ops)), viewportRemoved: viewport == .some(nil))
     }
 }
 
@@ -156,6 +156,40 @@ enum EditCodec {
         default:
             return .op(try decodeOp(json, path: path))
         }
+    }
+
+    /// The items whose content `ops` carry (new items, nested ones
+    /// included, and `setContent`): what `echo: "ids"` leaves out.
+    /// - Complexity: O(items in the ops)
+    static func contentCarried(by ops: [OutlineEditOperation]) -> Set<ItemID> {
+        var ids: Set<ItemID> = []
+        var pending: [OutlineNode] = []
+        for op in ops {
+            switch op {
+            case .appendNestedSections(let sections), .insertNestedSections(let sections, _):
+                pending += sections.flatMap(\.nodes)
+            case .appendNodes(let nodes, _, _), .insertNodes(let nodes, _), .replaceChildren(_, let nodes):
+                pending += nodes
+            case .moveInto, .setExpanded:
+                break
+            case .op(let flat):
+                switch flat {
+                case .appendSections(let sections), .insertSections(let sections, _):
+                    for section in sections { for item in section.items { ids.insert(item.itemID) } }
+                case .appendItems(let items, _), .insertItems(let items, _):
+                    for item in items { ids.insert(item.itemID) }
+                case .setContent(let updates, _):
+                    for update in updates { ids.insert(ItemID(update.id)) }
+                default:
+                    break
+                }
+            }
+            while let node = pending.popLast() {
+                ids.insert(node.item.itemID)
+                pending += node.children
+            }
+        }
+        return ids
     }
 
     /// `sections` whose items may nest.

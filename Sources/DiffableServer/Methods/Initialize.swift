@@ -9,7 +9,8 @@ extension Server {
         if let raw, !raw.isNull {
             // Lenient at the top (LSP clients send processId, rootUri,
             // capabilities, trace, …); strict inside our own options.
-            let params = try Params(raw, accepting: nil)
+            var params = try Params(raw, accepting: nil)
+            params.lenient = true
             if let options = try params.optionalObject("initializationOptions") {
                 try options.checkMembers(["form", "supersedeSearches", "echo"], alsoAccepting: [])
                 defaultForm = try form(options)

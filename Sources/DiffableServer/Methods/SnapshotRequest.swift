@@ -21,7 +21,7 @@ extension Server {
             })
         } else {
             // The visible rows, each with its place in the outline.
-            let encoding = ItemEncoding(all: true, exception: source.placeholderID, outline: source.outline)
+            let encoding = ItemEncoding(exception: source.placeholderID, outline: source.outline)
             sections = .array(source.visible.sections.map { section in
                 var members: [(String, JSON)] = [("id", .string(section.id))]
                 if let header = section.header { members.append(("header", .raw(header.bytes))) }

@@ -3,6 +3,8 @@
 struct Params {
     let object: JSONObject
     let path: String
+    /// Whether `null` means absent (see `member`).
+    var lenient = false
 
     /// The params of a request, which may name only the `accepted` members
     /// (and `universalMembers`; see `checkMembers`), or any member when
@@ -50,14 +52,28 @@ struct Params {
         return name
     }
 
+    /// The member `key`, nil when absent. An optional member is absent or
+    /// of its type: `null` is not a way to leave it out (the schemas say
+    /// so too), except where the spec gives `null` a meaning and the caller
+    /// reads the member itself (`viewport: null`), and at the top of
+    /// `initialize`, whose LSP members may be null (`lenient`).
+    func member(_ key: String) throws(RPCError) -> JSON? {
+        guard let value = object[key] else { return nil }
+        guard !value.isNull || lenient else {
+            throw .invalidParams("\(fieldPath(key)) must not be null: leave it out to mean its default",
+                                 data: Params.pathData(fieldPath(key)))
+        }
+        return value.isNull ? nil : value
+    }
+
     func optionalString(_ key: String) throws(RPCError) -> String? {
-        guard let value = object[key], !value.isNull else { return nil }
+        guard let value = try member(key) else { return nil }
         guard case .string(let s) = value else { throw wrongType(key, "a string") }
         return s
     }
 
     func optionalInt(_ key: String) throws(RPCError) -> Int? {
-        guard let value = object[key], !value.isNull else { return nil }
+        guard let value = try member(key) else { return nil }
         guard let i = value.intValue else { throw wrongType(key, "an integer") }
         return i
     }
@@ -70,7 +86,7 @@ struct Params {
     }
 
     func optionalBool(_ key: String) throws(RPCError) -> Bool? {
-        guard let value = object[key], !value.isNull else { return nil }
+        guard let value = try member(key) else { return nil }
         guard case .bool(let b) = value else { throw wrongType(key, "true or false") }
         return b
     }
@@ -82,13 +98,13 @@ struct Params {
     }
 
     func optionalArray(_ key: String) throws(RPCError) -> [JSON]? {
-        guard let value = object[key], !value.isNull else { return nil }
+        guard let value = try member(key) else { return nil }
         guard case .array(let a) = value else { throw wrongType(key, "an array") }
         return a
     }
 
     func optionalObject(_ key: String) throws(RPCError) -> Params? {
-        guard let value = object[key], !value.isNull else { return nil }
+        guard let value = try member(key) else { return nil }
         guard case .object(let o) = value else { throw wrongType(key, "an object") }
         return Params(object: o, path: fieldPath(key))
     }

@@ -247,21 +247,21 @@ public final class Server {
 
     /// The common result of every request that changes a source: the diff in
     /// the window form when the source has a viewport, else in `form`.
-    /// `echoContent` false leaves out the content the client just sent.
+    /// `echo` names the rows whose content the request itself carried.
     /// `viewportRemoved`: the request's own `viewport: null` ended the
     /// window; the answer is `window: null` (the frontend reloads the whole
     /// list with `snapshot`: a diff would refer to rows it never held).
-    func diffResult(_ source: DataSource, _ update: DataSource.Update, form: DiffForm, echoContent: Bool = true,
+    func diffResult(_ source: DataSource, _ update: DataSource.Update, form: DiffForm, echo: EchoedContent = .none,
                     viewportRemoved: Bool = false, extra: [(String, JSON)] = []) -> JSON {
         defer { if update.oldVisible.itemCount >= 4096 { retired.append(update.oldVisible) } }
         let diff: (key: String, value: JSON)
         if viewportRemoved {
             diff = ("window", .null)
         } else if let window = update.window {
-            diff = ("window", WindowCodec.encode(window, echoContent: echoContent))
+            diff = ("window", WindowCodec.encode(window, omitting: echo, placeholder: source.placeholderID))
         } else {
             diff = DiffEncoding.encode(update.changeset, form: form, old: update.oldVisible, new: update.newVisible,
-                                       echo: ItemEncoding(all: echoContent, exception: source.placeholderID,
+                                       echo: ItemEncoding(omitted: echo, exception: source.placeholderID,
                                                           outline: source.outline.isEmpty ? nil : source.outline))
         }
         var members: [(String, JSON)] = [("source", .string(source.name)), ("version", .int(source.version)), (diff.key, diff.value)]

@@ -157,10 +157,36 @@ struct ProblemList: Error {
     }
 }
 
-/// How items are written in diffs: which carry their content
-/// (`echo: "full" | "ids"`), and their place in the outline, if any.
+/// Which items' content a request carried itself: with `echo: "ids"`
+/// exactly those rows are sent without their content (the client holds it);
+/// every other row (revealed by an expand or a search, moved into view,
+/// redrawn by `reloadItems`) carries its content.
+enum EchoedContent {
+    /// `echo: "full"`: every row carries its content.
+    case none
+    /// An `apply` with `echo: "ids"`: every item of the source came in it.
+    case everyItem
+    /// An `edit` with `echo: "ids"`: the items its ops carried.
+    case items(Set<ItemID>)
+
+    func omits(_ id: ItemID) -> Bool {
+        switch self {
+        case .none: false
+        case .everyItem: true
+        case .items(let ids): ids.contains(id)
+        }
+    }
+
+    var omitsAny: Bool {
+        if case .none = self { return false }
+        return true
+    }
+}
+
+/// How items are written in diffs: which carry their content (see
+/// `EchoedContent`), and their place in the outline, if any.
 struct ItemEncoding {
-    var all = true
+    var omitted = EchoedContent.none
     /// Carries its content even when `all` is false: the search placeholder
     /// is the daemon's row, never one the client sent.
     var exception: String?
@@ -170,7 +196,7 @@ struct ItemEncoding {
 
     static let full = ItemEncoding()
 
-    func includes(_ item: Item) -> Bool { all || isException(item) }
+    func includes(_ item: Item) -> Bool { !omitted.omits(item.itemID) || isException(item) }
 
     func isException(_ item: Item) -> Bool { exception.map(item.hasID) ?? false }
 }
@@ -214,7 +240,7 @@ extension SnapshotCodec {
     /// - Complexity: O(items), reading each item's lengths only.
     static func encodedSize<S: Sequence<Item>>(_ items: S, echo: ItemEncoding) -> Int {
         var total = 2
-        for item in items { total += item.idByteCount + 10 + (echo.all ? item.contentByteCount + 11 : 0) }
+        for item in items { total += item.idByteCount + 10 + (echo.omitted.omitsAny ? 0 : item.contentByteCount + 11) }
         return total + total / 16
     }
 

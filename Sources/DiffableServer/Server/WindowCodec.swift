@@ -2,10 +2,13 @@ import DiffableEngine
 
 /// Wire forms of viewports and window updates (protocol/methods/viewport.md).
 enum WindowCodec {
-    /// `{"total", "start", "count", "steps": [...]}`. Rows listed in
-    /// `update.sentByClient` carry no content when `echoContent` is false.
-    static func encode(_ update: WindowUpdate, echoContent: Bool = true) -> JSON {
-        let omit = echoContent ? [] : update.sentByClient
+    /// `{"total", "start", "count", "steps": [...]}`. Item rows `omitted`
+    /// names carry no content (the request carried it), but the
+    /// `placeholder`, the daemon's own row.
+    static func encode(_ update: WindowUpdate, omitting omitted: EchoedContent = .none, placeholder: String? = nil) -> JSON {
+        let omit: (WindowRow) -> Bool = { row in
+            row.kind != .header && row.id != placeholder && omitted.omits(ItemID(row.id))
+        }
         var steps: [JSON] = []
         steps.reserveCapacity(update.steps.count)
         for step in update.steps {
@@ -13,11 +16,11 @@ enum WindowCodec {
             case .delete(let at, let count):
                 steps.append(op("delete", [("at", .int(at)), ("count", .int(count))]))
             case .insert(let at, let rows):
-                steps.append(op("insert", [("at", .int(at)), ("rows", encode(rows, at: at, omitting: omit))]))
+                steps.append(op("insert", [("at", .int(at)), ("rows", encode(rows, omitting: omit))]))
             case .move(let from, let to):
                 steps.append(op("move", [("from", .int(from)), ("to", .int(to))]))
             case .update(let at, let rows):
-                steps.append(op("update", [("at", .int(at)), ("rows", encode(rows, at: at, omitting: omit))]))
+                steps.append(op("update", [("at", .int(at)), ("rows", encode(rows, omitting: omit))]))
             }
         }
         return .object(JSONObject([
@@ -27,11 +30,11 @@ enum WindowCodec {
     }
 
     /// Rows as `{"id", "section", "header"?: true, "content"?, "selected"?: true, "highlights"?}`.
-    static func encode(_ rows: [WindowRow], at offset: Int = 0, omitting omitted: Set<Int> = []) -> JSON {
-        .array(rows.enumerated().map { index, row in
+    static func encode(_ rows: [WindowRow], omitting omitted: (WindowRow) -> Bool = { _ in false }) -> JSON {
+        .array(rows.map { row in
             var members: [(String, JSON)] = [("id", .string(row.id)), ("section", .string(row.section))]
             if row.kind == .header { members.append(("header", .bool(true))) }
-            if let content = row.content, !omitted.contains(offset + index) { members.append(("content", .raw(content.bytes))) }
+            if let content = row.content, !omitted(row) { members.append(("content", .raw(content.bytes))) }
             if row.selected { members.append(("selected", .bool(true))) }
             if !row.highlights.isEmpty {
                 members.append(("highlights", .array(row.highlights.map { .array([.int($0.lowerBound), .int($0.count)]) })))

@@ -12,7 +12,7 @@ let package = Package(
     ],
     targets: [
         // Pure engine: snapshot model, diff, selection, search. No I/O, no JSON.
-        .target(name: "DiffableEngine", exclude: ["Diff/README.md", "Selection/README.md", "Search/README.md"]),
+        .target(name: "DiffableEngine", exclude: ["Diff/README.md", "Selection/README.md", "Search/README.md", "Snapshot/README.md", "Outline/README.md"]),
         // Protocol layer: JSON, framing, JSON-RPC dispatch, one file per method.
         .target(name: "DiffableServer", dependencies: ["DiffableEngine"]),
         // Thin stdio entry point.

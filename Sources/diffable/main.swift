@@ -23,5 +23,7 @@ case .serve(let options):
         exit(2)
     }
     let server = Server(logger: Logger(level: options.logLevel))
-    exit(StdioSession(server: server, tracer: tracer, parentProcessID: options.clientProcessID).run())
+    let status = StdioSession(server: server, tracer: tracer, parentProcessID: options.clientProcessID).run()
+    Logger.flush()
+    exit(status)
 }

@@ -125,6 +125,8 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
         case noSection
         /// An item moved under itself or one of its descendants.
         case cycle
+        /// The op would nest items deeper than `Outline.maxLevel`.
+        case tooDeep
     }
 
     /// Index of the failing op in the request's list.
@@ -152,6 +154,8 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
         case .relativeToItself: what = "\(quoted) cannot move relative to itself"
         case .noSection: what = "there is no section to append to"
         case .cycle: what = "\(quoted): an item cannot move under itself or its own descendants"
+        case .tooDeep:
+            what = "\(quoted) would nest items deeper than level \(Outline.maxLevel), the deepest tree a request can carry"
         }
         return "op \(op) (\(opName)): \(what)"
     }

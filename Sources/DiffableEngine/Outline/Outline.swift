@@ -16,6 +16,12 @@
 /// Invariant: only items with children are in `expanded` (expanding a leaf
 /// changes nothing and is not remembered).
 public struct Outline: Equatable, Sendable {
+    /// The deepest level an item may have (0 at the top). A request carries
+    /// JSON nested at most 512 deep, which an item at level 253 of an
+    /// `apply`, an `edit` or a `snapshot {full: true}` reply reaches; edits
+    /// refuse to nest deeper (`tooDeep`), so every tree can be sent back.
+    public static let maxLevel = 253
+
     /// The parent of every item that has one.
     public internal(set) var parents: [ItemID: ItemID] = [:]
     /// The number of children of every item that has children.

@@ -1,8 +1,8 @@
 /// The edit ops on the forest. Each op reads the forest as the previous
 /// op left it and checks everything before it changes anything, in the
 /// flat edit's order: `relativeToItself`, then every unknown id (all of
-/// them listed), then duplicates, then `cycle`. Ids are compared by their
-/// bytes.
+/// them listed), then duplicates, then `cycle`, then `tooDeep`. Ids are
+/// compared by their bytes.
 extension OutlineForest {
     mutating func apply(_ op: OutlineEditOperation) throws(EditFailure) {
         switch op {
@@ -17,16 +17,19 @@ extension OutlineForest {
                 try requireItems([parent])
                 try requireNew(Self.ids(new))
                 guard let p = node(parent) else { return }
+                try requireDepth(level(p) + 1 + Self.height(new), [parent])
                 add(new, parent: p, tree: nodes[p].tree)
             } else {
                 let slot = try sectionSlot(section)
                 try requireNew(Self.ids(new))
+                try requireDepth(Self.height(new), new.prefix(1).map(\.item.id))
                 add(new, parent: -1, tree: slot)
             }
         case .insertNodes(let new, let position):
             try requireItems([position.target])
             try requireNew(Self.ids(new))
             guard let target = node(position.target) else { return }
+            try requireDepth(level(target) + Self.height(new), [position.target])
             let place = place(position, target: target)
             add(new, parent: place.parent, tree: place.tree, at: place.at)
         case .moveInto(let id, let parent):
@@ -34,6 +37,7 @@ extension OutlineForest {
             try requireItems([id, parent])
             guard let n = node(id), let p = node(parent) else { return }
             guard !isInSubtree(p, of: n) else { throw EditFailure(.cycle, [id, parent]) }
+            try requireDepth(level(p) + 1 + height(n), [id, parent])
             detach(n)
             attach(n, parent: p, tree: nodes[p].tree)
         case .replaceChildren(let parent, let new):
@@ -41,6 +45,7 @@ extension OutlineForest {
             guard let p = node(parent) else { return }
             // The old children go first, so their ids may come back.
             try requireNew(Self.ids(new), except: p)
+            try requireDepth(level(p) + 1 + Self.height(new), [parent])
             for child in nodes[p].children { forget(child) }
             nodes[p].children = []
             add(new, parent: p, tree: nodes[p].tree)
@@ -110,6 +115,7 @@ extension OutlineForest {
             try requireItems([id, position.target])
             guard let n = node(id), let target = node(position.target) else { return }
             guard !isInSubtree(target, of: n) else { throw EditFailure(.cycle, [id, position.target]) }
+            try requireDepth(level(target) + height(n), [id, position.target])
             detach(n)
             let place = place(position, target: target)
             attach(n, parent: place.parent, tree: place.tree, at: place.at)
@@ -145,6 +151,7 @@ extension OutlineForest {
         if !taken.isEmpty { throw EditFailure(.duplicateSection, taken) }
         try Self.requireDistinct(new.map(\.id), .duplicateSection)
         try requireNew(new.flatMap { Self.ids($0.nodes) })
+        for section in new { try requireDepth(Self.height(section.nodes), [section.id]) }
         for section in new {
             let slot = trees.count
             trees.append(Tree(id: section.id, header: section.header, roots: []))
@@ -163,6 +170,11 @@ extension OutlineForest {
         }
         guard let slot = slot(ofSection: id) else { throw EditFailure(.unknownSection, [id]) }
         return slot
+    }
+
+    /// Items may sit at most at `Outline.maxLevel`.
+    private func requireDepth(_ deepest: Int, _ ids: [String]) throws(EditFailure) {
+        if deepest > Outline.maxLevel { throw EditFailure(.tooDeep, ids) }
     }
 
     private func requireSections(_ ids: [String]) throws(EditFailure) {

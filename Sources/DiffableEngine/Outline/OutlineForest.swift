@@ -98,6 +98,38 @@ struct OutlineForest {
         return false
     }
 
+    /// 0 for a top-level node. - Complexity: O(depth)
+    func level(_ n: Int) -> Int {
+        var level = 0, current = nodes[n].parent
+        while current >= 0 {
+            level += 1
+            current = nodes[current].parent
+        }
+        return level
+    }
+
+    /// Levels below `n` in its subtree (0 for a leaf). - Complexity: O(subtree)
+    func height(_ n: Int) -> Int {
+        var deepest = 0
+        var pending: [(node: Int, depth: Int)] = [(n, 0)]
+        while let (next, depth) = pending.popLast() {
+            deepest = max(deepest, depth)
+            for child in nodes[next].children { pending.append((child, depth + 1)) }
+        }
+        return deepest
+    }
+
+    /// Levels below the top of nested items (0 for leaves).
+    static func height(_ new: [OutlineNode]) -> Int {
+        var deepest = 0
+        var pending: [(node: OutlineNode, depth: Int)] = new.map { ($0, 0) }
+        while let (node, depth) = pending.popLast() {
+            deepest = max(deepest, depth)
+            for child in node.children { pending.append((child, depth + 1)) }
+        }
+        return deepest
+    }
+
     /// `n` and its descendants, in preorder. - Complexity: O(subtree)
     func subtree(_ n: Int) -> [Int] {
         var result: [Int] = [], pending = [n]

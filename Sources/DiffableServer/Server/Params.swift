@@ -63,7 +63,9 @@ struct Params {
             throw .invalidParams("\(fieldPath(key)) must not be null: leave it out to mean its default",
                                  data: Params.pathData(fieldPath(key)))
         }
-        return value.isNull ? nil : value
+        // Spelled out: `JSON` is nil-literal expressible, so `cond ? nil : value` would be `.null`.
+        if value.isNull { return Optional<JSON>.none }
+        return value
     }
 
     func optionalString(_ key: String) throws(RPCError) -> String? {

@@ -71,8 +71,9 @@ extension DataSource {
         guard let state = window else { return nil }
         let newLayout = FlatLayout(visible)
         var start = state.start
-        // Without its anchor the window stays, pulled back so that it ends
-        // at the end of the list only when the list got shorter.
+        // Without its anchor (or without rows) the window stays, pulled
+        // back so that it ends at the end of the list only when the list got
+        // shorter.
         func unanchored() -> Int {
             let oldTotal = FlatLayout(oldVisible).total
             guard newLayout.total < oldTotal else { return state.start }
@@ -91,6 +92,9 @@ extension DataSource {
             } else {
                 start = unanchored()
             }
+        } else {
+            // No anchor: the window sat at or past the end of the list.
+            start = unanchored()
         }
         var update = refreshWindow(from: state.rows, start: start, layout: newLayout)
         if let changeset {

@@ -655,6 +655,26 @@ class Windows:
         self.held.pop(source, None)
         self.searching.pop(source, None)
 
+    @staticmethod
+    def carried(ops):
+        """Ids of the items whose content an edit's ops carry (new items, nested ones too, and setContent)."""
+        ids, pending = set(), []
+        for o in ops:
+            if o.get("op") in ("appendSections", "insertSections"):
+                pending += [i for sec in o.get("sections", []) for i in sec.get("items") or []]
+            elif o.get("op") in ("appendItems", "insertItems", "replaceChildren"):
+                pending += o.get("items", [])
+            elif o.get("op") == "setContent":
+                ids |= {i["id"] for i in o.get("items", [])}
+        while pending:
+            i = pending.pop()
+            if isinstance(i, str):
+                ids.add(i)
+            else:
+                ids.add(i["id"])
+                pending += i.get("children") or []
+        return ids
+
     def answered(self, source, params, r):
         method = self.s.log[-1][0]["method"]
         if "result" not in r or not isinstance(r["result"], dict):
@@ -680,9 +700,18 @@ class Windows:
         if (window is not None) != expect:
             self.problem(f"{method} answered {'with' if window is not None else 'without'} a window while the source "
                          f"{'has' if expect else 'has no'} viewport: {json.dumps(params)[:200]} -> {json.dumps(result)[:200]}")
-        if method in ("apply", "edit") and window is None and params.get("echo", self.s.echo) == "ids":
-            if any("content" in i and i["id"] != RandomSession.PLACEHOLDER for i in self.items(result)):  # the placeholder: always
-                self.problem(f"echo ids: an item with content in {json.dumps(result)[:300]} ({json.dumps(params)[:200]})")
+        if method in ("apply", "edit") and params.get("echo", self.s.echo) == "ids":
+            # id-only exactly for the items whose content the request carried (viewport.md, echo)
+            carried = None if method == "apply" else self.carried(params.get("ops", []))
+            rows = self.items(result) if window is None else [x for st in window["steps"] for x in st.get("rows", [])
+                                                               if not x.get("header")]
+            for i in rows:
+                if i["id"] == RandomSession.PLACEHOLDER:  # the placeholder: always with its content
+                    continue
+                sent = carried is None or i["id"] in carried
+                if sent and "content" in i:
+                    self.problem(f"echo ids: an item the request carried came back with content: {json.dumps(i)[:200]} "
+                                 f"({json.dumps(params)[:200]})")
         if window is None:
             self.held.pop(source, None)
             return

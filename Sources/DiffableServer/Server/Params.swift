@@ -116,8 +116,11 @@ struct Params {
         guard let s = try optionalString(key) else { return nil }
         guard allowed.contains(s) else {
             let list = allowed.map { "\"\($0)\"" }.joined(separator: ", ")
-            throw .invalidParams("\(fieldPath(key)) must be one of \(list), got \"\(s)\"",
-                                 data: Params.pathData(fieldPath(key)))
+            let guess = Self.closest(to: s, in: allowed)
+            let hint = guess.map { " (did you mean \"\($0)\"?)" } ?? ""
+            throw .invalidParams("\(fieldPath(key)) must be one of \(list), got \"\(s)\"\(hint)",
+                                 data: .object(JSONObject([("path", .string(fieldPath(key)))]
+                                                          + (guess.map { [("suggestion", .string($0))] } ?? []))))
         }
         return s
     }

@@ -169,8 +169,11 @@ public final class Server {
             break
         }
         guard let handler = Self.requestHandlers[method] else {
-            throw RPCError(code: ErrorCode.methodNotFound, message: "Method not found: \(method)",
-                           data: .object(JSONObject([("method", .string(method))])))
+            // A typo (`aply`) gets the method it most likely meant.
+            let guess = method.hasPrefix("$/") ? nil : Params.closest(to: method, in: Array(Self.requestHandlers.keys).sorted())
+            throw RPCError(code: ErrorCode.methodNotFound,
+                           message: "Method not found: \(method)" + (guess.map { " (did you mean \"\($0)\"?)" } ?? ""),
+                           data: .object(JSONObject([("method", .string(method))] + (guess.map { [("suggestion", .string($0))] } ?? []))))
         }
         // Methods without params refuse the token as an unknown member.
         let token = Self.takesProgress.contains(method) ? lazyParams?.workDoneToken ?? params?["workDoneToken"] : nil

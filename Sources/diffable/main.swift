@@ -22,6 +22,10 @@ case .serve(let options):
         FileHandle.standardError.write(Data("diffable: \(error)\n".utf8))
         exit(2)
     }
+    if isatty(0) != 0 {
+        // Someone typing at the daemon: say what it reads and how to leave.
+        FileHandle.standardError.write(Data(CommandLineAction.terminalHint.utf8))
+    }
     let server = Server(logger: Logger(level: options.logLevel))
     let status = StdioSession(server: server, tracer: tracer, parentProcessID: options.clientProcessID).run()
     Logger.flush()

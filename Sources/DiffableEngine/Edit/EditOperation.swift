@@ -127,6 +127,9 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
         case cycle
         /// The op would nest items deeper than `Outline.maxLevel`.
         case tooDeep
+        /// The caller asked the edit to stop before this op (its
+        /// `shouldStop`); the server answers RequestCancelled, not 1004.
+        case stopped
     }
 
     /// Index of the failing op in the request's list.
@@ -154,6 +157,7 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
         case .relativeToItself: what = "\(quoted) cannot move relative to itself"
         case .noSection: what = "there is no section to append to"
         case .cycle: what = "\(quoted): an item cannot move under itself or its own descendants"
+        case .stopped: what = "stopped before this op; nothing was changed"
         case .tooDeep:
             what = "\(quoted) would nest items deeper than level \(Outline.maxLevel), the deepest tree a request can carry"
         }

@@ -34,9 +34,13 @@ extension Server {
         if let viewport { source.prepareViewport(viewport) }
         let update: DataSource.Update
         do throws(EditError) {
-            update = flatOps.count == ops.count ? try source.edit(flatOps) : try source.editOutline(ops)
+            let cancellation = work.cancellation
+            update = flatOps.count == ops.count
+                ? try source.edit(flatOps)
+                : try source.editOutline(ops, shouldStop: { cancellation?.isCancelled ?? false })
         } catch {
             source.restoreWindow(savedWindow)
+            if error.reason == .stopped { try work.checkCancelled() }
             throw RPCError(
                 code: ErrorCode.invalidEdit,
                 message: "Edit rejected: \(error). Nothing was changed.",

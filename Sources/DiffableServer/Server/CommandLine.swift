@@ -41,6 +41,14 @@ public enum CommandLineAction: Equatable, Sendable {
                                   every response matches the recorded one, 1 at the first that differs
         """
 
+    /// One line on stderr when stdin is a terminal.
+    public static let terminalHint = """
+        diffable: reading JSON-RPC from a terminal: type one JSON message per line, starting with \
+        {"jsonrpc":"2.0","id":1,"method":"initialize"} (a first line that is not JSON switches to LSP \
+        Content-Length framing); Ctrl-D quits. See protocol/README.md.
+
+        """
+
     public static func parse(_ arguments: [String]) -> CommandLineAction {
         if arguments.first == "replay" {
             guard arguments.count == 2 else { return .usageError("replay needs exactly one FILE") }

@@ -153,7 +153,7 @@ import Testing
     @Test func nearMatchesAreStillReadByTheScanner() throws {
         let held = [Section(id: "s", items: [Item(id: "a", content: Content(bytes: Array("1".utf8))),
                                              Item(id: "b", content: Content(bytes: Array("[2]".utf8)))])]
-        let body = Self.body([#"{"id":"a","content":12}"#, #"{"id":"b","content":[2],"x":1}"#,
+        let body = Self.body([#"{"id":"a","content":12}"#, #"{"id":"b","content":[2] }"#,
                               #"{"id":"c","content":{"text":"x" }}"#], id: 1)
         let (_, params) = try #require(LazyRequest.split(body))
         let decoded = try #require(ApplyScanner.decode(params, previous: { _ in held }))

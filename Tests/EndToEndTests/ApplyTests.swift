@@ -138,9 +138,11 @@ struct ReleasingApplyTests {
         // 450k items, ~37 MB per request: over the 32 MiB from which pages go back.
         let bodies = [ApplyTests.initialize, Self.apply(1, count: 450_000), Self.apply(2, count: 450_000, changed: 17),
                       ApplyTests.request(3, "sources", "{}")]
+        // Two 37 MB applies take a debug build tens of seconds on a busy
+        // machine: the timeout only detects a hang.
         let output = lspFraming
-            ? try DaemonProcess.run(DaemonProcess.lspFramed(bodies), arguments: ["--log-level", "debug"])
-            : try DaemonProcess.run(lines: bodies, arguments: ["--log-level", "debug"])
+            ? try DaemonProcess.run(DaemonProcess.lspFramed(bodies), arguments: ["--log-level", "debug"], timeout: 900)
+            : try DaemonProcess.run(lines: bodies, arguments: ["--log-level", "debug"], timeout: 900)
         let replies = lspFraming ? try DaemonProcess.lspBodies(output.stdout) : output.lines
         #expect(replies.count == 4)
         #expect(replies[safe: 1]?.contains(#""version":1"#) == true)

@@ -75,8 +75,8 @@ struct DaemonProcess {
                       status: process.terminationStatus)
     }
 
-    static func run(lines: [String], arguments: [String] = []) throws -> Output {
-        try run(Array((lines.joined(separator: "\n") + "\n").utf8), arguments: arguments)
+    static func run(lines: [String], arguments: [String] = [], timeout: TimeInterval = 60) throws -> Output {
+        try run(Array((lines.joined(separator: "\n") + "\n").utf8), arguments: arguments, timeout: timeout)
     }
 
     /// Frames each body with `Content-Length` (and optionally Vim's Content-Type first).

@@ -76,7 +76,8 @@ enum EditCodec {
             return .reloadSections(try ids(op))
         case "setHeaders":
             return .setHeaders(try objects(op, "sections") { o throws(RPCError) in
-                HeaderUpdate(id: try o.string("id"), header: o.object["header"].flatMap(SnapshotCodec.content(of:)))
+                try o.checkMembers(["id", "header"], alsoAccepting: [])
+                return HeaderUpdate(id: try o.string("id"), header: o.object["header"].flatMap(SnapshotCodec.content(of:)))
             })
         case "appendItems":
             return .appendItems(try items(op), toSection: try op.optionalString("section"))
@@ -95,6 +96,7 @@ enum EditCodec {
         case "setContent":
             let style = try op.optionalEnum("style", ["reload", "reconfigure"]).flatMap(ContentUpdateStyle.init) ?? .reload
             return .setContent(try objects(op, "items") { o throws(RPCError) in
+                try o.checkMembers(["id", "content"], alsoAccepting: [])
                 let value = o.object["content"]
                 return ContentUpdate(id: try o.string("id"), content: value.flatMap(SnapshotCodec.content(of:)),
                                      text: value.flatMap(SnapshotCodec.searchText(of:)))

@@ -309,7 +309,8 @@ enum ApplyScanner {
                     default: return false
                     }
                 } else {
-                    guard s.skipValue() != nil else { return false }
+                    // An unknown member is reported by the tree path.
+                    return false
                 }
             }
         }

@@ -60,6 +60,7 @@ enum SnapshotCodec {
         guard case .string(let id)? = object["id"] else {
             throw ProblemList(path: "\(path).id", message: "a section needs a string id")
         }
+        try checkMembers(object, Self.sectionMembers, of: "a section", path: path)
         let header = object["header"].flatMap(content(of:))
         var items: [Item] = []
         var problems: [JSON] = []
@@ -89,11 +90,31 @@ enum SnapshotCodec {
             guard case .string(let id)? = object["id"] else {
                 throw ProblemList(path: "\(path).id", message: "an item needs a string id")
             }
+            try checkMembers(object, Self.itemMembers, of: "an item", path: path)
             let value = object["content"]
             return Item(id: id, content: value.flatMap(content(of:)), text: value.flatMap(searchText(of:)))
         default:
             throw ProblemList(path: path, message: "an item must be an object {\"id\", \"content\"?} or an id string")
         }
+    }
+
+    /// The members of section and item objects (`content` and `header`
+    /// themselves are free-form).
+    static let sectionMembers = ["id", "header", "items", "selection", "allowsEmptySelection"]
+    static let itemMembers = ["id", "content", "children", "expanded"]
+
+    /// A typo in a member name (`"contnet"`, `"childrn"`, `"selction"`)
+    /// would silently drop what it names: it is refused, with the member
+    /// it most likely meant.
+    static func checkMembers(_ object: JSONObject, _ allowed: [String], of what: String,
+                             path: String) throws(ProblemList) {
+        var problems: [JSON] = []
+        for key in object.keys where !allowed.contains(key) {
+            let guess = Params.closest(to: key, in: allowed).map { " (did you mean \"\($0)\"?)" } ?? ""
+            let message = "unknown member \"\(key)\"\(guess); \(what) takes \(allowed.joined(separator: ", "))"
+            problems.append(.object(JSONObject([("path", .string("\(path).\(key)")), ("message", .string(message))])))
+        }
+        if !problems.isEmpty { throw ProblemList(problems) }
     }
 
     /// Canonical bytes of a JSON value; `null` and absent both mean "no content".

@@ -19,8 +19,8 @@ public enum TraceReplay {
     }
 
     /// Exit code: 0 when every response matched, 1 at the first difference,
-    /// 2 when the file cannot be read. Reports on stderr (differences) and
-    /// stdout (the summary).
+    /// 2 when the file cannot be read or holds no record. Reports on stderr
+    /// (differences, a truncated last record) and stdout (the summary).
     public static func run(path: String) -> Int32 {
         guard let data = FileManager.default.contents(atPath: path) else {
             fail("cannot read \(path)")
@@ -28,9 +28,18 @@ public enum TraceReplay {
         }
         let entries: [Entry]
         do {
-            entries = try parse([UInt8](data))
+            let parsed = try parse([UInt8](data))
+            entries = parsed.entries
+            if let line = parsed.truncatedLine {
+                // A daemon killed while writing its trace leaves half a record.
+                fail("\(path): line \(line), the last, is a truncated record; replaying the \(entries.count) records before it")
+            }
         } catch {
             fail("\(path): \(error.message)")
+            return 2
+        }
+        guard entries.contains(where: \.incoming) else {
+            fail("\(path) holds no incoming message to replay (is it a trace written by `diffable --trace`?)")
             return 2
         }
         let server = Server()
@@ -38,6 +47,12 @@ public enum TraceReplay {
         var compared = 0
         for entry in entries where entry.incoming {
             let recorded = firstResponse(in: &expected, to: entry)
+            if recorded == nil, expectsResponse(entry) {
+                // The recording stops before this answer (a cut trace, a
+                // daemon that was killed): what came before is replayed.
+                fail("the trace ends before the answer to line \(entry.line); replayed up to it")
+                break
+            }
             if let recorded, isCancelled(recorded.body) {
                 compared += 1
                 continue
@@ -60,18 +75,38 @@ public enum TraceReplay {
     }
 
     /// The recorded response to `request`: the next recorded output when the
-    /// request expects one (it has an id, or could not be parsed), else nil.
+    /// request expects one (see `expectsResponse`), else nil.
     private static func firstResponse(in outputs: inout ArraySlice<Entry>, to request: Entry) -> Entry? {
-        guard !request.isJSON || !isNotification(request.body) else { return nil }
+        guard expectsResponse(request) else { return nil }
         return outputs.popFirst()
     }
 
-    static func parse(_ bytes: [UInt8]) throws(TraceError) -> [Entry] {
+    /// Whether the daemon answers `request`: unparsable input and messages
+    /// with an `id` are answered; a message without one is a notification,
+    /// malformed or not, and a batch is answered when one of its elements
+    /// has an id.
+    static func expectsResponse(_ request: Entry) -> Bool {
+        guard request.isJSON else { return true }
+        switch try? JSONParser.parse(request.body, maxDepth: recordDepth) {
+        case .object(let object)?: return object["id"] != nil
+        case .array(let elements)?: return elements.contains { $0["id"] != nil }
+        default: return true
+        }
+    }
+
+    /// Records wrap a message one level deeper than the daemon reads it.
+    static let recordDepth = JSONParser.defaultMaxDepth + 2
+
+    /// The records of a trace, and the line of a truncated last record
+    /// (one that does not parse and has no newline after it).
+    static func parse(_ bytes: [UInt8]) throws(TraceError) -> (entries: [Entry], truncatedLine: Int?) {
         var entries: [Entry] = []
-        for (index, line) in bytes.split(separator: 0x0A).enumerated() {
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() {
             guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) else { continue }
-            guard case .object(let object)? = try? JSONParser.parse(Array(line)),
+            guard case .object(let object)? = try? JSONParser.parse(Array(line), maxDepth: recordDepth),
                   case .string(let direction)? = object["direction"] else {
+                if index == lines.count - 1 { return (entries, index + 1) }
                 throw TraceError(message: "line \(index + 1) is not a trace record")
             }
             if let message = object["message"] {
@@ -82,16 +117,17 @@ public enum TraceReplay {
                 throw TraceError(message: "line \(index + 1) has neither message nor text")
             }
         }
-        return entries
+        return (entries, nil)
     }
 
+    /// An outgoing message that is not a response (`$/progress`).
     private static func isNotification(_ body: [UInt8]) -> Bool {
-        guard case .object(let object)? = try? JSONParser.parse(body) else { return false }
+        guard case .object(let object)? = try? JSONParser.parse(body, maxDepth: recordDepth) else { return false }
         return object["id"] == nil && object["method"] != nil
     }
 
     private static func isCancelled(_ body: [UInt8]) -> Bool {
-        guard case .object(let object)? = try? JSONParser.parse(body),
+        guard case .object(let object)? = try? JSONParser.parse(body, maxDepth: recordDepth),
               case .object(let error)? = object["error"] else { return false }
         return error["code"]?.intValue == ErrorCode.requestCancelled
     }
@@ -100,7 +136,8 @@ public enum TraceReplay {
     /// message quotes the parser's position, which the trace cannot restore).
     private static func sameJSON(_ a: [UInt8]?, _ b: [UInt8]?, parseErrors: Bool) -> Bool {
         guard let a, let b else { return a == nil && b == nil }
-        guard let x = try? JSONParser.parse(a), let y = try? JSONParser.parse(b) else { return false }
+        guard let x = try? JSONParser.parse(a, maxDepth: recordDepth),
+              let y = try? JSONParser.parse(b, maxDepth: recordDepth) else { return false }
         if parseErrors {
             return x["error"]?["code"] == y["error"]?["code"] && x["id"] == y["id"]
         }

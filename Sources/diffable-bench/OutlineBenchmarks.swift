@@ -83,6 +83,7 @@ enum OutlineBenchmarks {
             r.row("outline.pipe-1m expand \(c.label)", Sample(expand))
             r.row("outline.pipe-1m collapse \(c.label)", Sample(collapse), target: c.target)
         }
+        try treeEdits(context, files: context.quick ? 100 : 1000, request: request)
         for query in ["view", "vie", "d3/s4"] {
             var tree: [Double] = [], flat: [Double] = []
             for _ in 0..<context.runs(full: 3, quick: 1) {
@@ -95,5 +96,59 @@ enum OutlineBenchmarks {
             r.row("outline.pipe-1m search \"\(query)\" on the same items flat", Sample(flat))
             r.note(String(format: "tree / flat = %.2f (target ≤ 2)", Sample(tree).median / Sample(flat).median))
         }
+    }
+
+    /// `edit` on the tree: one move between folders (against the stdlib
+    /// diff of the same change to the preorder ids), 1,000 appends into
+    /// 1,000 folders in one edit, a chain 250 levels deep built in one edit,
+    /// and a one-op edit and a recursive expand at the deepest level.
+    static func treeEdits(_ context: BenchContext, files: Int,
+                          request: (String) throws -> Double) throws {
+        let r = context.reporter
+        let runs = context.runs(full: 5, quick: 2)
+        let file = "d0/s0/view_0.swift"
+        var moves: [Double] = []
+        for run in 0..<runs * 2 {
+            let parent = run % 2 == 0 ? "d0/s1" : "d0/s0"
+            let ms = try request(#""method":"edit","params":{"source":"tree","ops":[{"op":"moveItem","id":"\#(file)","parent":"\#(parent)"}]}"#)
+            if run % 2 == 0 { moves.append(ms) }
+        }
+        // The same change to the preorder ids, diffed by the stdlib.
+        var ids: [String] = []
+        for d in 0..<10 {
+            ids.append("d\(d)")
+            for s in 0..<100 {
+                ids.append("d\(d)/s\(s)")
+                for f in 0..<files { ids.append("d\(d)/s\(s)/\(parts[f % parts.count])_\(f).swift") }
+            }
+        }
+        ids.append("small")
+        ids += (0..<10).map { "small/f\($0)" }
+        var moved = ids
+        if let from = moved.firstIndex(of: file), let folder = moved.firstIndex(of: "d0/s1") {
+            moved.remove(at: from)
+            moved.insert(file, at: folder + files)
+        }
+        let baseline = context.noBaseline ? Baseline.skipped("--no-baseline")
+            : .measured(sampleRuns(runs: context.runs(full: 3, quick: 1)) { blackHole(StdlibBaseline.run(ids, moved)) })
+        r.row("outline.pipe-1m edit: move a file into another folder (1 op)", Sample(moves), baseline: baseline)
+
+        var wide: [Double] = [], chain: [Double] = [], deepEdit: [Double] = [], deepExpand: [Double] = []
+        for run in 0..<runs {
+            let appends = (0..<1000).map { #"{"op":"appendItems","parent":"d\#($0 / 100)/s\#($0 % 100)","items":["w\#(run)/\#($0)"]}"# }
+            wide.append(try request(#""method":"edit","params":{"source":"tree","ops":[\#(appends.joined(separator: ","))]}"#))
+            _ = try request(#""method":"edit","params":{"source":"tree","ops":[{"op":"deleteItems","ids":[\#((0..<1000).map { #""w\#(run)/\#($0)""# }.joined(separator: ","))]}]}"#)
+            // small (level 0) → c1 … c252 (level 252) → c253 (level 253, the deepest).
+            var ops = [#"{"op":"appendItems","parent":"small","items":["c\#(run)-1"]}"#]
+            ops += (1..<253).map { #"{"op":"appendItems","parent":"c\#(run)-\#($0)","items":["c\#(run)-\#($0 + 1)"]}"# }
+            chain.append(try request(#""method":"edit","params":{"source":"tree","ops":[\#(ops.joined(separator: ","))]}"#))
+            deepEdit.append(try request(#""method":"edit","params":{"source":"tree","ops":[{"op":"setContent","items":[{"id":"c\#(run)-253","content":"deep"}]}]}"#))
+            deepExpand.append(try request(#""method":"expand","params":{"source":"tree","ids":["small"],"recursive":true}"#))
+            _ = try request(#""method":"edit","params":{"source":"tree","ops":[{"op":"collapse","ids":["small"]},{"op":"deleteItems","ids":["c\#(run)-1"]}]}"#)
+        }
+        r.row("outline.pipe-1m edit: 1,000 appends into 1,000 folders (1 edit)", Sample(wide))
+        r.row("outline.pipe-1m edit: a 253-op chain to the deepest level (1 edit)", Sample(chain))
+        r.row("outline.pipe-1m edit: setContent at level 253 (1 op)", Sample(deepEdit))
+        r.row("outline.pipe-1m expand {recursive} of a 253-level chain", Sample(deepExpand))
     }
 }

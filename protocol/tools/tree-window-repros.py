@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Minimal repros of issue 34 (ten bugs in outlines, echo, search and params).
+"""Ten minimal sessions once answered wrongly in outlines, windows, echo, search and params.
 
-Usage: protocol/tools/repro-issue34.py [--bin BINARY] [-q] [N ...]
+Usage: protocol/tools/tree-window-repros.py [--bin BINARY] [-q] [N ...]
 
 Runs each repro (all, or only the numbers given) against the daemon in both
 framings (newline-delimited JSON and LSP Content-Length), printing the

@@ -15,6 +15,19 @@ struct EditExampleTests {
 
     static func p(_ s: Int, _ r: Int) -> ItemPath { ItemPath(section: s, row: r) }
 
+    /// "\u{e9}" and "e\u{301}" are two items (ids compare by their bytes):
+    /// one moves next to the other, both are deleted in one op.
+    @Test func canonicallyEquivalentIdsAreTwoItems() throws {
+        let base = Snapshot(sections: [Section(id: "A", items: [Item(id: "\u{e9}"), Item(id: "x"), Item(id: "e\u{301}")])])
+        let (moved, _) = try base.applyingEdits([.moveItem("\u{e9}", .after("e\u{301}"))])
+        #expect(moved.sections[0].items.map { Array($0.id.utf8) } == [Array("x".utf8), Array("e\u{301}".utf8), Array("\u{e9}".utf8)])
+        let (deleted, _) = try base.applyingEdits([.deleteItems(["\u{e9}", "e\u{301}"])])
+        #expect(deleted.sections[0].items.map(\.id) == ["x"])
+        #expect(throws: EditError(op: 0, opName: "deleteItems", reason: .duplicateItem, ids: ["x"])) {
+            _ = try base.applyingEdits([.deleteItems(["x", "x"])])
+        }
+    }
+
     @Test func insertDeleteAndMoveItems() throws {
         let (new, c) = try Self.edit([
             .insertItems([F.item("n1"), F.item("n2")], .after("a1")),

@@ -159,9 +159,18 @@ struct EditWorkspace {
     /// Ids must be listed once each.
     private static func requireDistinct(_ ids: [String], _ reason: EditError.Reason) throws(EditFailure) {
         guard ids.count > 1 else { return }
-        var seen = Set<String>(minimumCapacity: ids.count)
         var repeated: [String] = []
-        for id in ids where !seen.insert(id).inserted && !repeated.contains(id) { repeated.append(id) }
+        if reason == .duplicateItem {
+            // Item ids are compared by their bytes ("é" is not "e\u{301}").
+            var seen = Set<ItemID>(minimumCapacity: ids.count), reported = Set<ItemID>()
+            for id in ids {
+                let key = ItemID(id)
+                if !seen.insert(key).inserted, reported.insert(key).inserted { repeated.append(id) }
+            }
+        } else {
+            var seen = Set<String>(minimumCapacity: ids.count)
+            for id in ids where !seen.insert(id).inserted && !repeated.contains(id) { repeated.append(id) }
+        }
         if !repeated.isEmpty { throw EditFailure(reason, repeated) }
     }
 
@@ -331,7 +340,7 @@ struct EditWorkspace {
     }
 
     private mutating func moveItem(_ id: String, _ position: EditPosition) throws(EditFailure) {
-        guard id != position.target else { throw EditFailure(.relativeToItself, [id]) }
+        guard ItemID(id) != ItemID(position.target) else { throw EditFailure(.relativeToItself, [id]) }
         try requireItems([id, position.target])
         guard let from = locate(item: id) else { return }
         var placements: [ItemList.Placement]? = []

@@ -33,13 +33,14 @@ extension OutlineForest {
             let place = place(position, target: target)
             add(new, parent: place.parent, tree: place.tree, at: place.at)
         case .moveInto(let id, let parent):
-            guard id != parent else { throw EditFailure(.relativeToItself, [id]) }
+            guard ItemID(id) != ItemID(parent) else { throw EditFailure(.relativeToItself, [id]) }
             try requireItems([id, parent])
             guard let n = node(id), let p = node(parent) else { return }
             guard !isInSubtree(p, of: n) else { throw EditFailure(.cycle, [id, parent]) }
             try requireDepth(level(p) + 1 + height(n), [id, parent])
-            detach(n)
+            let oldParent = detach(n)
             attach(n, parent: p, tree: nodes[p].tree)
+            forgetExpansionIfChildless(oldParent)
         case .replaceChildren(let parent, let new):
             try requireItems([parent])
             guard let p = node(parent) else { return }
@@ -111,14 +112,15 @@ extension OutlineForest {
                 trees[slot].roots = []
             }
         case .moveItem(let id, let position):
-            guard id != position.target else { throw EditFailure(.relativeToItself, [id]) }
+            guard ItemID(id) != ItemID(position.target) else { throw EditFailure(.relativeToItself, [id]) }
             try requireItems([id, position.target])
             guard let n = node(id), let target = node(position.target) else { return }
             guard !isInSubtree(target, of: n) else { throw EditFailure(.cycle, [id, position.target]) }
             try requireDepth(level(target) + height(n), [id, position.target])
-            detach(n)
+            let oldParent = detach(n)
             let place = place(position, target: target)
             attach(n, parent: place.parent, tree: place.tree, at: place.at)
+            forgetExpansionIfChildless(oldParent)
         case .reloadItems(let ids):
             try requireItems(ids)
             requests.reloadItems.formUnion(ids.map(ItemID.init))

@@ -150,14 +150,21 @@ struct OutlineForest {
         return body(&trees[nodes[n].tree].roots)
     }
 
-    /// Takes `n` (with its subtree) out of its list; a parent left without
-    /// children is no longer expanded. - Complexity: O(siblings)
-    mutating func detach(_ n: Int) {
+    /// Takes `n` (with its subtree) out of its list and answers its parent
+    /// (-1 at the top). The caller calls `forgetExpansionIfChildless` on
+    /// that parent once the op is done (a move back into the same parent
+    /// keeps it expanded). - Complexity: O(siblings)
+    @discardableResult
+    mutating func detach(_ n: Int) -> Int {
         withSiblings(of: n) { list in
             if let i = list.firstIndex(of: n) { list.remove(at: i) }
         }
-        let parent = nodes[n].parent
-        if parent >= 0, nodes[parent].children.isEmpty { expanded.remove(parent) }
+        return nodes[n].parent
+    }
+
+    /// Keeps the invariant: a node left without children is not expanded.
+    mutating func forgetExpansionIfChildless(_ n: Int) {
+        if n >= 0, nodes[n].children.isEmpty { expanded.remove(n) }
     }
 
     /// Puts detached `n` as a child of `parent` (-1: top level of section
@@ -183,8 +190,9 @@ struct OutlineForest {
 
     /// Removes `n` and its subtree from the forest.
     mutating func delete(_ n: Int) {
-        detach(n)
+        let parent = detach(n)
         forget(n)
+        forgetExpansionIfChildless(parent)
     }
 
     /// Drops `n` and its subtree from the index, leaving the list that holds `n`

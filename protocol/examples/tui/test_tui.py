@@ -526,14 +526,20 @@ def ansi_to_html(lines: List[str]) -> str:
             f"white-space:pre}}</style><pre>{body}</pre>")
 
 
+# Tests write their screenshots under the ignored .build/ (git status stays clean); set
+# DIFFABLE_SCREENSHOT_DIR=protocol/examples/tui to refresh the tracked ones on purpose.
+SHOTS = Path(os.environ.get("DIFFABLE_SCREENSHOT_DIR") or HERE.parent.parent.parent / ".build" / "screenshots" / "tui")
+
+
 def screenshot(lines: List[str]) -> None:
-    text_path = HERE / "screenshot.txt"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    text_path = SHOTS / "screenshot.txt"
     text_path.write_text("\n".join(re.sub(r"\x1b\[[0-9;]*m", "", l).rstrip() for l in lines).rstrip() + "\n")
     check("screenshot: text capture saved", text_path.stat().st_size > 0)
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not check("screenshot: chromium is installed (protocol/tools/install-test-tools)", chromium is not None):
         return
-    png = HERE / "screenshot.png"
+    png = SHOTS / "screenshot.png"
     with tempfile.TemporaryDirectory() as tmp:
         page = Path(tmp) / "tui.html"
         shown = [l for l in lines]
@@ -546,7 +552,7 @@ def screenshot(lines: List[str]) -> None:
         done = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                                f"--user-data-dir={tmp}/profile", f"--window-size={width},{height}",
                                f"--screenshot={png}", page.as_uri()], capture_output=True, text=True, timeout=60)
-    check("screenshot: PNG written to protocol/examples/tui/screenshot.png",
+    check(f"screenshot: PNG written to {png}",
           png.exists() and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", done.stderr[-500:])
 
 

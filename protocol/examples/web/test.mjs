@@ -2,13 +2,17 @@
 // `node --experimental-websocket`, see ./run-tests) and checks the DOM after every step.
 // Missing chromium or WebSocket is a failure, never a skip. Loopback only.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, existsSync, unlinkSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, existsSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BIG_COUNT, bigPeople } from './people.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
+// Screenshots go under the ignored .build/ (git status stays clean); set
+// DIFFABLE_SCREENSHOT_DIR=protocol/examples/web to refresh the tracked ones on purpose.
+const shots = process.env.DIFFABLE_SCREENSHOT_DIR || join(here, '..', '..', '..', '.build', 'screenshots', 'web');
+mkdirSync(shots, { recursive: true });
 const SEED = ['Lily Rose', 'Ava Grace', 'Ruby Mae', 'Stella Luna', 'Jack Ryan', 'Emma Kate', 'Olivia Jade',
   'Ethan James', 'Amelia Rose', 'Lucas John', 'Madison Claire', 'Noah William', 'Isla Faith', 'Mason Alexander',
   'Grace Elizabeth', 'Liam Thomas', 'Chloe Grace', 'Jackson Lee', 'Scarlett Belle'];
@@ -272,9 +276,9 @@ async function main() {
   await cdp.idle();
   const clip = await cdp.eval(`(() => { const a = document.getElementById('big-screen'); a.scrollIntoView(); const r = a.getBoundingClientRect(); return { x: r.left, y: r.top + window.scrollY, width: r.width, height: r.height + 8, scale: 1 }; })()`);
   const bigShot = await cdp.send('Page.captureScreenshot', { format: 'png', clip, captureBeyondViewport: true });
-  writeFileSync(join(here, 'screenshot-big.png'), Buffer.from(bigShot.data, 'base64'));
+  writeFileSync(join(shots, 'screenshot-big.png'), Buffer.from(bigShot.data, 'base64'));
   await cdp.eval('window.scrollTo(0, 0); true');
-  check('big-list screenshot saved to protocol/examples/web/screenshot-big.png', existsSync(join(here, 'screenshot-big.png')));
+  check(`big-list screenshot saved to ${join(shots, 'screenshot-big.png')}`, existsSync(join(shots, 'screenshot-big.png')));
   check('no errors reported by the page', same(await cdp.eval('window.__diffable.failures'), []), JSON.stringify(await cdp.eval('window.__diffable.failures')));
 
   // screenshot: Grace and Lucas added, "a" typed
@@ -287,10 +291,10 @@ async function main() {
   await cdp.key('ArrowDown', 'ArrowDown', 40);
   await new Promise((r) => setTimeout(r, 400)); // let the animations finish
   const shot = await cdp.send('Page.captureScreenshot', { format: 'png', captureBeyondViewport: false });
-  const png = join(here, 'screenshot.png');
+  const png = join(shots, 'screenshot.png');
   if (existsSync(png)) unlinkSync(png);
   writeFileSync(png, Buffer.from(shot.data, 'base64'));
-  check('screenshot saved to protocol/examples/web/screenshot.png', existsSync(png));
+  check(`screenshot saved to ${png}`, existsSync(png));
   console.log(`(${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 

@@ -83,7 +83,9 @@ class App:
     def literal(self, text: str) -> None:
         tmux("send-keys", "-t", self.name, "-l", text)
 
-    def wait(self, predicate: Callable[[List[str]], bool], timeout: float = 5.0) -> bool:
+    # A hang detector, not a speed check: a busy 2-core machine (a build beside the tests) can
+    # take seconds to redraw a pane.
+    def wait(self, predicate: Callable[[List[str]], bool], timeout: float = 60.0) -> bool:
         deadline = time.monotonic() + timeout
         while True:
             if predicate(self.screen()):
@@ -135,7 +137,7 @@ def status_line(lines: List[str]) -> str:
     return lines[HEIGHT - 2] if len(lines) >= HEIGHT - 1 else ""
 
 
-def exit_code(app: App, timeout: float = 5.0) -> Optional[int]:
+def exit_code(app: App, timeout: float = 60.0) -> Optional[int]:
     if not app.wait(has("__EXIT="), timeout):
         return None
     match = re.search(r"__EXIT=(\d+)", app.text())
@@ -157,7 +159,7 @@ def test_people() -> Optional[List[str]]:
     app = App("people")
     shot: Optional[List[str]] = None
     try:
-        ok = app.wait(lambda l: len(list_names(l)) == 19, 10)
+        ok = app.wait(lambda l: len(list_names(l)) == 19)
         lines = app.screen()
         check("people: all 19 seed people listed in order", ok and list_names(lines) == SEED, "\n".join(lines))
         check("people: nobody added, empty search bar", added_names(lines) == [] and any("Search: ▏" in l for l in lines))
@@ -221,7 +223,7 @@ def test_people() -> Optional[List[str]]:
         app.close()
     app = App("people")  # the screenshot: Grace added, then “a” typed
     try:
-        app.wait(lambda l: len(list_names(l)) == 19, 10)
+        app.wait(lambda l: len(list_names(l)) == 19)
         app.literal("gr")
         app.wait(has("Search: gr▏"))
         app.keys("Down", "Enter")
@@ -246,7 +248,7 @@ def test_people() -> Optional[List[str]]:
 def test_settings() -> None:
     app = App("settings")
     try:
-        ok = app.wait(has("[✓] c"), 10)
+        ok = app.wait(has("[✓] c"))
         lines = app.text()
         check("settings: initial selection two; a, c",
               ok and "(●) two" in lines and "( ) one" in lines and "[✓] a" in lines and "[ ] b" in lines
@@ -279,7 +281,7 @@ def test_settings() -> None:
 def test_basics() -> None:
     app = App("basics")
     try:
-        ok = app.wait(has("uuid-3"), 10)
+        ok = app.wait(has("uuid-3"))
         lines = app.text()
         check("basics: three rows, two equal-looking Donnys with their ids",
               ok and lines.count("Donny Wals") == 2 and "id uuid-1" in lines and "id uuid-2" in lines, lines)
@@ -309,7 +311,7 @@ def test_basics() -> None:
 def test_fruit() -> None:
     app = App("fruit")
     try:
-        ok = app.wait(has("Blood"), 10)
+        ok = app.wait(has("Blood"))
         lines = app.text()
         check("fruit: apples and oranges", ok and "Apples" in lines and "Oranges" in lines and "Gala" in lines, lines)
         app.keys("e")
@@ -406,7 +408,7 @@ def test_big(rows: int) -> None:
             before = shown_range(app.screen())
             started = time.monotonic()
             app.keys(key)
-            ok = app.wait(lambda l: shown_range(l) != before and expect(before, shown_range(l)) and right_people(l), 30)
+            ok = app.wait(lambda l: shown_range(l) != before and expect(before, shown_range(l)) and right_people(l), 60)
             scrolls.append(time.monotonic() - started)
             time.sleep(0.05)
             lines = app.screen()
@@ -438,7 +440,7 @@ def test_big(rows: int) -> None:
         for key in ["m", "o"]:
             app.literal(key)
             time.sleep(0.4)
-        ok = app.wait(lambda l: any("Search: mo▏" in x for x in l) and pane_names(l) == matching[:HEIGHT - 6], 30)
+        ok = app.wait(lambda l: any("Search: mo▏" in x for x in l) and pane_names(l) == matching[:HEIGHT - 6], 60)
         check("big: “mo” typed again after scrolling: the first matches from the top", ok, "\n".join(app.screen()))
         app.keys("Enter")
         time.sleep(0.4)

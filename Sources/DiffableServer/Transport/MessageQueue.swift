@@ -6,6 +6,9 @@ enum IncomingEvent: Sendable {
     case message(JSON, lazyParams: LazyParams? = nil)
     case unparsable(String)
     case malformed(String)
+    /// A message over `--max-message-bytes`, skipped unread: the request id
+    /// found at its start (`.null` when none was), and the sizes.
+    case tooLarge(id: JSON, size: Int, limit: Int)
     case endOfInput
 }
 

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// A message over `--max-message-bytes` is skipped, never held whole, and
-/// answered; the messages after it are served.
+/// Nothing a client sends, or fails to read, makes the daemon hold more than
+/// a bounded amount: a message over `--max-message-bytes` is skipped and
+/// answered, and a client that never reads its answers is held back.
 @Suite(.serialized) struct MessageLimitTests {
     static let initialize = #"{"jsonrpc":"2.0","id":1,"method":"initialize"}"#
 
@@ -57,5 +58,143 @@ import Testing
             #expect(output.status == 2)
             #expect(output.stderr.contains("--max-message-bytes needs a positive number of bytes"), "\(output.stderr)")
         }
+    }
+
+    /// A client writes 90 MiB of small requests from a thread and reads
+    /// nothing. The daemon's answers fill stdout and block it; the reader
+    /// then stops reading once its queue is full (64 MiB), so the client's
+    /// writes block too, before the 90 MiB are through, and the daemon's
+    /// memory stays bounded. Then the client reads: every request is
+    /// answered.
+    @Test func aClientThatNeverReadsIsHeldBackNotBuffered() throws {
+        let binary = try #require(DaemonProcess.binary)
+        signal(SIGPIPE, SIG_IGN)  // a daemon that died shows as a failed write, not a dead test runner
+        let process = Process()
+        process.executableURL = binary
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().async { _ = stderr.fileHandleForReading.readDataToEndOfFile() }
+
+        // ~2 KB per request: 90 MiB is ~46,000 of them, which a debug
+        // build answers in seconds. Their ids are long, so each takes its
+        // size or more in memory once parsed.
+        let padding = String(repeating: "x", count: 2000)
+        var block: [UInt8] = []
+        var requests = 0
+        while block.count < 1 << 20 {
+            block += Array(#"{"jsonrpc":"2.0","id":"\#(padding)-\#(requests)","method":"sources"}"#.utf8) + [0x0A]
+            requests += 1
+        }
+        let blocks = 90
+        let chunk = block
+        let writer = Writer(fd: stdin.fileHandleForWriting.fileDescriptor)
+        Thread {
+            writer.write(Array((Self.initialize + "\n").utf8))
+            for _ in 0..<blocks { writer.write(chunk) }
+            try? stdin.fileHandleForWriting.close()
+            writer.finish()
+        }.start()
+
+        // Wait until the writer is stuck (no progress for 2 s) or done. A
+        // slow machine only makes the daemon absorb its share later: the
+        // writer cannot get through while nobody reads the answers.
+        var last = -1
+        var stillSince = Date()
+        let started = Date()
+        while true {
+            let (written, finished) = writer.progress
+            if finished { break }
+            if written != last {
+                last = written
+                stillSince = Date()
+            } else if Date().timeIntervalSince(stillSince) >= 2 {
+                break
+            }
+            try #require(Date().timeIntervalSince(started) < 600, "hang detector: the writer neither finished nor stopped")
+            usleep(50_000)
+        }
+        let rss = try Self.residentMiB(process.processIdentifier)
+        let (written, finished) = writer.progress
+        #expect(!finished, "the daemon read all \(written) bytes without anyone reading its answers (RSS \(rss) MiB)")
+        // At most the queue's 64 MiB, the pipes' 1 MiB each and a read.
+        #expect(written < 80 << 20, "the daemon read \(written) bytes ahead")
+        // What the queue may hold (64 MiB) plus the daemon itself, with room to spare.
+        #expect(rss < 250, "RSS \(rss) MiB while the writer is blocked after \(written) bytes")
+
+        // Now read: the writer gets through, and every request is answered.
+        var answers = 0
+        var wrong: [String] = []
+        var pending: [UInt8] = []
+        let ending = Array(#","result":{"sources":[]}}"#.utf8)
+        while true {
+            let chunk = stdout.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            pending += chunk
+            var start = 0
+            while let newline = pending[start...].firstIndex(of: 0x0A) {
+                let line = pending[start..<newline]
+                if answers > 0 && !line.suffix(ending.count).elementsEqual(ending) {
+                    if wrong.count < 3 { wrong.append(String(decoding: line.prefix(300), as: UTF8.self)) }
+                }
+                answers += 1
+                start = newline + 1
+            }
+            pending.removeSubrange(..<start)
+        }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(writer.progress.finished)
+        #expect(answers == 1 + blocks * requests, "answers: \(answers) of \(1 + blocks * requests)")
+        #expect(wrong.isEmpty, "\(wrong)")
+        #expect(pending.isEmpty)
+    }
+
+    /// The resident set of process `pid`, from /proc (Linux).
+    static func residentMiB(_ pid: Int32) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
+        let kilobytes = try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? ""))
+        return kilobytes / 1024
+    }
+}
+
+/// Writes to a pipe with plain blocking writes, counting what got through.
+private final class Writer: @unchecked Sendable {
+    private let fd: Int32
+    private let lock = NSLock()
+    private var written = 0
+    private var finished = false
+
+    init(fd: Int32) { self.fd = fd }
+
+    var progress: (written: Int, finished: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (written, finished)
+    }
+
+    func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count, let base = buffer.baseAddress {
+                let n = Foundation.write(fd, base + offset, buffer.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { return }
+                offset += n
+                lock.lock()
+                written += n
+                lock.unlock()
+            }
+        }
+    }
+
+    func finish() {
+        lock.lock()
+        finished = true
+        lock.unlock()
     }
 }

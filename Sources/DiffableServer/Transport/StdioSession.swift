@@ -14,8 +14,11 @@ import Foundation
 /// A `$/cancelRequest` that arrives while its request is running sets that
 /// request's `CancellationFlag`; the handler stops at its next safe point.
 ///
-/// A message over `maxMessageBytes` is skipped as it streams in
-/// (`MessageFramer`) and answered with an error: it is never held whole.
+/// Memory stays bounded whatever the client does: a message over
+/// `maxMessageBytes` is skipped as it streams in (`MessageFramer`), and the
+/// reader stops reading while the queue holds more than its bound
+/// (`MessageQueue`), so a client that never reads its answers finds its
+/// writes blocked rather than the daemon's memory growing.
 ///
 /// `@unchecked Sendable`: the reader thread touches only `queue` (locked),
 /// `mode` (guarded by `modeLock`), `running` (guarded by `runningLock`) and
@@ -210,6 +213,9 @@ public final class StdioSession: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var firstByteAt: UInt64 = 0
         while true {
+            // Backpressure: no more input while the queue is full; the
+            // client's writes block once the pipe is full too.
+            queue.waitForRoom()
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if framer.bufferedByteCount == 0 { firstByteAt = DispatchTime.now().uptimeNanoseconds }
             if count < 0 && errno == EINTR { continue }
@@ -282,11 +288,11 @@ public final class StdioSession: @unchecked Sendable {
                 let message = try JSONParser.parse(body)
                 tracer?.record(body, .incoming)
                 cancelIfRunning(message)
-                queue.push(.message(message))
+                queue.push(.message(message), size: body.count)
                 return true
             } catch {
                 tracer?.record(body, .incoming, isJSON: false)
-                queue.push(.unparsable("\(error)"))
+                queue.push(.unparsable("\(error)"), size: body.count)
                 framed = .body(body)
                 return false
             }

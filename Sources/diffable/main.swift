@@ -27,7 +27,8 @@ case .serve(let options):
         FileHandle.standardError.write(Data(CommandLineAction.terminalHint.utf8))
     }
     let server = Server(logger: Logger(level: options.logLevel))
-    let status = StdioSession(server: server, tracer: tracer, parentProcessID: options.clientProcessID).run()
+    let status = StdioSession(server: server, tracer: tracer, parentProcessID: options.clientProcessID,
+                              maxMessageBytes: options.maxMessageBytes).run()
     Logger.flush()
     exit(status)
 }

@@ -15,7 +15,7 @@ import Testing
         func drain() {
             while let framed = framer.next() {
                 switch framed {
-                case .malformed: failures += 1
+                case .malformed, .tooLarge: failures += 1
                 case .body(let body):
                     if (try? JSONParser.parse(body)) != nil {
                         bodies.append(String(decoding: body, as: UTF8.self))

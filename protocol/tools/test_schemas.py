@@ -289,6 +289,9 @@ WRONG = [
     ("1005 from apply (not one of its codes)", "apply", err(1002, data={"source": "x", "baseVersion": 0, "currentVersion": 1}),
      err(1005, data={"section": "a", "ids": ["p"]})),
     ("1001 from sources (not one of its codes)", "sources", err(-32603), err(1001, data={"source": "x"})),
+    ("1010 without size", "apply", err(1010, data={"limit": 1000, "size": 1500}), err(1010, data={"limit": 1000})),
+    ("1010 with another member", "sources", err(1010, data={"limit": 1000, "size": 1500}),
+     err(1010, data={"limit": 1000, "size": 1500, "id": 3})),
     ("-32800 without method", "search", err(-32800, data={"method": "search", "supersededBy": 4}), err(-32800, data={"supersededBy": 4})),
     ("bad diff: unknown batch key", "apply", DIFF, with_(DIFF, ["result", "batch", "rows"], {})),
     ("bad diff: empty insert run", "apply", DIFF, with_(DIFF, ["result", "batch", "items", "insert", 0, "items"], [])),
@@ -480,6 +483,7 @@ VALID = [
     err(1001, data={"source": "x"}), err(1002, data={"source": "x", "baseVersion": 3, "currentVersion": 4}),
     err(1003, data={"ids": ["p"]}), err(1003, data={"sections": ["a"]}), err(1004, data={"op": 2, "reason": "noSection", "ids": []}),
     err(1005, data={"section": "a", "ids": ["p", "q"]}),
+    err(1010, data={"limit": 1000, "size": 1500}), err(1010, data={"limit": 1073741824, "size": 1500000000}, id=None),
 ]
 
 

@@ -15,17 +15,22 @@ public enum CommandLineAction: Equatable, Sendable {
         public var clientProcessID: Int32?
         /// `--trace FILE`: append every message in both directions to FILE.
         public var tracePath: String?
+        /// `--max-message-bytes N`: messages with a larger body are skipped
+        /// and answered with an error (see `MessageFramer`).
+        public var maxMessageBytes = MessageFramer.defaultMaxMessageBytes
 
-        public init(logLevel: Logger.Level = .warning, clientProcessID: Int32? = nil, tracePath: String? = nil) {
+        public init(logLevel: Logger.Level = .warning, clientProcessID: Int32? = nil, tracePath: String? = nil,
+                    maxMessageBytes: Int = MessageFramer.defaultMaxMessageBytes) {
             self.logLevel = logLevel
             self.clientProcessID = clientProcessID
             self.tracePath = tracePath
+            self.maxMessageBytes = maxMessageBytes
         }
     }
 
     public static let usage = """
         usage: diffable [--stdio] [--log-level error|warning|info|debug]
-                        [--clientProcessId PID] [--trace FILE]
+                        [--clientProcessId PID] [--trace FILE] [--max-message-bytes N]
                diffable replay FILE
                diffable --help | --version
 
@@ -37,6 +42,8 @@ public enum CommandLineAction: Equatable, Sendable {
           --stdio                 accepted for editors' launchers (stdio is the only transport)
           --clientProcessId PID   exit when process PID is gone (like initialize's processId)
           --trace FILE            append every message, both directions, to FILE (NDJSON)
+          --max-message-bytes N   skip, and answer with error 1010, any message whose body is
+                                  over N bytes (default 1073741824, 1 GiB); it is never buffered
           replay FILE             re-send a trace's requests to a fresh server; exit 0 when
                                   every response matches the recorded one, 1 at the first that differs
         """
@@ -88,6 +95,11 @@ public enum CommandLineAction: Equatable, Sendable {
                         return .usageError("--clientProcessId needs a positive process id")
                     }
                     options.clientProcessID = parsed
+                } else if let limit = value(of: "--max-message-bytes") {
+                    guard let limit, let parsed = Int(limit), parsed > 0 else {
+                        return .usageError("--max-message-bytes needs a positive number of bytes")
+                    }
+                    options.maxMessageBytes = parsed
                 } else if let path = value(of: "--trace") {
                     guard let path, !path.isEmpty else { return .usageError("--trace needs a FILE") }
                     options.tracePath = path

@@ -41,6 +41,11 @@ public enum ErrorCode {
     public static let invalidEdit = 1004
     /// A `select` request breaks a section's selection policy.
     public static let selectionRejected = 1005
+    /// A message over `--max-message-bytes`, skipped unread. Its own code,
+    /// not -32600 (which says the request is malformed): the request may be
+    /// perfectly valid, and a client that recognizes this code knows to
+    /// split it. Transport codes start at 1010, clear of request codes.
+    public static let messageTooLarge = 1010
 }
 
 extension RPCError {

@@ -111,6 +111,15 @@ public final class Server {
             message: "Unreadable message: \(description). The server is still running.")))
     }
 
+    /// A message over the size limit, skipped unread; `id` is the request's
+    /// when it was found at the start of the message, else `.null`.
+    public func messageTooLarge(id: JSON, size: Int, limit: Int) -> JSON {
+        Self.errorResponse(id: id, RPCError(
+            code: ErrorCode.messageTooLarge,
+            message: "Message of \(size) bytes is over the limit of \(limit) bytes (--max-message-bytes); it was skipped and the server is still running. Send smaller requests (an apply split into an apply and edits), or start the daemon with a larger --max-message-bytes.",
+            data: .object(JSONObject([("limit", .int(limit)), ("size", .int(size))]))))
+    }
+
     /// Handles a parsed message: a single request/notification or a batch.
     public func handle(message: JSON) -> JSON? {
         handle(message: message, lazyParams: nil)

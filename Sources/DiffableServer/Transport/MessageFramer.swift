@@ -1,11 +1,3 @@
-/// One unit produced by `MessageFramer`.
-public enum FramedMessage: Equatable, Sendable {
-    /// A complete message body (expected to be one JSON value; not yet parsed).
-    case body([UInt8])
-    /// A framing error; the framer has already resynchronized past it.
-    case malformed(String)
-}
-
 /// Turns an incoming byte stream into message bodies. Pure state machine: no I/O.
 ///
 /// The mode is decided by the first non-whitespace byte of the stream:
@@ -28,6 +20,12 @@ public enum FramedMessage: Equatable, Sendable {
 ///   - A header block over 64 KiB without its blank line → `.malformed`; the bytes
 ///     are discarded up to the next blank line.
 ///   - Blank lines before a header block are ignored.
+/// - A body over `maxMessageBytes` is never buffered: with `Content-Length`
+///   its bytes are dropped as they stream in; in a line, once more than the
+///   limit (plus one byte, which may be the `\r` of its end) is buffered
+///   without a newline, the bytes are dropped up to the next newline. Either
+///   way `.tooLarge` reports it once its end is reached (or at EOF), keeping
+///   only its first bytes, and framing goes on after it.
 ///
 /// - Complexity: linear in the total bytes appended, for any chunking and any
 ///   body size: scanning resumes where it stopped, consumed bytes are dropped
@@ -39,6 +37,11 @@ public struct MessageFramer: Sendable {
     }
 
     public static let maxHeaderBlockSize = 64 * 1024
+    /// 1 GiB: a 5M-item `apply` (~470 MB) fits twice over.
+    public static let defaultMaxMessageBytes = 1 << 30
+
+    /// Bodies larger than this are skipped (`.tooLarge`).
+    public let maxMessageBytes: Int
 
     public private(set) var mode: Mode = .undetermined
 
@@ -51,6 +54,8 @@ public struct MessageFramer: Sendable {
         case body(Int)
         /// Dropping this many more bytes of a rejected message's body.
         case skippingBody(Int)
+        /// Dropping this many more bytes of a body over the limit (`skipped`).
+        case skippingOversized(Int)
         /// After a header block without a usable `Content-Length`, or a body
         /// that was not JSON: dropping bytes up to the next `Content-Length`
         /// header name (any case), where the next message most likely starts.
@@ -58,11 +63,12 @@ public struct MessageFramer: Sendable {
     }
 
     private var state: State = .headers
-    private var buffer: [UInt8] = []
+    // The members without `private` are shared with MessageFramer+Lines.swift.
+    var buffer: [UInt8] = []
     /// Bytes before this index are consumed.
-    private var readOffset = 0
+    var readOffset = 0
     /// Bytes in `readOffset..<scanOffset` contain no newline (search resumes here).
-    private var scanOffset = 0
+    var scanOffset = 0
     /// Headers of the block being read.
     private var headers = HeaderBlock()
     /// While discarding: a partial (non-blank) line was dropped without its newline.
@@ -70,8 +76,16 @@ public struct MessageFramer: Sendable {
     /// Where the header block being read starts: an unusable block is
     /// rescanned from just after it (its garbage may hide the next header).
     private var blockStart: Int?
+    /// The message over the limit being dropped: in a line, from the moment
+    /// the limit is passed to its newline; with `Content-Length`, while in
+    /// `.skippingOversized`.
+    var skipped: OversizedMessage?
+    /// The last dropped byte of an over-long line was `\r` (maybe its end).
+    var skippedCR = false
 
-    public init() {}
+    public init(maxMessageBytes: Int = MessageFramer.defaultMaxMessageBytes) {
+        self.maxMessageBytes = max(0, maxMessageBytes)
+    }
 
     /// Bytes buffered but not yet consumed (for diagnostics and tests).
     public var bufferedByteCount: Int { buffer.count - readOffset }
@@ -129,8 +143,8 @@ public struct MessageFramer: Sendable {
     }
 
     /// Call at end of input, after `next()` returned `nil`. Reports a truncated trailing
-    /// message once (as `.malformed`, or as `.body` for an unterminated last NDJSON line);
-    /// afterwards returns `nil`.
+    /// message once (as `.malformed`, as `.body` for an unterminated last NDJSON line, or
+    /// as `.tooLarge` for one over the limit); afterwards returns `nil`.
     public mutating func finish() -> FramedMessage? {
         defer {
             buffer = []
@@ -140,14 +154,25 @@ public struct MessageFramer: Sendable {
             headers = HeaderBlock()
             discardMidLine = false
             blockStart = nil
+            skipped = nil
+            skippedCR = false
         }
         let rest = buffer[readOffset...]
         switch mode {
         case .undetermined:
             return nil
         case .lineDelimited:
+            if skipped != nil {
+                // End of input ends the over-long line.
+                skipLine(upTo: buffer.count)
+                return endSkippedLine()
+            }
             var line = rest[...]
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            if line.count > maxMessageBytes {
+                return .tooLarge(OversizedMessage(size: line.count, limit: maxMessageBytes,
+                                                  head: Array(line.prefix(OversizedMessage.headSize))))
+            }
             return line.allSatisfy(isWhitespace) ? nil : .body(Array(line))
         case .contentLength:
             switch state {
@@ -156,50 +181,13 @@ public struct MessageFramer: Sendable {
                 return .malformed("truncated header block at end of input")
             case .body(let length):
                 return .malformed("truncated message at end of input: expected \(length) body bytes, got \(rest.count)")
+            case .skippingOversized:
+                // Truncated, but over the limit whatever its end: say that.
+                return skipped.map { .tooLarge($0) }
             case .discardingHeaders, .skippingBody, .resynchronizing:
                 return nil  // already reported
             }
         }
-    }
-
-    // MARK: - Line-delimited
-
-    /// Messages at least this large may take over the buffer (`nextLine`).
-    static let handOverSize = 1 << 20
-
-    private mutating func nextLine() -> FramedMessage? {
-        while let newline = findNewline() {
-            var lineEnd = newline
-            if lineEnd > readOffset && buffer[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
-            let start = readOffset
-            readOffset = newline + 1
-            scanOffset = readOffset
-            if buffer[start..<lineEnd].allSatisfy(isWhitespace) { continue }
-            if start == 0, readOffset == buffer.count, lineEnd >= Self.handOverSize {
-                // A large message that is the whole buffer (a client waiting
-                // for each answer): hand the buffer over rather than copy it,
-                // and reserve as much for the next one (pages are only
-                // touched as bytes arrive).
-                var body = buffer
-                buffer = []
-                buffer.reserveCapacity(body.count)
-                readOffset = 0
-                scanOffset = 0
-                body.removeSubrange(lineEnd...)
-                return .body(body)
-            }
-            return .body(Array(buffer[start..<lineEnd]))
-        }
-        return nil
-    }
-
-    /// Index of the next `\n` at or after `scanOffset`; remembers the scanned range.
-    private mutating func findNewline() -> Int? {
-        let found: Int? = buffer.withUnsafeBufferPointer { all in
-            ByteRuns.firstIndex(of: 0x0A, in: all, from: scanOffset, end: all.count)
-        }
-        if found == nil { scanOffset = buffer.count }
-        return found
     }
 
     // MARK: - Content-Length (LSP)
@@ -229,6 +217,23 @@ public struct MessageFramer: Sendable {
                     return nil
                 }
                 state = .headers
+            case .skippingOversized(let remaining):
+                let n = min(remaining, buffer.count - readOffset)
+                if var message = skipped {
+                    keepHead(of: &message, upTo: readOffset + n)
+                    skipped = message
+                }
+                readOffset += n
+                scanOffset = readOffset
+                guard n == remaining else {
+                    state = .skippingOversized(remaining - n)
+                    return nil
+                }
+                state = .headers
+                if let message = skipped {
+                    skipped = nil
+                    return .tooLarge(message)
+                }
             case .resynchronizing:
                 guard let start = findHeaderName() else { return nil }
                 readOffset = start
@@ -307,6 +312,11 @@ public struct MessageFramer: Sendable {
             state = .skippingBody(length)
             return .malformed(error)
         }
+        if length > maxMessageBytes {
+            skipped = OversizedMessage(size: length, limit: maxMessageBytes, head: [])
+            state = .skippingOversized(length)
+            return nil
+        }
         state = .body(length)
         // Make room so a large body lands at offset 0 (enables the no-copy take-over).
         let available = buffer.count - readOffset
@@ -337,6 +347,7 @@ public struct MessageFramer: Sendable {
         scanOffset = 0
         headers = HeaderBlock()
         blockStart = nil
+        skipped = nil
         state = .resynchronizing
     }
 
@@ -369,82 +380,6 @@ public struct MessageFramer: Sendable {
     }
 }
 
-@inline(__always) private func isWhitespace(_ b: UInt8) -> Bool {
+@inline(__always) func isWhitespace(_ b: UInt8) -> Bool {
     b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09
-}
-
-/// Accumulated state of one LSP header block.
-private struct HeaderBlock: Sendable {
-    var byteCount = 0
-    var lineCount = 0
-    var contentLength: Int?
-    /// Why the Content-Length is unusable, if it is.
-    var lengthError: String?
-    /// First non-length problem (bad charset, bad header line).
-    var error: String?
-
-    mutating func parse(line: ArraySlice<UInt8>) {
-        lineCount += 1
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-            error = error ?? "invalid header line (no ':')"
-            return
-        }
-        let name = trim(line[line.startIndex..<colon])
-        let value = trim(line[(colon + 1)...])
-        if equalsIgnoringCase(name, "content-length") {
-            parseLength(value)
-        } else if equalsIgnoringCase(name, "content-type") {
-            if let charsetError = checkCharset(value) { error = error ?? charsetError }
-        }
-    }
-
-    private mutating func parseLength(_ value: ArraySlice<UInt8>) {
-        guard !value.isEmpty, value.count <= 15,
-              value.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-            lengthError = "invalid Content-Length value"
-            contentLength = nil
-            return
-        }
-        let n = value.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-        if lengthError != nil { return }
-        if let existing = contentLength, existing != n {
-            lengthError = "conflicting Content-Length headers"
-            contentLength = nil
-            return
-        }
-        contentLength = n
-    }
-
-    /// Looks for a `charset=` parameter; only UTF-8 is accepted.
-    private func checkCharset(_ value: ArraySlice<UInt8>) -> String? {
-        for param in value.split(separator: UInt8(ascii: ";")).dropFirst() {
-            guard let eq = param.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            guard equalsIgnoringCase(trim(param[param.startIndex..<eq]), "charset") else { continue }
-            var charset = trim(param[(eq + 1)...])
-            if charset.count >= 2, charset.first == UInt8(ascii: "\""), charset.last == UInt8(ascii: "\"") {
-                charset = charset.dropFirst().dropLast()
-            }
-            if equalsIgnoringCase(charset, "utf-8") || equalsIgnoringCase(charset, "utf8") { continue }
-            return "unsupported charset '\(String(decoding: charset, as: UTF8.self))' (only utf-8)"
-        }
-        return nil
-    }
-}
-
-private func trim(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-    var s = s
-    while let f = s.first, f == 0x20 || f == 0x09 { s = s.dropFirst() }
-    while let l = s.last, l == 0x20 || l == 0x09 || l == 0x0D { s = s.dropLast() }
-    return s
-}
-
-/// ASCII case-insensitive comparison with a lowercase ASCII literal.
-private func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ lowercase: StaticString) -> Bool {
-    guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
-    let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
-    for (b, e) in zip(bytes, expected) {
-        let lower = b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b | 0x20 : b
-        if lower != e { return false }
-    }
-    return true
 }

@@ -6,23 +6,55 @@ enum IncomingEvent: Sendable {
     case message(JSON, lazyParams: LazyParams? = nil)
     case unparsable(String)
     case malformed(String)
+    /// A message over `--max-message-bytes`, skipped unread: the request id
+    /// found at its start (`.null` when none was), and the sizes.
+    case tooLarge(id: JSON, size: Int, limit: Int)
     case endOfInput
 }
 
 /// A blocking FIFO shared by the reader thread and the handling thread.
+///
+/// It also holds the reader back: the reader waits (`waitForRoom`) before
+/// each read while the queued events take more than `byteBound` bytes, so a
+/// client that sends faster than the daemon answers (or never reads its
+/// answers, blocking their writes) fills the pipe instead of the daemon's
+/// memory. The event being handled has been popped and does not count: with
+/// nothing else queued, the reader always reads, and a `$/cancelRequest` for
+/// a long request gets through.
 final class MessageQueue: @unchecked Sendable {
+    /// 64 MiB: a few hundred thousand small requests queued ahead (all that
+    /// look-ahead needs), at a fraction of what a large `apply` itself takes.
+    static let defaultByteBound = 64 << 20
+
+    let byteBound: Int
     private let condition = NSCondition()
     private var items: [IncomingEvent] = []
+    /// What `items[i]` counts for (see `push`), for the same `i`.
+    private var costs: [Int] = []
     private var head = 0
+    /// The sum of `costs[head...]`.
+    private(set) var queuedBytes = 0
     /// `$/cancelRequest` notifications queued and not yet popped: when there
     /// are none, only the next queued request can make one moot.
     private var queuedCancels = 0
 
-    func push(_ event: IncomingEvent) {
+    init(byteBound: Int = MessageQueue.defaultByteBound) {
+        self.byteBound = byteBound
+    }
+
+    /// `size`: the bytes the event was read from. An event counts for the
+    /// larger of its size and its `footprint`, so the bound limits both the
+    /// memory queued and how far the reader runs ahead of the handler.
+    func push(_ event: IncomingEvent, size: Int = 0) {
+        let cost = max(size, Self.footprint(event))
         condition.lock()
         items.append(event)
+        costs.append(cost)
+        queuedBytes += cost
         if Self.isCancel(event) { queuedCancels += 1 }
-        condition.signal()
+        // Both threads wait on the one condition (the handler for an event,
+        // the reader for room): wake whichever waits.
+        condition.broadcast()
         condition.unlock()
     }
 
@@ -31,21 +63,47 @@ final class MessageQueue: @unchecked Sendable {
         return object["method"] == .string("$/cancelRequest")
     }
 
+    /// About the memory an event holds while queued: a large request's bytes
+    /// (its params stay unparsed until handled), a parsed message's tree.
+    static func footprint(_ event: IncomingEvent) -> Int {
+        let base = MemoryLayout<IncomingEvent>.stride + MemoryLayout<Int>.stride
+        switch event {
+        case .message(let message, let lazyParams):
+            return base + message.footprint + (lazyParams?.body.count ?? 0)
+        case .unparsable(let description), .malformed(let description):
+            return base + description.utf8.count
+        case .tooLarge(let id, _, _):
+            return base + id.footprint
+        case .endOfInput:
+            return base
+        }
+    }
+
     func pop() -> IncomingEvent {
         condition.lock()
         defer { condition.unlock() }
         while head >= items.count { condition.wait() }
         let event = items[head]
         if Self.isCancel(event) { queuedCancels -= 1 }
+        queuedBytes -= costs[head]
         // Drop the queue's reference now (a large request's body, or its
         // tree), not at the next compaction; the slot is never read again.
         items[head] = .endOfInput
         head += 1
         if head > 1024 && head * 2 > items.count {
             items.removeFirst(head)
+            costs.removeFirst(head)
             head = 0
         }
+        condition.broadcast()
         return event
+    }
+
+    /// Returns once the queued events take at most `byteBound` bytes.
+    func waitForRoom() {
+        condition.lock()
+        defer { condition.unlock() }
+        while queuedBytes > byteBound { condition.wait() }
     }
 
     /// Runs `body` on the messages already queued behind the one being

@@ -14,6 +14,12 @@ import Foundation
 /// A `$/cancelRequest` that arrives while its request is running sets that
 /// request's `CancellationFlag`; the handler stops at its next safe point.
 ///
+/// Memory stays bounded whatever the client does: a message over
+/// `maxMessageBytes` is skipped as it streams in (`MessageFramer`), and the
+/// reader stops reading while the queue holds more than its bound
+/// (`MessageQueue`), so a client that never reads its answers finds its
+/// writes blocked rather than the daemon's memory growing.
+///
 /// `@unchecked Sendable`: the reader thread touches only `queue` (locked),
 /// `mode` (guarded by `modeLock`), `running` (guarded by `runningLock`) and
 /// the tracer (locked); everything else stays on the calling thread.
@@ -24,6 +30,7 @@ public final class StdioSession: @unchecked Sendable {
     let queue = MessageQueue()
     let reaper = Reaper()
     let tracer: Tracer?
+    let maxMessageBytes: Int
     private var mode = MessageFramer.Mode.undetermined
     private let modeLock = NSLock()
     /// The request being handled: its id, its `workDoneToken` and its
@@ -35,8 +42,9 @@ public final class StdioSession: @unchecked Sendable {
     /// `parentProcessID`: end the session when that process is gone (also
     /// set later by `initialize`'s `processId`).
     public init(server: Server, input: Int32 = 0, output: Int32 = 1, tracer: Tracer? = nil,
-                parentProcessID: Int32? = nil) {
+                parentProcessID: Int32? = nil, maxMessageBytes: Int = MessageFramer.defaultMaxMessageBytes) {
         self.server = server
+        self.maxMessageBytes = maxMessageBytes
         self.input = input
         self.output = output
         self.tracer = tracer
@@ -61,6 +69,8 @@ public final class StdioSession: @unchecked Sendable {
                 send(server.framingError(description))
             case .unparsable(let description):
                 send(server.parseErrorResponse(description))
+            case .tooLarge(let id, let size, let limit):
+                _ = send(server.messageTooLarge(id: id, size: size, limit: limit))
             case .message(let message, let lazyParams):
                 let response: JSON?
                 reaper.begin()
@@ -196,13 +206,16 @@ public final class StdioSession: @unchecked Sendable {
     }
 
     private func readLoop() {
-        var framer = MessageFramer()
+        var framer = MessageFramer(maxMessageBytes: maxMessageBytes)
         // Large requests arrive in fewer, bigger reads.
         Self.enlargePipe(input)
         Self.enlargePipe(output)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var firstByteAt: UInt64 = 0
         while true {
+            // Backpressure: no more input while the queue is full; the
+            // client's writes block once the pipe is full too.
+            queue.waitForRoom()
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if framer.bufferedByteCount == 0 { firstByteAt = DispatchTime.now().uptimeNanoseconds }
             if count < 0 && errno == EINTR { continue }
@@ -252,6 +265,12 @@ public final class StdioSession: @unchecked Sendable {
             tracer?.record(Array(description.utf8), .incoming, isJSON: false)
             queue.push(.malformed(description))
             return true
+        case .tooLarge(let skipped):
+            let id = RequestIDScanner.id(in: skipped.head) ?? .null
+            server.logger.log(.warning, "skipped a message of \(skipped.size) bytes, over --max-message-bytes \(skipped.limit)")
+            tracer?.recordTooLarge(id: id, size: skipped.size, limit: skipped.limit)
+            queue.push(.tooLarge(id: id, size: skipped.size, limit: skipped.limit))
+            return true
         case .body(var body):
             // A large request's bytes are handed over: once queued, the
             // handler holds their one reference and may give pages back
@@ -269,11 +288,11 @@ public final class StdioSession: @unchecked Sendable {
                 let message = try JSONParser.parse(body)
                 tracer?.record(body, .incoming)
                 cancelIfRunning(message)
-                queue.push(.message(message))
+                queue.push(.message(message), size: body.count)
                 return true
             } catch {
                 tracer?.record(body, .incoming, isJSON: false)
-                queue.push(.unparsable("\(error)"))
+                queue.push(.unparsable("\(error)"), size: body.count)
                 framed = .body(body)
                 return false
             }

@@ -16,6 +16,8 @@ public enum TraceReplay {
         var body: [UInt8]
         var isJSON: Bool
         var line: Int
+        /// A message skipped for its size: its id, size and limit (`body` is empty).
+        var tooLarge: (id: JSON, size: Int, limit: Int)? = nil
     }
 
     /// Exit code: 0 when every response matched, 1 at the first difference,
@@ -57,7 +59,12 @@ public enum TraceReplay {
                 compared += 1
                 continue
             }
-            let response = entry.isJSON ? server.handle(body: entry.body) : server.parseErrorResponse("replayed")
+            let response: [UInt8]?
+            if let skipped = entry.tooLarge {
+                response = JSONWriter.bytes(server.messageTooLarge(id: skipped.id, size: skipped.size, limit: skipped.limit))
+            } else {
+                response = entry.isJSON ? server.handle(body: entry.body) : server.parseErrorResponse("replayed")
+            }
             if !sameJSON(response, recorded?.body, parseErrors: !entry.isJSON) {
                 fail("""
                     line \(entry.line): the response differs from the recording.
@@ -111,6 +118,9 @@ public enum TraceReplay {
             }
             if let message = object["message"] {
                 entries.append(Entry(incoming: direction == "in", body: JSONWriter.bytes(message), isJSON: true, line: index + 1))
+            } else if case .object(let skipped)? = object["tooLarge"], let id = skipped["id"],
+                      let size = skipped["size"]?.intValue, let limit = skipped["limit"]?.intValue {
+                entries.append(Entry(incoming: true, body: [], isJSON: true, line: index + 1, tooLarge: (id, size, limit)))
             } else if case .string(let text)? = object["text"] {
                 entries.append(Entry(incoming: direction == "in", body: Array(text.utf8), isJSON: false, line: index + 1))
             } else {

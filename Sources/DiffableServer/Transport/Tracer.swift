@@ -31,6 +31,16 @@ public final class Tracer: @unchecked Sendable {
         case outgoing = "out"
     }
 
+    /// Records a message skipped for its size, as
+    /// `"tooLarge": {"id", "size", "limit"}` instead of `"message"` (its
+    /// bytes were never held).
+    public func recordTooLarge(id: JSON, size: Int, limit: Int) {
+        let skipped = JSON.object(JSONObject([("id", id), ("size", .int(size)), ("limit", .int(limit))]))
+        let time = Date().timeIntervalSince1970
+        writeLine(Array("{\"time\":\(String(format: "%.3f", time)),\"direction\":\"in\",\"tooLarge\":".utf8)
+              + JSONWriter.bytes(skipped) + Array("}\n".utf8))
+    }
+
     /// Records one message body; `isJSON` false records it as text.
     /// - Complexity: O(body.count).
     public func record(_ body: [UInt8], _ direction: Direction, isJSON: Bool = true) {
@@ -44,6 +54,10 @@ public final class Tracer: @unchecked Sendable {
             line.append(contentsOf: JSONWriter.bytes(.string(String(decoding: body, as: UTF8.self))))
         }
         line.append(contentsOf: "}\n".utf8)
+        writeLine(line)
+    }
+
+    private func writeLine(_ line: [UInt8]) {
         lock.lock()
         defer { lock.unlock() }
         line.withUnsafeBytes { buffer in

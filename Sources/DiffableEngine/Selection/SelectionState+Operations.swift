@@ -55,19 +55,20 @@ extension SelectionState {
         }
 
         // 1. Resolve targets (errors are raised in target order after locating).
-        enum Resolved { case item(String), failure(SelectionError) }
+        enum Resolved { case item(ItemID), failure(SelectionError) }
         var resolved: [Resolved] = []
         resolved.reserveCapacity(targets.count)
-        var wanted = Set<String>()
+        var wanted = Set<ItemID>()
         for target in targets {
             switch target {
             case .id(let id):
-                resolved.append(.item(id))
-                wanted.insert(id)
+                let key = ItemID(id)
+                resolved.append(.item(key))
+                wanted.insert(key)
             case .path(let path):
                 if let item = visible.item(at: path) {
-                    resolved.append(.item(item.id))
-                    wanted.insert(item.id)
+                    resolved.append(.item(item.itemID))
+                    wanted.insert(item.itemID)
                 } else {
                     resolved.append(.failure(.pathOutOfRange(path)))
                 }
@@ -77,15 +78,15 @@ extension SelectionState {
         }
         let locations = locate(wanted, in: full)
 
-        var targetIDs: [String] = []
-        var seen = Set<String>()
+        var targetIDs: [ItemID] = []
+        var seen = Set<ItemID>()
         for entry in resolved {
             switch entry {
             case .failure(let error):
                 throw error
             case .item(let id):
                 // A visible item missing from `full` is as unknown as a bad id.
-                guard locations[id] != nil else { throw .unknownItem(id: id) }
+                guard locations[id] != nil else { throw .unknownItem(id: id.string) }
                 if seen.insert(id).inserted { targetIDs.append(id) }
             }
         }
@@ -94,8 +95,8 @@ extension SelectionState {
         //    in order of each section's first target.
         var sectionOrder: [String] = []
         var touched = Set<String>()
-        var adds: [String: [String]] = [:]
-        var removes: [String: [String]] = [:]
+        var adds: [String: [ItemID]] = [:]
+        var removes: [String: [ItemID]] = [:]
         for id in targetIDs {
             guard let sectionID = locations[id]?.sectionID else { continue }
             if touched.insert(sectionID).inserted { sectionOrder.append(sectionID) }
@@ -118,28 +119,28 @@ extension SelectionState {
             let policy = policy(for: sectionID)
             switch policy.mode {
             case .none:
-                throw .selectionDisabled(sectionID: sectionID, itemIDs: ids)
+                throw .selectionDisabled(sectionID: sectionID, itemIDs: ids.map(\.string))
             case .single where ids.count > 1:
-                throw .tooManyForSingle(sectionID: sectionID, itemIDs: ids)
+                throw .tooManyForSingle(sectionID: sectionID, itemIDs: ids.map(\.string))
             case .single, .multiple:
                 break
             }
         }
 
         // 4. Plan (no failure possible from here on).
-        var currentBySection: [String: [String]] = [:]
+        var currentBySection: [String: [ItemID]] = [:]
         for (id, _) in entries {
             guard let sectionID = locations[id]?.sectionID, touched.contains(sectionID) else { continue }
             currentBySection[sectionID, default: []].append(id)
         }
-        var toSelect: [String] = []
-        var toDeselect: [String] = []
-        var kept: [String] = []
+        var toSelect: [ItemID] = []
+        var toDeselect: [ItemID] = []
+        var kept: [ItemID] = []
         for sectionID in sectionOrder {
             let policy = policy(for: sectionID)
             let current = currentBySection[sectionID] ?? []
             let newOnes = (adds[sectionID] ?? []).filter { entries[$0] == nil }
-            var gone: [String]
+            var gone: [ItemID]
             if policy.mode == .single && !newOnes.isEmpty {
                 gone = current  // replaced
             } else {
@@ -158,7 +159,7 @@ extension SelectionState {
         for id in toDeselect { entries[id] = nil }
         for id in toSelect {
             guard let location = locations[id] else { continue }
-            entries[id] = Entry(serial: nextSerial, sectionID: location.sectionID)
+            entries[id.owned] = Entry(serial: nextSerial, sectionID: location.sectionID)
             nextSerial &+= 1
         }
 
@@ -187,8 +188,8 @@ extension SelectionState {
         guard !entries.isEmpty else { return SelectionDelta() }
         let locations = locate([], in: newFull)
 
-        var gone: [String] = []
-        var bySection: [String: [String]] = [:]
+        var gone: [ItemID] = []
+        var bySection: [String: [ItemID]] = [:]
         for (id, _) in entries {
             if let location = locations[id] {
                 bySection[location.sectionID, default: []].append(id)
@@ -215,8 +216,15 @@ extension SelectionState {
 
         let goneSerials = serials(of: gone)
         for id in gone { entries[id] = nil }
-        for (id, location) in locations where entries[id] != nil {
-            entries[id]?.sectionID = location.sectionID
+        // Through the indices: the keys stay the entries' own (see `entries`),
+        // not the views into `newFull` that `locations` is keyed by; and no
+        // iterator holds a copy of `entries` while its values change.
+        var index = entries.startIndex
+        while index != entries.endIndex {
+            if let location = locations[entries.keys[index]] {
+                entries.values[index].sectionID = location.sectionID
+            }
+            entries.formIndex(after: &index)
         }
         return makeDelta(
             selected: [], deselected: gone, kept: [], locations: locations, serials: goneSerials, visible: visible)
@@ -240,7 +248,7 @@ extension SelectionState {
         }
         guard !entries.isEmpty else { return SelectionDelta() }
         let locations = locate([], in: full)
-        let gone: [String]
+        let gone: [ItemID]
         if targets.isEmpty {
             gone = Array(entries.keys)
         } else {
@@ -256,17 +264,20 @@ extension SelectionState {
     }
 
     /// Locations in `full` of the wanted ids and of every selected id.
+    /// The keys are views into `full` (`Item.itemID`).
     /// - Complexity: O(n), n = items in `full`.
-    func locate(_ wanted: Set<String>, in full: Snapshot) -> [String: SelectionLocation] {
-        var result: [String: SelectionLocation] = [:]
+    func locate(_ wanted: Set<ItemID>, in full: Snapshot) -> [ItemID: SelectionLocation] {
+        var result: [ItemID: SelectionLocation] = [:]
         let needed = wanted.count + entries.count
         guard needed > 0 else { return result }
         result.reserveCapacity(needed)
         let hashes = selectedHashes.union(wanted.map { Item.hash($0) })
         for (s, section) in full.sections.enumerated() {
-            for (r, item) in section.items.enumerated()
-            where hashes.contains(item.idHash) && (entries[item.id] != nil || wanted.contains(item.id)) {
-                result[item.id] = SelectionLocation(section: s, row: r, sectionID: section.id)
+            for (r, item) in section.items.enumerated() where hashes.contains(item.idHash) {
+                let id = item.itemID
+                if entries[id] != nil || wanted.contains(id) {
+                    result[id] = SelectionLocation(section: s, row: r, sectionID: section.id)
+                }
             }
         }
         return result
@@ -275,13 +286,13 @@ extension SelectionState {
     /// Orders ids by full-snapshot position (unlocated ones last, by selection
     /// order, then id) and attaches visible paths.
     private func makeDelta(
-        selected: [String], deselected: [String], kept: [String],
-        locations: [String: SelectionLocation], serials: [String: UInt64], visible: Snapshot
+        selected: [ItemID], deselected: [ItemID], kept: [ItemID],
+        locations: [ItemID: SelectionLocation], serials: [ItemID: UInt64], visible: Snapshot
     ) -> SelectionDelta {
         guard !(selected.isEmpty && deselected.isEmpty && kept.isEmpty) else { return SelectionDelta() }
         // Unlocated items only occur among deselections; their serial numbers
         // were captured before they left `entries`.
-        func sorted(_ ids: [String]) -> [String] {
+        func sorted(_ ids: [ItemID]) -> [ItemID] {
             ids.sorted { a, b in
                 switch (locations[a], locations[b]) {
                 case let (la?, lb?): return la.order < lb.order
@@ -289,7 +300,7 @@ extension SelectionState {
                 case (nil, _?): return false
                 case (nil, nil):
                     let sa = serials[a] ?? .max, sb = serials[b] ?? .max
-                    return sa != sb ? sa < sb : a < b
+                    return sa != sb ? sa < sb : Self.precedes(a, b)
                 }
             }
         }
@@ -297,8 +308,8 @@ extension SelectionState {
         changed.formUnion(deselected)
         changed.formUnion(kept)
         let paths = visiblePaths(of: changed, in: visible)
-        func changes(_ ids: [String]) -> [SelectionDelta.Change] {
-            ids.map { SelectionDelta.Change(id: $0, path: paths[$0]) }
+        func changes(_ ids: [ItemID]) -> [SelectionDelta.Change] {
+            ids.map { SelectionDelta.Change(id: $0.string, path: paths[$0]) }
         }
         return SelectionDelta(
             selected: changes(sorted(selected)),
@@ -307,24 +318,32 @@ extension SelectionState {
     }
 
     /// Selection serial numbers of the given ids (before they are removed).
-    private func serials(of ids: [String]) -> [String: UInt64] {
-        var result: [String: UInt64] = [:]
+    private func serials(of ids: [ItemID]) -> [ItemID: UInt64] {
+        var result: [ItemID: UInt64] = [:]
         for id in ids { result[id] = entries[id]?.serial }
         return result
     }
 
     /// Visible positions of the given ids.
     /// - Complexity: O(n), n = items in `visible`.
-    private func visiblePaths(of ids: Set<String>, in visible: Snapshot) -> [String: ItemPath] {
-        var result: [String: ItemPath] = [:]
+    private func visiblePaths(of ids: Set<ItemID>, in visible: Snapshot) -> [ItemID: ItemPath] {
+        var result: [ItemID: ItemPath] = [:]
         guard !ids.isEmpty else { return result }
         let hashes = Set(ids.map { Item.hash($0) })
         for (s, section) in visible.sections.enumerated() {
-            for (r, item) in section.items.enumerated() where hashes.contains(item.idHash) && ids.contains(item.id) {
-                result[item.id] = ItemPath(section: s, row: r)
+            for (r, item) in section.items.enumerated() where hashes.contains(item.idHash) {
+                let id = item.itemID
+                guard ids.contains(id) else { continue }
+                result[id] = ItemPath(section: s, row: r)
                 if result.count == ids.count { return result }
             }
         }
         return result
+    }
+
+    /// Byte order of two ids: a total order, unlike `String <`, which ranks
+    /// canonically equivalent spellings as equal.
+    private static func precedes(_ a: ItemID, _ b: ItemID) -> Bool {
+        a.withUnsafeBytes { x in b.withUnsafeBytes { y in x.lexicographicallyPrecedes(y) } }
     }
 }

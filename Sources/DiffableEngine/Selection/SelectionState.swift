@@ -13,6 +13,10 @@
 ///
 /// Items hidden by search stay selected: `selectedIDs(in:)` lists them,
 /// `selectedPaths(in:)` does not.
+///
+/// Ids are compared by their UTF-8 bytes (`ItemID`), like everywhere in the
+/// engine: "\u{e9}" and "e\u{301}" are two items, although `String ==`
+/// calls them equal.
 public struct SelectionState: Equatable, Sendable {
     struct Entry: Equatable, Sendable {
         /// Order of selection, lower is earlier.
@@ -26,7 +30,10 @@ public struct SelectionState: Equatable, Sendable {
     /// not (or no longer) in the snapshot: they apply when the section appears.
     public private(set) var policies: [String: SectionSelectionPolicy] = [:]
 
-    var entries: [String: Entry] = [:]
+    /// Selected ids. Each key owns its bytes (see `ItemID.owned`): a view
+    /// into a snapshot's arena would keep that whole arena alive for as long
+    /// as the item stays selected, across any number of later snapshots.
+    var entries: [ItemID: Entry] = [:]
     var nextSerial: UInt64 = 0
 
     /// An empty selection where every section is `.none`.
@@ -58,8 +65,12 @@ public struct SelectionState: Equatable, Sendable {
     var selectedHashes: Set<UInt32> { Set(entries.keys.map { Item.hash($0) }) }
 
     /// Whether the item is selected.
-    /// - Complexity: O(1)
-    public func isSelected(_ id: String) -> Bool { entries[id] != nil }
+    /// - Complexity: O(length of the id)
+    public func isSelected(_ id: String) -> Bool { entries[ItemID(id)] != nil }
+
+    /// Whether the item is selected; `item.itemID` asks without copying the id.
+    /// - Complexity: O(length of the id)
+    public func isSelected(_ id: ItemID) -> Bool { entries[id] != nil }
 
     /// The selected ids present in `full`, in snapshot order.
     /// - Complexity: O(n), n = items in `full`.
@@ -69,7 +80,7 @@ public struct SelectionState: Equatable, Sendable {
         result.reserveCapacity(entries.count)
         let hashes = selectedHashes
         for section in full.sections {
-            for item in section.items where hashes.contains(item.idHash) && entries[item.id] != nil {
+            for item in section.items where hashes.contains(item.idHash) && entries[item.itemID] != nil {
                 result.append(item.id)
             }
         }
@@ -82,7 +93,7 @@ public struct SelectionState: Equatable, Sendable {
     public func selectedIDs(inSection sectionID: String, of full: Snapshot) -> [String] {
         guard let section = full.sections.first(where: { $0.id == sectionID }) else { return [] }
         let hashes = selectedHashes
-        return section.items.lazy.filter { hashes.contains($0.idHash) }.map(\.id).filter { entries[$0] != nil }
+        return Array(section.items.lazy.filter { hashes.contains($0.idHash) && entries[$0.itemID] != nil }.map(\.id))
     }
 
     /// The selected rows of the visible snapshot, in order. Selected items that
@@ -93,7 +104,7 @@ public struct SelectionState: Equatable, Sendable {
         var result: [SelectedRow] = []
         let hashes = selectedHashes
         for (s, section) in visible.sections.enumerated() {
-            for (r, item) in section.items.enumerated() where hashes.contains(item.idHash) && entries[item.id] != nil {
+            for (r, item) in section.items.enumerated() where hashes.contains(item.idHash) && entries[item.itemID] != nil {
                 result.append(SelectedRow(id: item.id, path: ItemPath(section: s, row: r)))
             }
         }

@@ -42,6 +42,10 @@ public struct Item: Equatable, Sendable {
         UInt32(truncatingIfNeeded: IDHashTable.hash(id))
     }
 
+    @inline(__always) static func hash(_ id: ItemID) -> UInt32 {
+        UInt32(truncatingIfNeeded: IDHashTable.hash(id))
+    }
+
     init(storage: ByteArena?, base: UInt32, idCount: UInt32, contentCount: UInt32,
          textStart: UInt32, textEnd: UInt32, idHash: UInt32) {
         (self.storage, self.base, self.idCount, self.contentCount) = (storage, base, idCount, contentCount)

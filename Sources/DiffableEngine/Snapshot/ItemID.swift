@@ -1,7 +1,7 @@
 /// An item's id as a view of its bytes: what the engine's indexes over
-/// every item (`EditIndex`, outlines, flat positions) are keyed by, so that
-/// indexing a million items copies no id (`Item.id` makes a `String`).
-/// Equal and hashed by its UTF-8 bytes.
+/// every item (`EditIndex`, outlines, flat positions) and the selection are
+/// keyed by, so that indexing a million items copies no id (`Item.id` makes
+/// a `String`). Equal and hashed by its UTF-8 bytes.
 public struct ItemID: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline let arena: ByteArena?
     @usableFromInline let start: UInt32
@@ -16,6 +16,16 @@ public struct ItemID: Hashable, Sendable, CustomStringConvertible {
         let bytes = Array(string.utf8)
         self.init(arena: bytes.isEmpty ? nil : bytes.withUnsafeBytes { ByteArena.holding($0) }, start: 0,
                   count: UInt32(truncatingIfNeeded: bytes.count))
+    }
+
+    /// The same id in bytes of its own. A view (`Item.itemID`) keeps its
+    /// item's whole arena alive (up to `ByteArena.chunkSize` bytes shared
+    /// with other items); a key kept across snapshots should not.
+    /// - Complexity: O(length)
+    var owned: ItemID {
+        withUnsafeBytes { bytes in
+            ItemID(arena: bytes.isEmpty ? nil : ByteArena.holding(bytes), start: 0, count: count)
+        }
     }
 
     /// Calls `body` with the id's UTF-8 bytes (valid only during the call).

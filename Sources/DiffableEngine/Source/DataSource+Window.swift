@@ -132,7 +132,7 @@ extension DataSource {
                 let item = section.items[row]
                 let isPlaceholder = placeholderID.map(item.hasID) ?? false
                 rows.append(WindowRow(kind: .item, id: item.id, section: section.id, content: item.content,
-                                      selected: selection.isSelected(item.id),
+                                      selected: selection.isSelected(item.itemID),
                                       highlights: highlights(at: ItemPath(section: s, row: row)),
                                       outline: outline.isEmpty || isPlaceholder ? nil : outline.row(of: item.itemID)))
             } else {

@@ -7,10 +7,12 @@ extension Server {
         let params = try Params(raw, accepting: ["source"])
         let source = try existingSource(try params.sourceName())
         let rows = source.selection.selectedPaths(in: source.visible)
-        var visiblePaths: [String: ItemPath] = [:]
-        for row in rows { visiblePaths[row.id] = row.path }
+        // By bytes: two spellings of "é" are two items, which `String` keys
+        // would merge.
+        var visiblePaths: [ItemID: ItemPath] = [:]
+        for row in rows { visiblePaths[ItemID(row.id)] = row.path }
         let selected: [JSON] = source.selection.selectedIDs(in: source.snapshot).map { id in
-            SelectionCodec.encode(SelectionDelta.Change(id: id, path: visiblePaths[id]))
+            SelectionCodec.encode(SelectionDelta.Change(id: id, path: visiblePaths[ItemID(id)]))
         }
         let policies = source.selection.policies.keys.sorted().compactMap { id -> (String, JSON)? in
             source.selection.policies[id].map { (id, SelectionCodec.encode($0)) }

@@ -78,11 +78,11 @@ extension SearchCache {
         }
         var inserted: [(at: Int, text: String?)] = []
         inserted.reserveCapacity(insertedPaths.count)
-        var insertedIDs = Set<String>()
+        var insertedIDs = Set<ItemID>()
         for path in insertedPaths {
             guard let entry = newEntry(path) else { return nil }
             inserted.append((entry.at, entry.text))
-            insertedIDs.insert(entry.id)
+            insertedIDs.insert(ItemID(entry.id))
         }
         removed.sort()
         inserted.sort { $0.at < $1.at }
@@ -102,7 +102,7 @@ extension SearchCache {
         }
         cache.sectionStarts = newStarts
         // Only inserts can make a non-item id an item.
-        if let id = itemMemo.knownNonItem, !insertedIDs.contains(id) { cache.itemMemo = ItemIDMemo(nonItem: id) }
+        if let id = itemMemo.knownNonItem, !insertedIDs.contains(ItemID(id)) { cache.itemMemo = ItemIDMemo(nonItem: id) }
         return cache
     }
 }

@@ -214,27 +214,35 @@ struct PackageTests {
         let said = try Self.require("bin/diffable --version", daemon, ["--version"], in: temp, environment: Self.bare(nil, home: home))
         #expect(said.output == "diffable \(version)\n")
 
+        // Each plugin through a package folder linked to the archive's, as plugin managers link them.
         let editorEnvironment = Self.bare(nil, home: home)
+        let nvimPackage = home.appendingPathComponent(".local/share/nvim/site/pack/diffable/start/diffable")
+        let vimPackage = home.appendingPathComponent(".vim/pack/diffable/start/diffable")
+        for (link, target) in [(nvimPackage, "nvim"), (vimPackage, "vim")] {
+            try fm.createDirectory(at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try fm.createSymbolicLink(at: link, withDestinationURL: top.appendingPathComponent(target))
+        }
         let nvimScript = temp.appendingPathComponent("session.lua")
         try Self.nvimSession.write(to: nvimScript, atomically: true, encoding: .utf8)
         let nvimRun = try Self.require("nvim with the archive's plugin", nvim,
-                                       ["--headless", "-u", "NONE", "-i", "NONE", "-n", "--cmd", "set rtp+=" + top.appendingPathComponent("nvim").path,
+                                       ["--headless", "-u", "NONE", "-i", "NONE", "-n", "--cmd", "set rtp+=" + nvimPackage.path,
                                         "-c", "luafile " + nvimScript.path, "-c", "qa!"],
                                        in: temp, environment: editorEnvironment, timeout: 120)
         let nvimResult = try Self.lastJSON(nvimRun, "the Neovim session")
-        #expect(nvimResult["found"] as? String == daemon.path, "Neovim's find_bin: \(nvimRun.output)")
+        let realDaemon = daemon.resolvingSymlinksInPath().path
+        #expect(nvimResult["found"] as? String == realDaemon, "Neovim's find_bin: \(nvimRun.output)")
         #expect(nvimResult["lines"] as? [String] == ["Grace Elizabeth"], "Neovim's buffer: \(nvimRun.output)")
         #expect(nvimResult["status"] as? Int == 0, "Neovim's session: \(nvimRun.output)")
 
         let vimReport = temp.appendingPathComponent("vim.json"), vimScript = temp.appendingPathComponent("session.vim")
-        try Self.vimSession(top.appendingPathComponent("vim/plugin/diffable.vim").path, report: vimReport.path)
+        try Self.vimSession(vimPackage.appendingPathComponent("plugin/diffable.vim").path, report: vimReport.path)
             .write(to: vimScript, atomically: true, encoding: .utf8)
         let vimRun = try Self.run(vim, ["-Nu", "NONE", "-i", "NONE", "-es", "-S", vimScript.path], in: temp,
                                   environment: editorEnvironment, timeout: 120)
         let vimOutput = (try? String(contentsOf: vimReport, encoding: .utf8)) ?? ""
         let vimResult = try Self.lastJSON(Step(status: vimRun.status, output: vimOutput, seconds: 0),
                                           "the Vim session (vim exit \(vimRun.status), output: \(vimRun.output))")
-        #expect(vimResult["found"] as? String == daemon.path, "Vim's FindBin: \(vimOutput)")
+        #expect(vimResult["found"] as? String == realDaemon, "Vim's FindBin: \(vimOutput)")
         #expect(vimResult["lines"] as? [String] == ["Grace Elizabeth"], "Vim's buffer: \(vimOutput)")
 
         // The wheel, in a fresh venv.

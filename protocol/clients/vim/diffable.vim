@@ -35,9 +35,11 @@ DefineProps()
 
 # The bin/diffable beside the plugin's folder (this file's folder, or the one
 # holding its plugin/ folder): where a release archive (protocol/tools/package)
-# keeps the daemon, next to vim/plugin/diffable.vim.
+# keeps the daemon, next to vim/plugin/diffable.vim. Symbolic links are
+# resolved, so a package folder linked to the archive's vim/ finds it too.
 export def BesidePlugin(): string
-  var folder = fnamemodify(here, ':t') == 'plugin' ? fnamemodify(here, ':h') : here
+  var real = resolve(here)
+  var folder = fnamemodify(real, ':t') == 'plugin' ? fnamemodify(real, ':h') : real
   return simplify(folder .. '/../bin/diffable')
 enddef
 

@@ -480,7 +480,7 @@ enddef
 def DiscoveryChecks(bin: string)
   Check('discovery: $DIFFABLE_BIN', diffable.FindBin(), bin)
   Check('discovery: bin/diffable beside the plugin folder', diffable.BesidePlugin(),
-    simplify(expand('<script>:p:h') .. '/../bin/diffable'))
+    simplify(resolve(expand('<script>:p:h')) .. '/../bin/diffable'))
   var saved_bin = $DIFFABLE_BIN
   var saved_path = $PATH
   $DIFFABLE_BIN = ''

@@ -53,9 +53,11 @@ local function plugin_root()
 end
 
 -- The bin/diffable beside the plugin's folder: where a release archive
--- (protocol/tools/package) keeps the daemon, next to nvim/.
+-- (protocol/tools/package) keeps the daemon, next to nvim/. Symbolic links are
+-- resolved, so a package folder linked to the archive's nvim/ finds it too.
 local function beside_plugin()
-  return vim.fn.simplify(vim.fn.fnamemodify(this_file(), ':p:h:h:h') .. '/../bin/diffable')
+  local real = vim.fn.resolve(vim.fn.fnamemodify(this_file(), ':p'))
+  return vim.fn.simplify(vim.fn.fnamemodify(real, ':h:h:h') .. '/../bin/diffable')
 end
 M.beside_plugin = beside_plugin
 

@@ -16,13 +16,12 @@ export class RpcError extends Error {
 
 /** No daemon binary was found; `searched` lists every place that was looked at. */
 export class DaemonNotFoundError extends Error {
-  /** @param {string[]} searched */
-  constructor(searched, detail = '') {
+  /** @param {string[]} searched @param {string} [detail] @param {string} [advice] what to do about it */
+  constructor(searched, detail = '', advice = 'build it with `swift build -c release` in the diffable checkout, ' +
+    'or pass its path as `daemon` or in $DIFFABLE_BIN.') {
     super(
       'diffable daemon not found' + (detail ? ` (${detail})` : '') + '. Looked in:\n' +
-        searched.map((place) => `  - ${place}`).join('\n') +
-        '\nbuild it with `swift build -c release` in the diffable checkout, ' +
-        'or pass its path as `daemon` or in $DIFFABLE_BIN.',
+        searched.map((place) => `  - ${place}`).join('\n') + '\n' + advice,
     );
     this.name = 'DaemonNotFoundError';
     this.searched = searched;

@@ -27,6 +27,8 @@ export interface FindOptions {
   env?: Record<string, string | undefined>;
   /** Where the walk up to Package.swift starts (default: this package's folder). */
   searchFrom?: string;
+  /** Where the bundled daemon `bin/diffable` is looked for (default: this package's folder). */
+  packageDir?: string;
 }
 
 export interface StartOptions extends FindOptions {

@@ -33,8 +33,19 @@ def DefineProps()
 enddef
 DefineProps()
 
-# Daemon discovery: explicit path, $DIFFABLE_BIN, `diffable` on PATH, the
-# checkout's .build/release/diffable then .build/debug/diffable.
+# The bin/diffable beside the plugin's folder (this file's folder, or the one
+# holding its plugin/ folder): where a release archive (protocol/tools/package)
+# keeps the daemon, next to vim/plugin/diffable.vim. Symbolic links are
+# resolved, so a package folder linked to the archive's vim/ finds it too.
+export def BesidePlugin(): string
+  var real = resolve(here)
+  var folder = fnamemodify(real, ':t') == 'plugin' ? fnamemodify(real, ':h') : real
+  return simplify(folder .. '/../bin/diffable')
+enddef
+
+# Daemon discovery: explicit path, $DIFFABLE_BIN, bin/diffable beside the
+# plugin, `diffable` on PATH, the checkout's .build/release/diffable then
+# .build/debug/diffable.
 export def FindBin(explicit: string = ''): string
   if explicit != ''
     if executable(explicit)
@@ -47,6 +58,10 @@ export def FindBin(explicit: string = ''): string
     return $DIFFABLE_BIN
   endif
   add(looked, '$DIFFABLE_BIN ' .. ($DIFFABLE_BIN == '' ? '(not set)' : $DIFFABLE_BIN))
+  if executable(BesidePlugin())
+    return BesidePlugin()
+  endif
+  add(looked, 'beside the plugin ' .. BesidePlugin())
   if exepath('diffable') != ''
     return exepath('diffable')
   endif
@@ -59,7 +74,10 @@ export def FindBin(explicit: string = ''): string
     endif
     add(looked, path)
   endfor
-  throw 'diffable: start: no daemon found; looked at: ' .. join(looked, ', ')
+  var advice = filereadable(root .. '/Package.swift')
+    ? 'build it with `swift build -c release` in ' .. root .. ', or set $DIFFABLE_BIN'
+    : 'put `diffable` on $PATH (pip, npm or a release archive install it), or set $DIFFABLE_BIN'
+  throw 'diffable: start: no daemon found; looked at: ' .. join(looked, ', ') .. ' (' .. advice .. ')'
   return ''
 enddef
 

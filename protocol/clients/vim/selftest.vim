@@ -475,11 +475,48 @@ def RandomSession(bin: string, seed: number, rounds: number)
   Check('random session: daemon exit status', job_info(s.job).exitval, 0)
 enddef
 
+# FindBin's order and its message; the release archive's layout (vim/plugin/
+# beside bin/) is driven by Tests/EndToEndTests/PackageTests.swift.
+def DiscoveryChecks(bin: string)
+  Check('discovery: $DIFFABLE_BIN', diffable.FindBin(), bin)
+  Check('discovery: bin/diffable beside the plugin folder', diffable.BesidePlugin(),
+    simplify(resolve(expand('<script>:p:h')) .. '/../bin/diffable'))
+  var saved_bin = $DIFFABLE_BIN
+  var saved_path = $PATH
+  $DIFFABLE_BIN = ''
+  $PATH = '/nonexistent'
+  var found = ''
+  var why = ''
+  try
+    found = diffable.FindBin()
+  catch
+    why = v:exception
+  endtry
+  $DIFFABLE_BIN = saved_bin
+  $PATH = saved_path
+  if found != ''
+    Check('discovery found a checkout build', found =~ '/\.build/\(release\|debug\)/diffable$', true)
+  else
+    Check('discovery lists where it looked: ' .. why, why =~# '\$DIFFABLE_BIN (not set), '
+      .. 'beside the plugin ' .. escape(diffable.BesidePlugin(), '\.') .. ', `diffable` on \$PATH, .*/\.build/release/diffable, '
+      .. '.*/\.build/debug/diffable (build it with `swift build -c release`', true)
+  endif
+  var explicit = ''
+  try
+    diffable.FindBin('/nonexistent/diffable')
+  catch
+    explicit = v:exception
+  endtry
+  Check('discovery: an explicit path that is not executable', explicit,
+    'diffable: start: the daemon is not executable: /nonexistent/diffable')
+enddef
+
 def Run()
   var bin = $DIFFABLE_BIN
   if bin == '' || !executable(bin)
     throw 'set $DIFFABLE_BIN to the diffable binary (got "' .. bin .. '")'
   endif
+  DiscoveryChecks(bin)
   ApiChecks(bin)
   CommandChecks(bin)
   OutlineChecks(bin)

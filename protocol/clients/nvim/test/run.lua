@@ -173,8 +173,9 @@ local function api_checks()
   vim.env.DIFFABLE_BIN, vim.env.PATH = saved_bin, saved_path
   if path == nil then
     truthy('discovery lists where it looked', why:find('$DIFFABLE_BIN /nonexistent/diffable', 1, true)
+      and why:find('beside the plugin ' .. d.beside_plugin(), 1, true)
       and why:find('on $PATH', 1, true) and why:find('.build/release/diffable', 1, true)
-      and why:find('.build/debug/diffable', 1, true), why)
+      and why:find('.build/debug/diffable', 1, true) and why:find('swift build -c release', 1, true), why)
   else
     truthy('discovery found a checkout build', path:find('/.build/', 1, true), path)
   end

@@ -43,13 +43,27 @@ end
 
 -- Daemon discovery ----------------------------------------------------------
 
-local function plugin_root()
-  local source = debug.getinfo(1, 'S').source:gsub('^@', '')
-  -- <root>/protocol/clients/nvim/lua/diffable/init.lua
-  return vim.fn.fnamemodify(source, ':p:h:h:h:h:h:h')
+local function this_file()
+  return (debug.getinfo(1, 'S').source:gsub('^@', ''))
 end
 
+local function plugin_root()
+  -- <root>/protocol/clients/nvim/lua/diffable/init.lua
+  return vim.fn.fnamemodify(this_file(), ':p:h:h:h:h:h:h')
+end
+
+-- The bin/diffable beside the plugin's folder: where a release archive
+-- (protocol/tools/package) keeps the daemon, next to nvim/. Symbolic links are
+-- resolved, so a package folder linked to the archive's nvim/ finds it too.
+local function beside_plugin()
+  local real = vim.fn.resolve(vim.fn.fnamemodify(this_file(), ':p'))
+  return vim.fn.simplify(vim.fn.fnamemodify(real, ':h:h:h') .. '/../bin/diffable')
+end
+M.beside_plugin = beside_plugin
+
 -- Returns the daemon path, or nil and a message listing where it looked.
+-- Order: explicit path, $DIFFABLE_BIN, bin/diffable beside the plugin,
+-- `diffable` on $PATH, the checkout's .build/release then .build/debug.
 function M.find_bin(explicit)
   local looked = {}
   local function try(what, path)
@@ -70,16 +84,19 @@ function M.find_bin(explicit)
     return nil, 'diffable: the daemon is not executable: ' .. explicit
   end
   found = try('$DIFFABLE_BIN', vim.env.DIFFABLE_BIN)
+    or try('beside the plugin', beside_plugin())
     or (vim.fn.exepath('diffable') ~= '' and vim.fn.exepath('diffable'))
   if found then return found end
   table.insert(looked, '`diffable` on $PATH')
   local root = plugin_root()
+  local in_checkout = vim.fn.filereadable(root .. '/Package.swift') == 1
   for _, config in ipairs({ 'release', 'debug' }) do
     found = try('checkout build', root .. '/.build/' .. config .. '/diffable')
     if found then return found end
   end
-  return nil, 'diffable: no daemon found; looked at: ' .. table.concat(looked, ', ')
-    .. ' (build it with `swift build -c release`, or set $DIFFABLE_BIN)'
+  local advice = in_checkout and ('build it with `swift build -c release` in ' .. root .. ', or set $DIFFABLE_BIN')
+    or 'put `diffable` on $PATH (pip, npm or a release archive install it), or set $DIFFABLE_BIN'
+  return nil, 'diffable: no daemon found; looked at: ' .. table.concat(looked, ', ') .. ' (' .. advice .. ')'
 end
 
 -- Session ---------------------------------------------------------------------

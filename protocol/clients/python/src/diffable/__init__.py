@@ -11,7 +11,7 @@ from . import ops
 from .aio import AsyncClient, AsyncPendingRequest
 from .client import Client, PendingRequest
 from .core import CLOSE_GRACE, DEFAULT_TIMEOUT
-from .discovery import checkout_root, find_daemon
+from .discovery import bundled_daemon, checkout_root, find_daemon
 from .errors import (ClientClosed, DaemonExited, DaemonNotFound, DiffableError, InternalError, InvalidEdit,
                      InvalidParams, InvalidRequest, MethodNotFound, ParseError, RequestCancelled, RequestTimeout,
                      RpcError, SelectionRejected, ServerNotInitialized, UnknownId, UnknownSource, VersionConflict)
@@ -26,6 +26,6 @@ __all__ = [
     "DaemonExited", "DaemonNotFound", "DiffableError", "Frontend", "InternalError", "InvalidEdit", "InvalidParams",
     "InvalidRequest", "MethodNotFound", "ParseError", "OutlineResult", "PendingRequest", "Progress", "REPLAYERS", "ReplayError",
     "RequestCancelled", "RequestTimeout", "Row", "RpcError", "SelectionRejected", "ServerNotInitialized",
-    "TreeItem", "UnknownId", "UnknownSource", "VersionConflict", "Window", "checkout_root", "find_daemon", "on_sections", "ops",
+    "TreeItem", "UnknownId", "UnknownSource", "VersionConflict", "Window", "bundled_daemon", "checkout_root", "find_daemon", "on_sections", "ops",
     "replay_batch", "replay_steps", "replay_window",
 ]

@@ -17,12 +17,12 @@ class DiffableError(Exception):
 class DaemonNotFound(DiffableError):
     """No daemon binary was found; `looked_in` lists every place tried, in order."""
 
-    def __init__(self, looked_in: Sequence[str], reason: str = "no diffable daemon found") -> None:
+    def __init__(self, looked_in: Sequence[str], reason: str = "no diffable daemon found", *,
+                 advice: str = "Build it with `swift build -c release` (from the repository root), "
+                               "or pass its path, or set $DIFFABLE_BIN.") -> None:
         self.looked_in = list(looked_in)
         places = "\n".join(f"  - {place}" for place in self.looked_in)
-        super().__init__(f"{reason}. Looked in:\n{places}\n"
-                         "Build it with `swift build -c release` (from the repository root), "
-                         "or pass its path, or set $DIFFABLE_BIN.")
+        super().__init__(f"{reason}. Looked in:\n{places}\n{advice}")
 
 
 class DaemonExited(DiffableError):

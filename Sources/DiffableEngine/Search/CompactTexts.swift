@@ -139,8 +139,8 @@ struct SegmentStorage {
 
 /// Recycles segment storage along a chain of keystrokes: the buffers of a
 /// match set that is dropped are reused by a later one. A fresh large
-/// allocation is page-faulted in on first touch (~0.25 µs per KiB), which
-/// would otherwise cost more than copying the texts.
+/// allocation is page-faulted in on first touch, which would otherwise
+/// cost more than copying the texts.
 final class SegmentPool: @unchecked Sendable {
     private let queue = DispatchQueue(label: "diffable.search.segment-pool")
     private let keystrokes = Atomic<Int>(0)

@@ -3,7 +3,8 @@ import Dispatch
 extension SearchIndex {
     /// Candidate counts from which a scan is split across `parallelism` threads.
     static let parallelThreshold = 16_384
-    /// Number of threads a large scan uses (the daemon's machine has 2 cores).
+    /// Number of threads a large scan uses: two, so that a scan leaves no
+    /// core idle on a small machine yet never starves the frontend.
     static let parallelism = 2
 
     /// A scan from scratch keeps its matches as a view of the index when they
@@ -11,8 +12,8 @@ extension SearchIndex {
     /// 1/2, since rescanning a sparser view (the next keystroke) cost two to
     /// three times a dense copy. Substring: 1/16, since its next keystroke
     /// (a byte search from the first occurrence on) costs about the same on
-    /// a view as on a copy, and the copy was most of a first letter's cost
-    /// (1M names, "m", 35% of them: 13.5 → 9.8 ms; then "mo": 6.9 → 7.6 ms).
+    /// a view as on a copy, and the copy would be most of a first letter's
+    /// cost (the figures are in diffable-bench's search rows).
     static func viewDivisor(_ mode: SearchMode) -> Int { mode == .substring ? 16 : 2 }
 
     /// A narrowing scan keeps the matches of a piece of a segment as a view

@@ -1,10 +1,9 @@
 /// Carrying an index across a small edit instead of rebuilding it.
 ///
-/// Rebuilding folds and copies every text (1M texts: ~150 ms in process,
-/// ~300 ms for the keystroke after an `edit` through the pipe). A splice
-/// copies the flat buffers once, run by run, around the changed texts:
-/// O(total bytes) of `memcpy` plus O(count) offset additions (~10 ms at
-/// 1M), whatever the number of changes.
+/// Rebuilding folds and copies every text, which the keystroke after an
+/// `edit` would pay for. A splice copies the flat buffers once, run by run,
+/// around the changed texts: O(total bytes) of `memcpy` plus O(count)
+/// offset additions, whatever the number of changes, and no folding.
 extension SearchIndex {
     /// The index after a batch of changes in UIKit batch coordinates: the
     /// texts at `removed` (positions in `self`, ascending, distinct) leave,

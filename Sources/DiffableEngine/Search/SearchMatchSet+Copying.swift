@@ -3,9 +3,9 @@
 /// A fuzzy scan from scratch whose matches are a minority of the texts
 /// copies them into a compact segment, because the next keystroke scans a
 /// dense copy two to three times faster than the same texts scattered over
-/// the index (`SearchIndex.viewDivisor`). At 1M names and paths that copy
-/// was a third of a first letter's time ("v": ~19 ms), spent before the
-/// reply, while the person had not typed the next letter yet.
+/// the index (`SearchIndex.viewDivisor`). Made before the reply, that copy
+/// is a large part of a first letter's time, spent while the person has
+/// not typed the next letter yet.
 ///
 /// So such a scan keeps its matches as a view of the index (positions,
 /// as a dense scan does) marked `copyLater`, and its match set starts the

@@ -6,19 +6,16 @@ import Synchronization
 /// The task starts with the set's other background work (copies, pending
 /// resume positions: `SearchMatchSet+Copying`), waits for it, then reads
 /// each matched text from its resume position to its end, on one thread
-/// (two took both cores while the frontend read the reply); it ends well
-/// within the time between two typed keys ("s", 814k texts: ~25 ms).
+/// (two would take both cores while the frontend reads the reply); it
+/// ends well within the time between two typed keys.
 ///
 /// A keystroke typed later narrows with the sets; one sent before they are
 /// all found (keys sent back to back) does without them, as if the set
-/// kept none: waiting would have made every such key pay for reading the
-/// texts twice (1M names, "joh" after "jo" sent at once: 3.2 → 5.3–7.9 ms
-/// when it waited). A keystroke stops every tail task of its chain still
-/// running (`SegmentPool.keystrokeBegins`), and a set nobody holds any more
-/// stops its own, so that work nobody will read never competes with a
-/// keystroke for the two cores (in-process, nine first keys each made a
-/// set, dropped at once, whose tasks ran on during the next keys: "jo" at
-/// 1M names 4.1 → 7–10 ms).
+/// kept none: waiting would make every such key pay for reading the texts
+/// twice. A keystroke stops every tail task of its chain still running
+/// (`SegmentPool.keystrokeBegins`), and a set nobody holds any more stops
+/// its own, so that work nobody will read never competes with a keystroke
+/// for the cores.
 extension SearchMatchSet {
     /// Starts finding the tail sets of `segments` (as `copying` leaves
     /// them), or nil when none keeps tail sets.
@@ -112,8 +109,8 @@ extension CompactSegment {
 
 /// A segment's tail sets: allocated and written by its match set's tail
 /// task, so that a keystroke neither allocates them nor frees the previous
-/// ones (at 1M texts, 13 MB a set: unmapping it took a first keystroke
-/// ~1–2 ms); a large buffer is freed on another thread.
+/// ones (unmapping a set of a million texts is a keystroke's noticeable
+/// share); a large buffer is freed on another thread.
 final class TailStore: @unchecked Sendable {
     let count: Int
     /// Written by the tail task only, read once it has finished.

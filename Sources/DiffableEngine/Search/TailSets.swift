@@ -8,9 +8,9 @@
 /// and only if it matches `q` and holds `c` after the end of `q`'s greedy
 /// match (its resume position). So the second keystroke of a common
 /// first letter ("s", then "sr", at 1M names and paths: 814k candidates)
-/// spent its time reading every candidate's text from its resume position
-/// to find one byte (about 25 ns a text on two threads: 15–22 ms), though
-/// the answer is a single bit of information per text.
+/// would spend its time reading every candidate's text from its resume
+/// position to find one byte, though the answer is a single bit of
+/// information per text.
 ///
 /// ## What is kept
 ///
@@ -108,9 +108,8 @@ extension TailSets {
     /// `tails` and `resume` are the entries' own (`range` rebased to 0);
     /// `skip`: the needle bytes their resume positions have matched.
     /// Deciding them in a loop of their own, before the ranking scan, keeps
-    /// that loop as it was for the other scans (with the tail tests inside
-    /// it, it spilled registers and a first keystroke was 1–3 ms slower at
-    /// 1M names and paths; "sr" after "s" is ~10% faster this way too).
+    /// that loop as it is for the other scans: with the tail tests inside
+    /// it, it spills registers.
     /// - Complexity: O(candidates), plus matching those not decided by a bit.
     static func forEachBlock(
         of positions: UnsafeBufferPointer<Int>?, _ range: Range<Int>, tails: UnsafeBufferPointer<TailSet>,

@@ -5,10 +5,10 @@ import Synchronization
 /// frontend: the lookups a large source needs on its first keystroke (the
 /// search index) or its first `edit` (the edit index).
 ///
-/// Building either for a million items takes 150–400 ms: done on the
-/// first keystroke or the first Enter, that is the one interaction of a
-/// session that misses the frame, and the daemon is idle between an `apply`
-/// and that interaction. The first user of the value takes it when it is
+/// Building either for a million items takes longer than a frame: done on
+/// the first keystroke or the first Enter, that would be the one
+/// interaction of a session that misses the frame, and the daemon is idle
+/// between an `apply` and that interaction. The first user of the value takes it when it is
 /// ready, or waits for the rest of the build, which never costs more than
 /// building it then.
 ///
@@ -69,12 +69,10 @@ final class BackgroundBuild<Value: Sendable>: Sendable {
 /// them.
 ///
 /// A build made while a request is handled (an edit's index splice and
-/// moved matches, a keystroke's copy) used to start at once, and on two
-/// cores it took one from the request's own remaining work and from the
-/// frontend reading the reply: in the terminal picker at 1M, Enter under
-/// "mo" was 12–15 ms with the builds starting at once and ~8.6 ms with them
-/// started 20 ms later. The server holds starts while it handles a request
-/// and releases them once the reply is written.
+/// moved matches, a keystroke's copy) would, started at once, take a core
+/// from the request's own remaining work and from the frontend reading the
+/// reply. So the server holds starts while it handles a request and
+/// releases them once the reply is written.
 public enum BackgroundBuilds {
     static let minimumItems = 50_000
 

@@ -56,7 +56,8 @@ extension DataSource {
     /// After an `apply` of a large flat source that a frontend shows
     /// through a viewport (an interactive list: a picker, an editor
     /// buffer), builds the edit index in the background, so the first edit
-    /// (the first Enter) does not build it (1M items: ~400 ms). Sources
+    /// (the first Enter) does not build it (O(n), far over a frame at a
+    /// million items). Sources
     /// without a viewport (batch clients that apply again and again) start
     /// no background work.
     mutating func prebuildEditIndexIfInteractive() {

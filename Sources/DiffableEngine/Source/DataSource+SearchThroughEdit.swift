@@ -2,8 +2,8 @@
 ///
 /// In a people picker at a million rows, Enter moves the person under the
 /// cursor while "mi" filters the list: an `edit` of two items. Searching
-/// again would splice the index (one copy of every text, ~10 ms) and scan
-/// it (~10 ms) to find what the edit already says: in source order without
+/// again would splice the index (one copy of every text) and scan it to
+/// find what the edit already says: in source order without
 /// a limit, the rows shown are exactly the matches in source order, so the
 /// rows shown after the edit are the rows shown before it, moved through the
 /// edit (`IndexSplice.translating`), less the removed ones, plus the
@@ -95,8 +95,8 @@ extension DataSource {
         }
         if let oldMatches, oldMatches.scope == search.scope, oldMatches.matches.query == search.query {
             // Copying the set's texts costs about what the rest of the edit
-            // does (131k matches: ~10 ms): done in the background, taken by
-            // the next search (`SearchCache.adoptMovedMatches`).
+            // does: done in the background, taken by the next search
+            // (`SearchCache.adoptMovedMatches`).
             let set = oldMatches.matches
             searchCache.movedMatches = (search.scope, BackgroundBuild { set.translated(through: splice, inserted: matchingEntries) })
         }

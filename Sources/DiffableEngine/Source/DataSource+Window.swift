@@ -54,8 +54,9 @@ extension DataSource {
     /// keeps the line under the cursor: rows inserted or deleted above it
     /// slide the window's start; a change entirely outside the window sends
     /// only the new total and start. When the anchor itself is gone (deleted,
-    /// hidden by a search) the start stays where it was, pulled back so the
-    /// window ends at the list's end when the list got shorter.
+    /// hidden by a search), or the window holds no row, the start stays
+    /// where it was; only when the list got shorter is it pulled back so
+    /// that the window ends at the list's end.
     ///
     /// A batch changeset reports an item that moved into an inserted section
     /// as deleted; when the caller already paid O(n) for the change

@@ -1,17 +1,17 @@
 /// Keeping the search index through a small `edit`.
 ///
-/// Every snapshot change used to drop the whole `SearchCache`, so the
-/// keystroke after an edit rebuilt the index (1M items: ~300 ms through the
-/// pipe) and rescanned the items for the placeholder id: in a people picker
-/// at a million rows, each Enter that moves a person made the next letter
-/// lag. An edit knows what it changed, so the index is spliced instead
-/// (`SearchIndex.splicing`, ~10 ms at 1M) and the placeholder answer is kept
+/// Dropping the whole `SearchCache` on every snapshot change would make the
+/// keystroke after an edit rebuild the index and rescan the items for the
+/// placeholder id: in a people picker at a million rows, each Enter that
+/// moves a person would make the next letter lag. An edit knows what it
+/// changed, so the index is spliced instead (`SearchIndex.splicing`: copies,
+/// no folding) and the placeholder answer is kept
 /// when the edit inserted no item with that id. Match sets are positions in
 /// the old index: they are dropped, and the next search scans from scratch.
 ///
 /// The splice itself waits for the next search that reads the index
 /// (`pendingSplice`; the splices of several edits compose into one), so an
-/// edit stays O(changes) (1M items: ~0.2 ms), also under an unranked
+/// edit stays O(changes), also under an unranked
 /// search, whose rows are moved through the edit instead of searched again
 /// (`DataSource+SearchThroughEdit`). A large source with a search field
 /// (typed in or not) runs the splice on a background thread right after

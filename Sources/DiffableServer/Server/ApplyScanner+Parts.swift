@@ -2,8 +2,8 @@ import DiffableEngine
 
 /// Reading a large items array in parts, one per core.
 ///
-/// Reading a million items is most of a large `apply` and runs at a few
-/// hundred nanoseconds per item on one core. The validator, which reads
+/// Reading a million items is most of a large `apply`, and one core reads
+/// them one after the other. The validator, which reads
 /// every byte before anything is decoded, notes some array elements on its
 /// way (`JSONValidator.splitHints`), so a decoder can start in the middle
 /// of an array without guessing where strings begin. Each part is read by
@@ -13,7 +13,7 @@ import DiffableEngine
 /// somewhere else than where the next begins, any failure) makes the caller
 /// read the array again sequentially, which then reports what is wrong.
 extension ApplyScanner {
-    /// Parts a large array is read in (the daemon's machine has 2 cores).
+    /// Parts a large array is read in: two, as the scans use two threads.
     static let parts = 2
 
     /// Where the parts of the array whose `[` is at `array` start, after the

@@ -51,7 +51,7 @@ struct IDHashes {
     /// - Complexity: O(n). The hashes are scattered by their top bits into
     ///   at most 4096 buckets of about a thousand (the bucket counters stay
     ///   in cache, unlike a bucket per hash, whose random counter updates
-    ///   cost a cache miss each: ~90 ms at 1M); each bucket is then checked
+    ///   cost a cache miss each); each bucket is then checked
     ///   in a small open-addressing table that fits in L1.
     func provesDistinct() -> Bool {
         let values = hashes

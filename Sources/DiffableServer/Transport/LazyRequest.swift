@@ -200,8 +200,8 @@ private final class RequestBytes: @unchecked Sendable {
         }
     }
 
-    /// Unmapping ~100 MB takes the handler ~10 ms: another thread does it
-    /// while the handler goes on to the diff.
+    /// Unmapping a request of a hundred MB takes noticeable time: another
+    /// thread does it while the handler goes on to the diff.
     func release() {
         let dropped = Dropped(bytes)
         bytes = []

@@ -15,10 +15,10 @@ import Foundation
 /// of `LazyRequest.minimumReleasedBodySize` or more, a million items): its
 /// snapshot is freed and the heap trimmed at once.
 /// Such a request leaves tens of MB of freed blocks in the heaps of the
-/// threads that read it, and a client re-sending 1M items back to back saw
-/// the daemon grow by them apply after apply, to 2.16× its steady state at
-/// the peak. Trimming at once keeps each apply's peak at ~1.7× (the next
-/// apply faults its memory in again: ~10 ms of ~180).
+/// threads that read it; a client re-sending a million items back to back
+/// would see the daemon grow by them apply after apply. Trimming at once
+/// keeps each apply's peak near its own size (the next apply faults its
+/// memory in again, a small part of its time).
 final class Reaper: @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: [Snapshot] = []

@@ -32,7 +32,7 @@ extension SelectionState {
     ///   `allowsEmpty` does not apply: clearing is explicit.
     ///
     /// - Parameters:
-    ///   - full: the source's full snapshot, used to find each item's section.
+    ///   - full: the source's full snapshot, where each item's section is found.
     ///   - visible: what the frontend shows (for example the search result);
     ///     `.path` targets and the delta's paths refer to it.
     /// - Returns: what changed; items not in `visible` have a `nil` path.

@@ -102,7 +102,8 @@ extension Server {
         return result
     }
 
-    /// "12.3 ms" from `start` (a `DispatchTime` uptime) to `end` or now.
+    /// Milliseconds from `start` (a `DispatchTime` uptime) to `end` or now,
+    /// written with one decimal and the unit, for debug log lines.
     static func milliseconds(since start: UInt64, until end: UInt64 = DispatchTime.now().uptimeNanoseconds) -> String {
         let tenths = (end &- start) / 100_000
         return "\(tenths / 10).\(tenths % 10) ms"

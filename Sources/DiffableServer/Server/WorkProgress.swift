@@ -26,7 +26,7 @@ public final class CancellationFlag: @unchecked Sendable {
 /// With a `workDoneToken` in the request's params, `begin` sends
 /// `$/progress {token, value: {kind: "begin", title, cancellable: true, percentage: 0}}`,
 /// `step` a `report` at most every `interval` (so a long request reports
-/// about every 100 ms and a quick one only begins and ends), `end` the
+/// steadily and a quick one only begins and ends), `end` the
 /// `end`. Without a token nothing is sent. `step` and `checkCancelled` are
 /// the safe points: when a `$/cancelRequest` arrived for this request they
 /// throw RequestCancelled before anything was changed.

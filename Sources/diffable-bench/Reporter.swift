@@ -1,6 +1,6 @@
 import Foundation
 
-/// A target a row is checked against ("≤ 10 ms", "≤ 250 MB").
+/// A target a row is checked against: a duration or a memory size.
 struct Target {
     var limit: Double
     var unit: String

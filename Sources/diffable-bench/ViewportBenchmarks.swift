@@ -40,9 +40,9 @@ enum ViewportBenchmarks {
         let request = Requester(daemon).send
         let runs = context.runs(full: 5, quick: 2)
         var round = 0
-        // Typed: the next key 50 ms after the last reply (faster than a
-        // 150-words-a-minute typist, ~80 ms a key); the daemon finishes
-        // work for the next key meanwhile. Scripted: sent back to back.
+        // Typed: the next key a short pause after the last reply (shorter
+        // than a fast typist's), so the daemon finishes work for the next
+        // key meanwhile. Scripted: sent back to back.
         for typed in [true, false] {
             for word in [["g", "gr", "gra"], ["s", "sr"], ["v", "vi", "vie", "view"]] {
                 var times: [[Double]] = Array(repeating: [], count: word.count)

@@ -27,13 +27,17 @@ struct ClientTests {
 
     /// Runs a tool from the repository root with stdin closed, collecting
     /// stdout and stderr together; kills it after `timeout` seconds.
+    /// Runs `executable` in `directory` (the checkout) with stdin closed,
+    /// collecting stdout and stderr together; `environment` is added to this
+    /// process's, or is the whole environment when `inheriting` is false.
+    /// `timeout` only detects a hang.
     static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:],
-                    timeout: TimeInterval = 20) throws -> Result {
+                    in directory: URL = root, inheriting: Bool = true, timeout: TimeInterval = 20) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.currentDirectoryURL = root
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.currentDirectoryURL = directory
+        process.environment = inheriting ? ProcessInfo.processInfo.environment.merging(environment) { $1 } : environment
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

@@ -38,31 +38,9 @@ struct PackageTests {
     static func run(_ executable: URL, _ arguments: [String], in directory: URL,
                     environment: [String: String], timeout: TimeInterval) throws -> Step {
         let started = Date()
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let box = StepOutput()
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            box.set(pipe.fileHandleForReading.readDataToEndOfFile())
-            done.signal()
-        }
-        if done.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
-            process.waitUntilExit()
-            return Step(status: -1, output: "\(executable.path) \(arguments.joined(separator: " ")): no end after \(Int(timeout)) s",
-                        seconds: Date().timeIntervalSince(started))
-        }
-        process.waitUntilExit()
-        return Step(status: process.terminationStatus, output: String(decoding: box.data, as: UTF8.self),
-                    seconds: Date().timeIntervalSince(started))
+        let result = try ClientTests.run(executable, arguments, environment: environment, in: directory,
+                                         inheriting: false, timeout: timeout)
+        return Step(status: result.status, output: result.output, seconds: Date().timeIntervalSince(started))
     }
 
     /// Runs a step that must succeed; a failure stops the test with the step's output.
@@ -305,11 +283,4 @@ struct PackageTests {
         #expect(binLink.output == "diffable \(version)\n")
         print("PackageTests: " + timings.joined(separator: ", "))
     }
-}
-
-private final class StepOutput: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored = Data()
-    var data: Data { lock.lock(); defer { lock.unlock() }; return stored }
-    func set(_ d: Data) { lock.lock(); stored = d; lock.unlock() }
 }

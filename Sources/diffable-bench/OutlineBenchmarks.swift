@@ -138,17 +138,17 @@ enum OutlineBenchmarks {
             let appends = (0..<1000).map { #"{"op":"appendItems","parent":"d\#($0 / 100)/s\#($0 % 100)","items":["w\#(run)/\#($0)"]}"# }
             wide.append(try request(#""method":"edit","params":{"source":"tree","ops":[\#(appends.joined(separator: ","))]}"#))
             _ = try request(#""method":"edit","params":{"source":"tree","ops":[{"op":"deleteItems","ids":[\#((0..<1000).map { #""w\#(run)/\#($0)""# }.joined(separator: ","))]}]}"#)
-            // small (level 0) → c1 … c252 (level 252) → c253 (level 253, the deepest).
+            // small (level 0) → c1 … c4094 → c4095 (level 4095, the deepest).
             var ops = [#"{"op":"appendItems","parent":"small","items":["c\#(run)-1"]}"#]
-            ops += (1..<253).map { #"{"op":"appendItems","parent":"c\#(run)-\#($0)","items":["c\#(run)-\#($0 + 1)"]}"# }
+            ops += (1..<4095).map { #"{"op":"appendItems","parent":"c\#(run)-\#($0)","items":["c\#(run)-\#($0 + 1)"]}"# }
             chain.append(try request(#""method":"edit","params":{"source":"tree","ops":[\#(ops.joined(separator: ","))]}"#))
-            deepEdit.append(try request(#""method":"edit","params":{"source":"tree","ops":[{"op":"setContent","items":[{"id":"c\#(run)-253","content":"deep"}]}]}"#))
+            deepEdit.append(try request(#""method":"edit","params":{"source":"tree","ops":[{"op":"setContent","items":[{"id":"c\#(run)-4095","content":"deep"}]}]}"#))
             deepExpand.append(try request(#""method":"expand","params":{"source":"tree","ids":["small"],"recursive":true}"#))
             _ = try request(#""method":"edit","params":{"source":"tree","ops":[{"op":"collapse","ids":["small"]},{"op":"deleteItems","ids":["c\#(run)-1"]}]}"#)
         }
         r.row("outline.pipe-1m edit: 1,000 appends into 1,000 folders (1 edit)", Sample(wide))
-        r.row("outline.pipe-1m edit: a 253-op chain to the deepest level (1 edit)", Sample(chain))
-        r.row("outline.pipe-1m edit: setContent at level 253 (1 op)", Sample(deepEdit))
-        r.row("outline.pipe-1m expand {recursive} of a 253-level chain", Sample(deepExpand))
+        r.row("outline.pipe-1m edit: a 4,095-op chain to the deepest level (1 edit)", Sample(chain))
+        r.row("outline.pipe-1m edit: setContent at level 4095 (1 op)", Sample(deepEdit))
+        r.row("outline.pipe-1m expand {recursive} of a 4,096-level chain", Sample(deepExpand))
     }
 }

@@ -82,11 +82,12 @@ import Testing
     }
 
     @Test func depthLimit() throws {
-        let ok = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+        // The documented limit: 10,000 levels (protocol/README.md).
+        let ok = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         _ = try JSONParser.parse(ok)
-        let tooDeep = String(repeating: "[", count: 513) + String(repeating: "]", count: 513)
+        let tooDeep = String(repeating: "[", count: 10_001) + String(repeating: "]", count: 10_001)
         #expect(throws: JSONParseError.self) { try JSONParser.parse(tooDeep) }
-        let deepObjects = String(repeating: "{\"a\":", count: 600) + "1" + String(repeating: "}", count: 600)
+        let deepObjects = String(repeating: "{\"a\":", count: 10_001) + "1" + String(repeating: "}", count: 10_001)
         #expect(throws: JSONParseError.self) { try JSONParser.parse(deepObjects) }
         // Huge unclosed nesting must fail cleanly, never overflow the stack.
         let hostile = [UInt8](repeating: UInt8(ascii: "["), count: 1_000_000)
@@ -145,5 +146,20 @@ import Testing
             }
         }
         #expect(accepted > 0)
+    }
+}
+
+/// The parser's memory budget (`JSONParser.maxFootprintPerByte`).
+struct JSONParserBudgetTests {
+    @Test func denseTextsOverTheBudgetAreRefusedAndOrdinaryOnesRead() throws {
+        // Under the 1 MiB floor, anything goes.
+        _ = try JSONParser.parse("[" + Array(repeating: "0", count: 10_000).joined(separator: ",") + "]")
+        let dense = "[" + Array(repeating: "0", count: 500_000).joined(separator: ",") + "]"
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(dense) }
+        let items = (0..<20_000).map { #"{"id":"row-\#($0)","content":{"text":"/usr/share/doc/package-\#($0)/changelog.gz"}}"# }
+        let ordinary = "[" + items.joined(separator: ",") + "]"
+        let parsed = try JSONParser.parse(ordinary)
+        // What the budget counts is at least what the tree holds.
+        #expect(parsed.footprint <= JSONParser.maxFootprintPerByte * ordinary.utf8.count)
     }
 }

@@ -97,19 +97,19 @@ import Testing
             #"[{"jsonrpc":"2.0","id":7,"method":"apply","params":{"source":"s","sections":[]}}]"#,
             #"{"jsonrpc":"2.0","id":8,"method":"snapshot","params":{"source":"s"}}"#,
             "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"apply\",\"params\":{\"source\":\"s\",\"sections\":[\"\u{1}\"]}}",
-            String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
+            String(repeating: "[", count: 10_100) + String(repeating: "]", count: 10_100),
             #"{"jsonrpc":"2.0","id":10,"method":"apply","params":{"source":"s","sections":[],"deep":"#
-                + String(repeating: "[", count: 511) + String(repeating: "]", count: 511) + "}}",
+                + String(repeating: "[", count: 9_999) + String(repeating: "]", count: 9_999) + "}}",
             #"{"jsonrpc":"2.0","id":11,"method":"apply","params":{"source":"s","sections":[],"deep":"#
-                + String(repeating: "[", count: 510) + String(repeating: "]", count: 510) + "}}",
+                + String(repeating: "[", count: 9_998) + String(repeating: "]", count: 9_998) + "}}",
         ]
         Self.expectSameResponses(bodies.map(utf8))
     }
 
     @Test func validatorAgreesWithParser() {
         var texts = JSONParserTests.invalid + JSONParserTests.valid.map(\.0)
-        texts += ["[" + String(repeating: "[", count: 511) + String(repeating: "]", count: 512),
-                  "[" + String(repeating: "[", count: 512) + String(repeating: "]", count: 513)]
+        texts += ["[" + String(repeating: "[", count: 9_999) + String(repeating: "]", count: 10_000),
+                  "[" + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_001)]
         var inputs = texts.map(utf8) + JSONParserTests.invalidUTF8
         var rng = SplitMix64(seed: 7)
         for _ in 0..<300 { inputs.append(utf8(NoisyJSON.write(JSONGenerator.value(&rng), &rng))) }

@@ -36,13 +36,21 @@ struct DaemonProcess {
     }()
 
     /// Feeds `input` on stdin, closes it, and waits for the process to end.
-    static func run(_ input: [UInt8], arguments: [String] = [], timeout: TimeInterval = 60) throws -> Output {
+    /// `shell`: a shell command run before the daemon replaces the shell
+    /// (`ulimit -s 256`, to start it as a constrained environment would).
+    static func run(_ input: [UInt8], arguments: [String] = [], timeout: TimeInterval = 60,
+                    shell: String? = nil) throws -> Output {
         guard let binary else {
             throw DaemonError.binaryNotFound
         }
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        if let shell {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", #"\#(shell) && exec "$0" "$@""#, binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
@@ -75,8 +83,9 @@ struct DaemonProcess {
                       status: process.terminationStatus)
     }
 
-    static func run(lines: [String], arguments: [String] = [], timeout: TimeInterval = 60) throws -> Output {
-        try run(Array((lines.joined(separator: "\n") + "\n").utf8), arguments: arguments, timeout: timeout)
+    static func run(lines: [String], arguments: [String] = [], timeout: TimeInterval = 60,
+                    shell: String? = nil) throws -> Output {
+        try run(Array((lines.joined(separator: "\n") + "\n").utf8), arguments: arguments, timeout: timeout, shell: shell)
     }
 
     /// Frames each body with `Content-Length` (and optionally Vim's Content-Type first).

@@ -159,7 +159,9 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cycle: what = "\(quoted): an item cannot move under itself or its own descendants"
         case .stopped: what = "stopped before this op; nothing was changed"
         case .tooDeep:
-            what = "\(quoted) would nest items deeper than level \(Outline.maxLevel), the deepest tree a request can carry"
+            let count = Outline.maxLevel + 1
+            let levels = count >= 1000 ? "\(count / 1000),\(String(count % 1000 + 1000).dropFirst())" : "\(count)"
+            what = "\(quoted) would nest items deeper than level \(Outline.maxLevel); trees are at most \(levels) levels deep"
         }
         return "op \(op) (\(opName)): \(what)"
     }

@@ -145,14 +145,14 @@ struct EditWorkspace {
     // MARK: checks
 
     private mutating func requireSections(_ ids: [String]) throws(EditFailure) {
-        var unknown: [String] = []
-        for id in ids where position(ofSection: id) == nil && !unknown.contains(id) { unknown.append(id) }
+        var unknown: [String] = [], reported = Set<String>()
+        for id in ids where position(ofSection: id) == nil && reported.insert(id).inserted { unknown.append(id) }
         if !unknown.isEmpty { throw EditFailure(.unknownSection, unknown) }
     }
 
     private func requireItems(_ ids: [String]) throws(EditFailure) {
-        var unknown: [String] = []
-        for id in ids where sectionID(ofItem: id) == nil && !unknown.contains(id) { unknown.append(id) }
+        var unknown: [String] = [], reported = Set<ItemID>()
+        for id in ids where sectionID(ofItem: id) == nil && reported.insert(ItemID(id)).inserted { unknown.append(id) }
         if !unknown.isEmpty { throw EditFailure(.unknownItem, unknown) }
     }
 
@@ -168,8 +168,8 @@ struct EditWorkspace {
                 if !seen.insert(key).inserted, reported.insert(key).inserted { repeated.append(id) }
             }
         } else {
-            var seen = Set<String>(minimumCapacity: ids.count)
-            for id in ids where !seen.insert(id).inserted && !repeated.contains(id) { repeated.append(id) }
+            var seen = Set<String>(minimumCapacity: ids.count), reported = Set<String>()
+            for id in ids where !seen.insert(id).inserted && reported.insert(id).inserted { repeated.append(id) }
         }
         if !repeated.isEmpty { throw EditFailure(reason, repeated) }
     }

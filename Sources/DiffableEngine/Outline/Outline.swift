@@ -16,11 +16,12 @@
 /// Invariant: only items with children are in `expanded` (expanding a leaf
 /// changes nothing and is not remembered).
 public struct Outline: Equatable, Sendable {
-    /// The deepest level an item may have (0 at the top). A request carries
-    /// JSON nested at most 512 deep, which an item at level 253 of an
-    /// `apply`, an `edit` or a `snapshot {full: true}` reply reaches; edits
-    /// refuse to nest deeper (`tooDeep`), so every tree can be sent back.
-    public static let maxLevel = 253
+    /// The deepest level an item may have (0 at the top): 4,096 levels,
+    /// deeper than any file system or symbol tree. `apply` and `edit`
+    /// refuse to nest deeper (`tooDeep` for edits), and the server's
+    /// nesting limits are set so that a `snapshot {full: true}` of the
+    /// deepest tree is a message the daemon reads back.
+    public static let maxLevel = 4095
 
     /// The parent of every item that has one.
     public internal(set) var parents: [ItemID: ItemID] = [:]
@@ -28,20 +29,33 @@ public struct Outline: Equatable, Sendable {
     public internal(set) var childCounts: [ItemID: Int] = [:]
     /// Items shown expanded (when all their ancestors are).
     public internal(set) var expanded: Set<ItemID> = []
+    /// The level of every item that has children, so any item's level is
+    /// two lookups rather than a walk to the top.
+    private var parentLevels: [ItemID: Int] = [:]
 
     public init() {}
 
     /// Whether no item has children.
     public var isEmpty: Bool { childCounts.isEmpty }
 
-    /// 0 for a top-level item. - Complexity: O(depth)
+    /// 0 for a top-level item. - Complexity: O(1)
     public func level(of id: ItemID) -> Int {
-        var level = 0, current = id
-        while let parent = parents[current] {
+        guard let parent = parents[id] else { return 0 }
+        if let level = parentLevels[parent] { return level + 1 }
+        assertionFailure("a parent without a recorded level")
+        var level = 1, current = parent
+        while let next = parents[current] {
             level += 1
-            current = parent
+            current = next
         }
         return level
+    }
+
+    /// Records an item with children; every outline is built top down, so
+    /// its level is known.
+    mutating func addParent(_ id: ItemID, childCount: Int, level: Int) {
+        childCounts[id] = childCount
+        parentLevels[id] = level
     }
 
     public func level(of id: String) -> Int { level(of: ItemID(id)) }
@@ -148,15 +162,15 @@ extension Outline {
         for section in sections {
             var items: [Item] = []
             // Children still to visit, last first, with their parent's id.
-            var pending: [(node: OutlineNode, parent: ItemID?)] = section.nodes.reversed().map { ($0, nil) }
-            while let (node, parent) = pending.popLast() {
+            var pending: [(node: OutlineNode, parent: ItemID?, level: Int)] = section.nodes.reversed().map { ($0, nil, 0) }
+            while let (node, parent, level) = pending.popLast() {
                 items.append(node.item)
                 let id = node.item.itemID
                 if let parent { outline.parents[id] = parent }
                 guard !node.children.isEmpty else { continue }
-                outline.childCounts[id] = node.children.count
+                outline.addParent(id, childCount: node.children.count, level: level)
                 if isExpanded(node) { outline.expanded.insert(id) }
-                for child in node.children.reversed() { pending.append((child, id)) }
+                for child in node.children.reversed() { pending.append((child, id, level + 1)) }
             }
             snapshot.sections.append(Section(id: section.id, header: section.header, items: items))
         }
@@ -170,10 +184,14 @@ extension Outline {
     public init(preorder snapshot: Snapshot, parentRows: [[Int32]?], expandedFlags: [[Int: Bool]], previous: Outline) {
         for (s, section) in snapshot.sections.enumerated() where parentRows.indices.contains(s) {
             guard let rows = parentRows[s], rows.count == section.items.count else { continue }
-            for (row, parent) in rows.enumerated() where parent >= 0 && Int(parent) < section.items.count {
+            // A parent's row comes before its children's (preorder).
+            var levels = [Int](repeating: 0, count: rows.count)
+            for (row, parent) in rows.enumerated() where parent >= 0 && Int(parent) < row {
                 let parentID = section.items[Int(parent)].itemID
+                levels[row] = levels[Int(parent)] + 1
                 parents[section.items[row].itemID] = parentID
                 childCounts[parentID, default: 0] += 1
+                parentLevels[parentID] = levels[Int(parent)]
             }
             let flags = expandedFlags.indices.contains(s) ? expandedFlags[s] : [:]
             for (row, item) in section.items.enumerated() where childCounts[item.itemID] != nil {

@@ -66,16 +66,16 @@ struct OutlineForest {
         for slot in order {
             let tree = trees[slot]
             var items: [Item] = []
-            var pending: [Int] = tree.roots.reversed()
-            while let n = pending.popLast() {
+            var pending: [(node: Int, level: Int)] = tree.roots.reversed().map { ($0, 0) }
+            while let (n, level) = pending.popLast() {
                 let node = nodes[n]
                 let id = node.item.itemID
                 items.append(node.item)
                 if node.parent >= 0 { outline.parents[id] = nodes[node.parent].item.itemID }
                 guard !node.children.isEmpty else { continue }
-                outline.childCounts[id] = node.children.count
+                outline.addParent(id, childCount: node.children.count, level: level)
                 if expanded.contains(n) { outline.expanded.insert(id) }
-                pending.append(contentsOf: node.children.reversed())
+                pending.append(contentsOf: node.children.reversed().map { ($0, level + 1) })
             }
             snapshot.sections.append(Section(id: tree.id, header: tree.header, items: items))
         }

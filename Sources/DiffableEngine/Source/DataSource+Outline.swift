@@ -14,7 +14,7 @@ extension DataSource {
     /// marks; the new state shows when the query clears.
     /// - Throws: `OutlineError` naming unknown ids; nothing changes.
     /// - Complexity: toggling one item while no search is active:
-    ///   O(s × depth + log n) for its subtree of s rows, plus moving the
+    ///   O(s + log n) for its subtree of s rows, plus moving the
     ///   integer row list of its section (a memmove); O(n) once after each
     ///   snapshot change to index the items. Otherwise O(n): the visible rows
     ///   are filtered again and diffed.
@@ -29,10 +29,18 @@ extension DataSource {
         let named = Set(ids.map(ItemID.init))
         var targets = named
         if recursive {
-            // Every descendant of a target follows it.
+            // Every descendant of a target follows it: in preorder, the
+            // open ancestors of a row are a stack, each marked when it or
+            // one of its own ancestors is named.
             for section in snapshot.sections {
-                for item in section.items where outline.ancestors(of: item.itemID).contains(where: named.contains) {
-                    targets.insert(item.itemID)
+                var open: [(id: ItemID, underTarget: Bool)] = []
+                for item in section.items {
+                    let id = item.itemID
+                    let parent = outline.parent(of: id)
+                    while let last = open.last, last.id != parent { open.removeLast() }
+                    let underTarget = open.last?.underTarget ?? false
+                    if underTarget { targets.insert(id) }
+                    if outline.hasChildren(id) { open.append((id, underTarget || named.contains(id))) }
                 }
             }
         }

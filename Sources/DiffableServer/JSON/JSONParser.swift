@@ -27,7 +27,19 @@ public struct JSONParseError: Error, Equatable, Sendable, CustomStringConvertibl
 ///
 /// Escape-free strings are decoded straight from the input slice.
 public enum JSONParser {
-    public static let defaultMaxDepth = 512
+    public static let defaultMaxDepth = NestingLimits.message
+
+    /// The memory a parsed message may take, per byte of its text: its
+    /// values, their buffers and long strings, as `JSON.footprint` counts
+    /// them. Requests as clients write them take 3–8; only texts made of
+    /// tiny containers or one-digit numbers (`[[0],[0],…]`) come near.
+    /// With it, reading a message of n bytes needs at most about
+    /// `maxFootprintPerByte × n` (and `minimumFootprintBudget`) besides
+    /// the text itself, so no message under `--max-message-bytes` can
+    /// exhaust the memory of a machine sized for that.
+    public static let maxFootprintPerByte = 16
+    /// The budget of small messages, whose fixed costs dominate.
+    public static let minimumFootprintBudget = 1 << 20
 
     /// - Complexity: O(n) in the input length.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSON {
@@ -76,6 +88,13 @@ private let dot = UInt8(ascii: ".")
 private let zero = UInt8(ascii: "0")
 private let nine = UInt8(ascii: "9")
 
+/// A heap buffer's headers (the allocator's and Swift's), roughly.
+private let containerCost = 48
+/// A value's slot in its container, and its slot on the parser's working
+/// stack, which grows by doubling: counted as each value is read, so a
+/// message over budget is refused before its largest array is built.
+private let valueCost = 3 * MemoryLayout<JSON>.stride
+
 private struct Frame {
     var isObject: Bool
     /// Index into `values` of this container's first element.
@@ -95,11 +114,24 @@ private struct Cursor {
     var frames: [Frame] = []
     /// Scratch buffer for strings with escapes.
     var scratch: [UInt8] = []
+    /// What the values built so far take, and the most they may.
+    var footprint = 0
+    let maxFootprint: Int
 
     init(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.input = input
         self.end = input.count
         self.maxDepth = max(1, maxDepth)
+        let (budget, overflow) = input.count.multipliedReportingOverflow(by: JSONParser.maxFootprintPerByte)
+        self.maxFootprint = overflow ? .max : max(budget, JSONParser.minimumFootprintBudget)
+    }
+
+    /// Counts `bytes` more of the parsed form against the budget.
+    @inline(__always) mutating func spend(_ bytes: Int) throws(JSONParseError) {
+        footprint += bytes
+        if footprint > maxFootprint {
+            throw fail("the message would take more than \(JSONParser.maxFootprintPerByte) bytes of memory per byte of its text once read (\(maxFootprint) bytes); send it in smaller values or in parts")
+        }
     }
 
     /// The byte at `i`, or nil past the end. The only way input is read.
@@ -144,24 +176,31 @@ private struct Cursor {
                 skipWhitespace()
                 if byte(pos) == (isObject ? closeBrace : closeBracket) {
                     pos += 1
+                    try spend(valueCost)
                     values.append(isObject ? .object(JSONObject()) : .array([]))
                 } else {
+                    try spend(valueCost)
                     frames.append(Frame(isObject: isObject, valueStart: values.count, keyStart: keys.count))
                     if isObject { try parseKeyAndColon() }
                     continue parsing
                 }
             case quote:
-                values.append(.string(try parseString()))
+                try spend(valueCost)
+                values.append(.string(try parseCountedString()))
             case minus, zero...nine:
+                try spend(valueCost)
                 values.append(.number(try parseNumber()))
             case UInt8(ascii: "t"):
                 try expectLiteral("true")
+                try spend(valueCost)
                 values.append(.bool(true))
             case UInt8(ascii: "f"):
                 try expectLiteral("false")
+                try spend(valueCost)
                 values.append(.bool(false))
             case UInt8(ascii: "n"):
                 try expectLiteral("null")
+                try spend(valueCost)
                 values.append(.null)
             default:
                 throw unexpected("a value")
@@ -185,12 +224,15 @@ private struct Cursor {
                     }
                     values.removeSubrange(frame.valueStart...)
                     keys.removeSubrange(frame.keyStart...)
+                    try spend(containerCost + members.count * (MemoryLayout<(key: String, value: JSON)>.stride - MemoryLayout<JSON>.stride)
+                              + (members.count > JSONObject.indexThreshold ? containerCost + 4 * members.count * 16 : 0))
                     values.append(.object(JSONObject(members: members)))
                 } else if !frame.isObject && c == closeBracket {
                     pos += 1
                     frames.removeLast()
                     let elements = Array(values[frame.valueStart...])
                     values.removeSubrange(frame.valueStart...)
+                    try spend(containerCost)
                     values.append(.array(elements))
                 } else {
                     throw unexpected(frame.isObject ? "',' or '}'" : "',' or ']'")
@@ -204,7 +246,7 @@ private struct Cursor {
     mutating func parseKeyAndColon() throws(JSONParseError) {
         skipWhitespace()
         guard byte(pos) == quote else { throw unexpected("a string key") }
-        keys.append(try parseString())
+        keys.append(try parseCountedString())
         skipWhitespace()
         guard byte(pos) == colon else { throw unexpected("':'") }
         pos += 1
@@ -250,6 +292,15 @@ private struct Cursor {
 
     @inline(__always) mutating func skipDigits() {
         while let b = byte(pos), b >= zero && b <= nine { pos += 1 }
+    }
+
+    /// `parseString`, counting the text of a string too long to be stored
+    /// inline (over 15 UTF-8 bytes) against the budget.
+    mutating func parseCountedString() throws(JSONParseError) -> String {
+        let string = try parseString()
+        let count = string.utf8.count
+        if count > 15 { try spend(containerCost + count) }
+        return string
     }
 
     /// Parses a string starting at the opening quote.

@@ -72,29 +72,16 @@ public struct JSONWriter: Sendable {
     }
 
     private mutating func stream(_ value: JSON, chunk: Int, _ emit: (UnsafeRawBufferPointer) -> Void) {
-        switch value {
-        case .array(let elements):
-            beginArray()
-            for element in elements {
-                stream(element, chunk: chunk, emit)
-                if bytes.count >= chunk { flush(emit) }
+        walk(value) { writer, leaf in
+            if case .raw(let fragment) = leaf, fragment.count >= chunk {
+                writer.separator()
+                writer.flush(emit)
+                fragment.withUnsafeBytes(emit)
+                writer.needsComma = true
+            } else {
+                writer.append(leaf: leaf)
             }
-            endArray()
-        case .object(let object):
-            beginObject()
-            for member in object.members {
-                key(member.key)
-                stream(member.value, chunk: chunk, emit)
-                if bytes.count >= chunk { flush(emit) }
-            }
-            endObject()
-        case .raw(let fragment) where fragment.count >= chunk:
-            separator()
-            flush(emit)
-            fragment.withUnsafeBytes(emit)
-            needsComma = true
-        default:
-            append(value)
+            if writer.bytes.count >= chunk { writer.flush(emit) }
         }
     }
 
@@ -211,25 +198,81 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends any `JSON` value.
-    /// - Complexity: O(size of the output). Recursion depth equals the value's nesting.
+    /// - Complexity: O(size of the output), with a stack as deep as the
+    ///   value's nesting on the heap (no recursion).
     public mutating func append(_ value: JSON) {
+        walk(value) { writer, leaf in writer.append(leaf: leaf) }
+    }
+
+    /// The compact serialization of `value`, or nil when it nests deeper
+    /// than `maxDepth` arrays and objects (a scalar has depth 0).
+    /// - Complexity: O(size of the output).
+    public static func bytes(_ value: JSON, maxDepth: Int) -> [UInt8]? {
+        var writer = JSONWriter()
+        guard writer.walk(value, maxDepth: maxDepth, { writer, leaf in writer.append(leaf: leaf) }) else { return nil }
+        return writer.bytes
+    }
+
+    /// Writes the brackets, keys and commas of `value` and hands every
+    /// scalar (and raw fragment) to `leaf`; false, with the output cut
+    /// short, when the value nests deeper than `maxDepth`. Containers wait
+    /// on an explicit stack, so no input can exhaust the call stack.
+    @discardableResult
+    private mutating func walk(_ value: JSON, maxDepth: Int = .max,
+                               _ leaf: (inout JSONWriter, JSON) -> Void) -> Bool {
+        enum Open {
+            case array([JSON], next: Int)
+            case object(JSONObject, next: Int)
+        }
+        var stack: [Open] = []
+        var next: JSON? = value
+        while true {
+            if let current = next {
+                next = nil
+                switch current {
+                case .array(let elements):
+                    guard stack.count < maxDepth else { return false }
+                    beginArray()
+                    stack.append(.array(elements, next: 0))
+                case .object(let object):
+                    guard stack.count < maxDepth else { return false }
+                    beginObject()
+                    stack.append(.object(object, next: 0))
+                default:
+                    leaf(&self, current)
+                }
+            }
+            guard let top = stack.popLast() else { return true }
+            switch top {
+            case .array(let elements, let index):
+                if index < elements.count {
+                    next = elements[index]
+                    stack.append(.array(elements, next: index + 1))
+                } else {
+                    endArray()
+                }
+            case .object(let object, let index):
+                if index < object.count {
+                    let member = object.members[index]
+                    key(member.key)
+                    next = member.value
+                    stack.append(.object(object, next: index + 1))
+                } else {
+                    endObject()
+                }
+            }
+        }
+    }
+
+    /// A value that is neither an array nor an object.
+    private mutating func append(leaf value: JSON) {
         switch value {
         case .null: appendNull()
         case .bool(let b): appendBool(b)
         case .number(let n): appendNumber(n)
         case .string(let s): appendString(s)
-        case .array(let elements):
-            beginArray()
-            for element in elements { append(element) }
-            endArray()
-        case .object(let object):
-            beginObject()
-            for member in object.members {
-                key(member.key)
-                append(member.value)
-            }
-            endObject()
         case .raw(let bytes): appendRaw(bytes)
+        case .array, .object: append(value)
         }
     }
 

@@ -77,7 +77,7 @@ enum EditCodec {
         case "setHeaders":
             return .setHeaders(try objects(op, "sections") { o throws(RPCError) in
                 try o.checkMembers(["id", "header"], alsoAccepting: [])
-                return HeaderUpdate(id: try o.string("id"), header: o.object["header"].flatMap(SnapshotCodec.content(of:)))
+                return HeaderUpdate(id: try o.string("id"), header: try SnapshotCodec.content(of: o.object["header"], path: o.fieldPath("header")))
             })
         case "appendItems":
             return .appendItems(try items(op), toSection: try op.optionalString("section"))
@@ -98,7 +98,7 @@ enum EditCodec {
             return .setContent(try objects(op, "items") { o throws(RPCError) in
                 try o.checkMembers(["id", "content"], alsoAccepting: [])
                 let value = o.object["content"]
-                return ContentUpdate(id: try o.string("id"), content: value.flatMap(SnapshotCodec.content(of:)),
+                return ContentUpdate(id: try o.string("id"), content: try SnapshotCodec.content(of: value, path: o.fieldPath("content")),
                                      text: value.flatMap(SnapshotCodec.searchText(of:)))
             }, style: style)
         default:  // the tree ops, decoded by decodeOutlineOp

@@ -16,7 +16,7 @@ extension Server {
             sections = .array(source.snapshot.sections.map { section in
                 var members: [(String, JSON)] = [("id", .string(section.id))]
                 if let header = section.header { members.append(("header", .raw(header.bytes))) }
-                members.append(("items", OutlineCodec.encode(source.outline.nest(section.items))))
+                members.append(("items", OutlineCodec.encode(section.items, outline: source.outline)))
                 return .object(JSONObject(members))
             })
         } else {

@@ -44,7 +44,7 @@ extension ApplyScanner {
             // Other content: a string (its text) or any canonical value.
             var value = s
             value.pos = contentStart
-            guard let skipped = value.skipValue(), skipped.canonical,
+            guard let skipped = value.skipValue(maxDepth: NestingLimits.content), skipped.canonical,
                   s.byte(contentStart) != UInt8(ascii: "{"), s.byte(contentStart) != UInt8(ascii: "n") else { return nil }
             contentEnd = skipped.range.upperBound
             if s.byte(contentStart) == UInt8(ascii: "\"") { text = contentStart + 1 ..< contentEnd - 1 }

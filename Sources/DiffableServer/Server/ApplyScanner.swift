@@ -192,6 +192,9 @@ enum ApplyScanner {
         return (section, object, nesting)
     }
 
+    /// Real trees are shallow; deeper ones go to the tree path.
+    static let maxByteReaderLevel = 64
+
     /// `items`, copied when more than an eighth of its buffer is unused.
     /// - Complexity: O(1), or O(count) when copied.
     static func withoutSlack(_ items: [Item]) -> [Item] {
@@ -203,11 +206,15 @@ enum ApplyScanner {
     /// parent (-1 at the top).
     /// `stop`: the offset of an element that is not read (the next part's
     /// first); reading stops with the cursor on it.
+    /// `level`: the level of these items. Trees deeper than
+    /// `maxByteReaderLevel` are left to the tree path, which reads any depth
+    /// without recursion; this reader recurses once per level.
     static func decodeItems(
         _ s: inout ByteScanner, arenas: inout ByteArena.Writer, into items: inout [Item],
-        nesting: inout Nesting?, parent: Int32, stop: Int = Int.max, recycler: inout ItemRecycler,
+        nesting: inout Nesting?, parent: Int32, level: Int = 0, stop: Int = Int.max, recycler: inout ItemRecycler,
         released: inout ReleasedRuns, checkpoint: (ByteScanner) -> Bool
     ) -> Bool {
+        guard level <= maxByteReaderLevel else { return false }
         var isFirst = true
         while true {
             guard let more = s.nextElement(isFirst: isFirst) else { return false }
@@ -230,7 +237,7 @@ enum ApplyScanner {
                 released.note(start ..< s.pos, item: items.count - 1, of: items)
                 continue
             }
-            guard decodeItem(&s, arenas: &arenas, into: &items, nesting: &nesting, parent: parent,
+            guard decodeItem(&s, arenas: &arenas, into: &items, nesting: &nesting, parent: parent, level: level,
                              recycler: &recycler, released: &released, checkpoint: checkpoint)
             else { return false }
         }
@@ -241,7 +248,7 @@ enum ApplyScanner {
     /// reports the error).
     static func decodeItem(
         _ s: inout ByteScanner, arenas: inout ByteArena.Writer, into items: inout [Item],
-        nesting: inout Nesting?, parent: Int32, recycler: inout ItemRecycler,
+        nesting: inout Nesting?, parent: Int32, level: Int, recycler: inout ItemRecycler,
         released: inout ReleasedRuns, checkpoint: (ByteScanner) -> Bool
     ) -> Bool {
         guard let first = s.byte(s.pos) else { return false }
@@ -281,7 +288,8 @@ enum ApplyScanner {
                         guard s.skipValue() != nil else { return false }
                     }
                 } else if s.bytes(key, equal: "content") {
-                    guard let value = s.skipValue() else { return false }
+                    // Content nested too deep is reported by the tree path.
+                    guard let value = s.skipValue(maxDepth: NestingLimits.content) else { return false }
                     content = value
                 } else if s.bytes(key, equal: "children") {
                     // A repeated member (the last counts) is left to the tree path.
@@ -293,7 +301,7 @@ enum ApplyScanner {
                     } else {
                         guard s.byte(s.pos) == UInt8(ascii: "[") else { return false }
                         s.pos += 1
-                        guard decodeItems(&s, arenas: &arenas, into: &items, nesting: &nesting, parent: Int32(slot),
+                        guard decodeItems(&s, arenas: &arenas, into: &items, nesting: &nesting, parent: Int32(slot), level: level + 1,
                                           recycler: &recycler, released: &released, checkpoint: checkpoint)
                         else { return false }
                     }
@@ -337,8 +345,10 @@ enum ApplyScanner {
             return decodeID(s, idToken, content: nil, &arenas)
         }
         guard content.canonical else {
-            guard let tree = s.tree(content.range), let id = s.string(idToken) else { return nil }
-            return Item(id: id, content: SnapshotCodec.content(of: tree), text: SnapshotCodec.searchText(of: tree))
+            // Content nested too deep is reported by the tree path.
+            guard let tree = s.tree(content.range), let id = s.string(idToken),
+                  case .some(let bytes) = SnapshotCodec.content(orNilIfTooDeep: tree) else { return nil }
+            return Item(id: id, content: bytes, text: SnapshotCodec.searchText(of: tree))
         }
         let bytes = UnsafeBufferPointer(rebasing: s.input[content.range])
         let text: Range<Int>?

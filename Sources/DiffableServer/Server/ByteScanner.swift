@@ -74,7 +74,8 @@ struct ByteScanner {
 
     /// Skips one value; `canonical` tells whether its bytes are already what
     /// `JSONWriter` would write for it (no whitespace, no escapes at all).
-    mutating func skipValue() -> (range: Range<Int>, canonical: Bool)? {
+    /// nil for a value nested deeper than `maxDepth` arrays and objects.
+    mutating func skipValue(maxDepth: Int = .max) -> (range: Range<Int>, canonical: Bool)? {
         let start = pos
         guard let first = byte(pos) else { return nil }
         switch first {
@@ -92,6 +93,7 @@ struct ByteScanner {
                     continue
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     depth += 1
+                    if depth > maxDepth { return nil }
                 case UInt8(ascii: "}"), UInt8(ascii: "]"):
                     depth -= 1
                     if depth == 0 {

@@ -15,13 +15,14 @@ enum OutlineCodec {
 
     /// Sections whose items may nest, flattened in preorder, and their
     /// outline; items that name no `expanded` keep `previous`'s state.
-    /// Item ids are unique in the whole source, across levels.
+    /// Item ids are unique in the whole source, across levels; items sit at
+    /// levels 0…`Outline.maxLevel`.
     static func decode(_ sections: [JSON], path: String, previous: Outline) throws(RPCError) -> (Snapshot, Outline) {
         var problems: [JSON] = []
         var nested: [(id: String, header: Content?, nodes: [OutlineNode])] = []
         for (s, json) in sections.enumerated() {
             do throws(ProblemList) {
-                let section = try section(json, path: "\(path)[\(s)]")
+                let section = try section(json, path: "\(path)[\(s)]", maxLevel: Outline.maxLevel)
                 nested.append((section.id, section.header, section.nodes))
             } catch {
                 problems.append(contentsOf: error.problems)
@@ -29,56 +30,109 @@ enum OutlineCodec {
         }
         if !problems.isEmpty { throw SnapshotCodec.invalid(problems) }
         let (snapshot, outline) = Outline.flatten(nested, previous: previous)
-        // Where each preorder row was in the request, for duplicate-id errors.
-        let requestPaths: [[String]] = nested.enumerated().map { s, section in
-            var paths: [String] = []
-            func visit(_ nodes: [OutlineNode], _ prefix: String) {
-                for (i, node) in nodes.enumerated() {
-                    let here = prefix + "[\(i)]"
-                    paths.append(here)
-                    visit(node.children, here + ".children")
-                }
-            }
-            visit(section.nodes, "\(path)[\(s)].items")
-            return paths
-        }
+        // Where a preorder row was in the request, spelled only for the
+        // rows a duplicate-id error names.
+        var lineages: [Int: [(parent: Int, index: Int)]] = [:]
         let checked = try SnapshotCodec.validated(snapshot.sections, path: path) { p in
-            requestPaths.indices.contains(p.section) && requestPaths[p.section].indices.contains(p.row)
-                ? requestPaths[p.section][p.row] : "\(path)[\(p.section)].items[\(p.row)]"
+            guard nested.indices.contains(p.section) else { return "\(path)[\(p.section)].items[\(p.row)]" }
+            if lineages[p.section] == nil { lineages[p.section] = lineage(of: nested[p.section].nodes) }
+            let rows = lineages[p.section] ?? []
+            var indices: [Int] = []
+            var row = p.row
+            while rows.indices.contains(row) {
+                indices.append(rows[row].index)
+                row = rows[row].parent
+            }
+            return "\(path)[\(p.section)].items" + indices.reversed().map { "[\($0)]" }.joined(separator: ".children")
         }
         return (checked, outline)
     }
 
+    /// For every preorder row of `nodes`: its parent's row (-1 at the top)
+    /// and its index among its siblings. - Complexity: O(rows)
+    static func lineage(of nodes: [OutlineNode]) -> [(parent: Int, index: Int)] {
+        var rows: [(parent: Int, index: Int)] = []
+        var pending: [(node: OutlineNode, parent: Int, index: Int)] =
+            nodes.enumerated().reversed().map { ($0.element, -1, $0.offset) }
+        while let (node, parent, index) = pending.popLast() {
+            let row = rows.count
+            rows.append((parent, index))
+            for (i, child) in node.children.enumerated().reversed() { pending.append((child, row, i)) }
+        }
+        return rows
+    }
+
     /// A section object whose items may nest.
-    static func section(_ json: JSON, path: String) throws(ProblemList) -> OutlineSection {
+    static func section(_ json: JSON, path: String, maxLevel: Int? = nil) throws(ProblemList) -> OutlineSection {
         let flat = try SnapshotCodec.decodeSection(json.removing("items"), path: path)
         var nodes: [OutlineNode] = []
         if case .array(let items)? = json["items"] {
-            for (r, item) in items.enumerated() { nodes.append(try node(item, path: "\(path).items[\(r)]")) }
+            for (r, item) in items.enumerated() {
+                nodes.append(try node(item, path: "\(path).items[\(r)]", maxLevel: maxLevel))
+            }
         } else if let items = json["items"], !items.isNull {
             throw ProblemList(path: "\(path).items", message: "items must be an array")
         }
         return OutlineSection(id: flat.id, header: flat.header, nodes: nodes)
     }
 
-    static func node(_ json: JSON, path: String) throws(ProblemList) -> OutlineNode {
-        let item = try SnapshotCodec.decodeItem(json, path: path)
-        var node = OutlineNode(item: item)
-        guard case .object(let object) = json else { return node }
-        if let expanded = object["expanded"], !expanded.isNull {
-            guard case .bool(let flag) = expanded else {
-                throw ProblemList(path: "\(path).expanded", message: "expanded must be true or false")
-            }
-            node.expanded = flag
+    /// An item and its descendants. With `maxLevel`, an item deeper than
+    /// that level (the item at `path` is at level 0) is refused.
+    /// Items wait on an explicit stack, so no depth overflows the call
+    /// stack, and a path is spelled only for an item that is refused.
+    /// - Complexity: O(items), O(depth) memory.
+    static func node(_ json: JSON, path: String, maxLevel: Int? = nil) throws(ProblemList) -> OutlineNode {
+        // The open items from `json` down: each node, its children's JSON
+        // and the index of the next child to read.
+        var open: [(node: OutlineNode, children: [JSON], next: Int)] = []
+        func here() -> String {
+            path + open.map { ".children[\($0.next - 1)]" }.joined()
         }
-        if let children = object["children"], !children.isNull {
-            guard case .array(let list) = children else {
-                throw ProblemList(path: "\(path).children", message: "children must be an array of items")
+        var pending: JSON? = json
+        var finished: OutlineNode?
+        while true {
+            if let current = pending {
+                pending = nil
+                var node = OutlineNode(item: try SnapshotCodec.decodeItem(current, path: here()))
+                var children: [JSON] = []
+                if case .object(let object) = current {
+                    if let expanded = object["expanded"], !expanded.isNull {
+                        guard case .bool(let flag) = expanded else {
+                            throw ProblemList(path: "\(here()).expanded", message: "expanded must be true or false")
+                        }
+                        node.expanded = flag
+                    }
+                    if let list = object["children"], !list.isNull {
+                        guard case .array(let array) = list else {
+                            throw ProblemList(path: "\(here()).children", message: "children must be an array of items")
+                        }
+                        children = array
+                    }
+                }
+                if let maxLevel, !children.isEmpty, open.count >= maxLevel {
+                    throw ProblemList(path: "\(here()).children", message:
+                        "item \"\(node.item.id)\" is at level \(open.count) and its children would be deeper than level \(maxLevel); trees are at most \(maxLevel + 1) levels deep")
+                }
+                if children.isEmpty {
+                    finished = node
+                } else {
+                    node.children.reserveCapacity(children.count)
+                    open.append((node, children, 0))
+                }
             }
-            node.children.reserveCapacity(list.count)
-            for (index, child) in list.enumerated() { node.children.append(try Self.node(child, path: "\(path).children[\(index)]")) }
+            if let node = finished {
+                finished = nil
+                guard !open.isEmpty else { return node }
+                open[open.count - 1].node.children.append(node)
+            }
+            guard let top = open.last else { continue }
+            if top.next < top.children.count {
+                pending = top.children[top.next]
+                open[open.count - 1].next += 1
+            } else {
+                finished = open.removeLast().node
+            }
         }
-        return node
     }
 
     /// `"level", "parent"?, "hasChildren"?: true, "expanded"?: true` members.
@@ -108,17 +162,46 @@ enum OutlineCodec {
         return members
     }
 
-    /// A section's items nested (`snapshot {full: true}` of an outline source).
-    static func encode(_ nodes: [OutlineNode]) -> JSON {
-        .array(nodes.map { node in
-            var members: [(String, JSON)] = [("id", .string(node.item.id))]
-            if let content = node.item.content { members.append(("content", .raw(content.bytes))) }
-            if !node.children.isEmpty {
-                members.append(("expanded", .bool(node.expanded ?? false)))
-                members.append(("children", encode(node.children)))
+    /// A section's items nested as `apply` takes them (`snapshot {full:
+    /// true}` of an outline source), written straight from the preorder
+    /// rows: an item's object stays open while its descendants follow.
+    /// - Complexity: O(items), O(depth) memory, no recursion.
+    static func encode(_ items: ItemList, outline: Outline) -> JSON {
+        var writer = JSONWriter()
+        // The ids of the items whose `children` array is open, top first.
+        var open: [ItemID] = []
+        writer.beginArray()
+        for item in items {
+            let id = item.itemID
+            let parent = outline.parent(of: id)
+            while let last = open.last, last != parent {
+                open.removeLast()
+                writer.endArray()
+                writer.endObject()
             }
-            return .object(JSONObject(members))
-        })
+            writer.beginObject()
+            writer.key(raw: "id")
+            writer.appendString(item.id)
+            if let content = item.content {
+                writer.key(raw: "content")
+                writer.appendRaw(content.bytes)
+            }
+            if outline.hasChildren(id) {
+                writer.key(raw: "expanded")
+                writer.appendBool(outline.isExpanded(id))
+                writer.key(raw: "children")
+                writer.beginArray()
+                open.append(id)
+            } else {
+                writer.endObject()
+            }
+        }
+        for _ in open {
+            writer.endArray()
+            writer.endObject()
+        }
+        writer.endArray()
+        return .raw(writer.bytes)
     }
 }
 

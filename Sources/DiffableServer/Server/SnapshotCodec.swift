@@ -61,7 +61,8 @@ enum SnapshotCodec {
             throw ProblemList(path: "\(path).id", message: "a section needs a string id")
         }
         try checkMembers(object, Self.sectionMembers, of: "a section", path: path)
-        let header = object["header"].flatMap(content(of:))
+        var header: Content?
+        if let value = object["header"] { header = try content(of: value, path: "\(path).header") }
         var items: [Item] = []
         var problems: [JSON] = []
         if let itemsJSON = object["items"], !itemsJSON.isNull {
@@ -82,19 +83,21 @@ enum SnapshotCodec {
         return Section(id: id, header: header, items: items)
     }
 
-    static func decodeItem(_ json: JSON, path: String) throws(ProblemList) -> Item {
+    /// `path` is spelled only when the item is refused.
+    static func decodeItem(_ json: JSON, path: @autoclosure () -> String) throws(ProblemList) -> Item {
         switch json {
         case .string(let id):
             return Item(id: id)
         case .object(let object):
             guard case .string(let id)? = object["id"] else {
-                throw ProblemList(path: "\(path).id", message: "an item needs a string id")
+                throw ProblemList(path: "\(path()).id", message: "an item needs a string id")
             }
-            try checkMembers(object, Self.itemMembers, of: "an item", path: path)
+            try checkMembers(object, Self.itemMembers, of: "an item", path: path())
             let value = object["content"]
-            return Item(id: id, content: value.flatMap(content(of:)), text: value.flatMap(searchText(of:)))
+            guard let value else { return Item(id: id) }
+            return Item(id: id, content: try content(of: value, path: "\(path()).content"), text: searchText(of: value))
         default:
-            throw ProblemList(path: path, message: "an item must be an object {\"id\", \"content\"?} or an id string")
+            throw ProblemList(path: path(), message: "an item must be an object {\"id\", \"content\"?} or an id string")
         }
     }
 
@@ -107,7 +110,9 @@ enum SnapshotCodec {
     /// would silently drop what it names: it is refused, with the member
     /// it most likely meant.
     static func checkMembers(_ object: JSONObject, _ allowed: [String], of what: String,
-                             path: String) throws(ProblemList) {
+                             path: @autoclosure () -> String) throws(ProblemList) {
+        guard object.members.contains(where: { !allowed.contains($0.key) }) else { return }
+        let path = path()
         var problems: [JSON] = []
         for key in object.keys where !allowed.contains(key) {
             let guess = Params.closest(to: key, in: allowed).map { " (did you mean \"\($0)\"?)" } ?? ""
@@ -117,10 +122,32 @@ enum SnapshotCodec {
         if !problems.isEmpty { throw ProblemList(problems) }
     }
 
-    /// Canonical bytes of a JSON value; `null` and absent both mean "no content".
-    static func content(of value: JSON) -> Content? {
-        if value.isNull { return nil }
-        return Content(bytes: JSONWriter.bytes(value))
+    /// Canonical bytes of a JSON value; `null` and absent both mean "no
+    /// content". Content nested deeper than `NestingLimits.content` is
+    /// refused: an item's content may end up at the bottom of the deepest
+    /// tree, and the reply that carries it there must stay readable.
+    static func content(of value: JSON, path: @autoclosure () -> String) throws(ProblemList) -> Content? {
+        guard let content = content(orNilIfTooDeep: value) else {
+            throw ProblemList(path: path(), message: "content nests deeper than \(NestingLimits.content) levels of arrays and objects")
+        }
+        return content
+    }
+
+    /// `content(of:path:)` for callers that report the problem themselves.
+    static func content(orNilIfTooDeep value: JSON) -> Content?? {
+        if value.isNull { return .some(nil) }
+        guard let bytes = JSONWriter.bytes(value, maxDepth: NestingLimits.content) else { return nil }
+        return Content(bytes: bytes)
+    }
+
+    /// `content(of:path:)` as an invalid-params error.
+    static func content(of value: JSON?, path: @autoclosure () -> String) throws(RPCError) -> Content? {
+        guard let value else { return nil }
+        do throws(ProblemList) {
+            return try content(of: value, path: path())
+        } catch {
+            throw invalid(error.problems)
+        }
     }
 
     /// The text search matches on: a string content itself, or the `text`

@@ -51,11 +51,37 @@ public final class StdioSession: @unchecked Sendable {
         self.watchedProcess = parentProcessID
     }
 
+    /// The call stack of the reader and the handler threads. Compiled code
+    /// that tears down or compares a parsed message recurses once per
+    /// nesting level (a few hundred bytes each, up to
+    /// `NestingLimits.message` levels); the daemon's own walks use explicit
+    /// stacks. This is many times what that needs, whatever `ulimit -s` the
+    /// daemon was started with; untouched stack pages cost no memory.
+    static let threadStackSize = 64 << 20
+
     /// Serves until `exit` or end of input; returns the process exit code.
     public func run() -> Int32 {
+        final class ExitCode: @unchecked Sendable {
+            // Written by the handler thread before `done` is signalled,
+            // read after the wait.
+            var value: Int32 = 0
+        }
+        let code = ExitCode()
+        let done = DispatchSemaphore(value: 0)
+        let handler = Thread { [self] in
+            code.value = serve()
+            done.signal()
+        }
+        handler.stackSize = Self.threadStackSize
+        handler.start()
+        done.wait()
+        return code.value
+    }
+
+    private func serve() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         let reader = Thread { [self] in readLoop() }
-        reader.stackSize = 8 << 20
+        reader.stackSize = Self.threadStackSize
         reader.start()
         reaper.start()
         if let pid = watchedProcess { ParentWatch.start(pid, logger: server.logger) }

@@ -18,12 +18,11 @@ from .errors import (ClientClosed, DaemonExited, DaemonNotFound, DiffableError, 
 from .frontend import (REPLAYERS, Frontend, ReplayError, Row, Window, on_sections, replay_batch, replay_steps,
                        replay_window)
 from .types import OutlineResult, Progress, TreeItem
-
-__version__ = "0.1.0"
+from .version import DaemonVersionWarning, __version__
 
 __all__ = [
-    "AsyncClient", "AsyncPendingRequest", "CLOSE_GRACE", "Client", "ClientClosed", "DEFAULT_TIMEOUT",
-    "DaemonExited", "DaemonNotFound", "DiffableError", "Frontend", "InternalError", "InvalidEdit", "InvalidParams",
+    "__version__", "AsyncClient", "AsyncPendingRequest", "CLOSE_GRACE", "Client", "ClientClosed", "DEFAULT_TIMEOUT",
+    "DaemonExited", "DaemonNotFound", "DaemonVersionWarning", "DiffableError", "Frontend", "InternalError", "InvalidEdit", "InvalidParams",
     "InvalidRequest", "MethodNotFound", "ParseError", "OutlineResult", "PendingRequest", "Progress", "REPLAYERS", "ReplayError",
     "RequestCancelled", "RequestTimeout", "Row", "RpcError", "SelectionRejected", "ServerNotInitialized",
     "TreeItem", "UnknownId", "UnknownSource", "VersionConflict", "Window", "bundled_daemon", "checkout_root", "find_daemon", "on_sections", "ops",

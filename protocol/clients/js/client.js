@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { findDaemon } from './discovery.js';
 import { DaemonExitedError, DaemonNotFoundError, ErrorCodes, ProtocolError, RequestTimeoutError, RpcError } from './errors.js';
 import { encodeMessage, MessageReader } from './framing.js';
+import { daemonVersionWarning } from './version.js';
 
 const STDERR_TAIL_BYTES = 8192;
 const STDERR_TAIL_LINES = 20;
@@ -41,7 +42,8 @@ function abortReason(signal) {
 export class Client {
   /**
    * Spawns the daemon, sends `initialize` (and `initialized`) and resolves once
-   * it answered. See index.d.ts `StartOptions` for the options.
+   * it answered; a daemon of another MAJOR.MINOR version goes to `onWarning`
+   * (default: console.warn). See index.d.ts `StartOptions` for the options.
    */
   static async start(options = {}) {
     const argv = findDaemon(options);
@@ -49,12 +51,14 @@ export class Client {
     const params = options.initializationOptions === undefined ? {} : { initializationOptions: options.initializationOptions };
     try {
       client.initializeResult = await client.request('initialize', params, { timeout: options.startTimeout ?? 10_000 });
+      client.notify('initialized', {});
+      const warning = daemonVersionWarning(client.initializeResult, argv[0]);
+      if (warning) (options.onWarning ?? ((w) => console.warn(`diffable: ${w.message}`)))(warning);
     } catch (error) {
       client.kill();
       await client.exited;
       throw error;
     }
-    client.notify('initialized', {});
     return client;
   }
 

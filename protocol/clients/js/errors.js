@@ -71,6 +71,21 @@ export class ReplayError extends Error {
   }
 }
 
+/**
+ * Not thrown by the client: what `Client.start` hands its `onWarning` hook when
+ * the daemon's `initialize` answer names another MAJOR.MINOR than the client's
+ * `version`. A hook that throws it makes `Client.start` stop the daemon and reject.
+ */
+export class DaemonVersionWarning extends Error {
+  constructor(message, daemonVersion, clientVersion, daemon) {
+    super(message);
+    this.name = 'DaemonVersionWarning';
+    this.daemonVersion = daemonVersion;
+    this.clientVersion = clientVersion;
+    this.daemon = daemon;
+  }
+}
+
 /** JSON-RPC / diffable error codes (protocol/README.md "Errors"). */
 export const ErrorCodes = Object.freeze({
   ParseError: -32700,

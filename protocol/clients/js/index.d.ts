@@ -1,14 +1,16 @@
 import type {
   ChangeResult, DiffForm, Highlight, ItemInput, Json, Path, SectionInput, SelectionChange, SelectionMode,
-  SnapshotResult, WindowRow, FullSnapshotResult, OutlineResult,
+  SnapshotResult, WindowRow, FullSnapshotResult, OutlineResult, SelectionDelta,
 } from './frontend.js';
 
 export * from './frontend.js';
 
-export interface InitializeResult {
-  serverInfo: { name: string; version: string };
-  capabilities: { methods: string[]; diffForms: DiffForm[]; defaultForm: DiffForm; framings: string[]; viewports?: boolean; echo?: Echo[] };
-}
+/** This package's version: one number for the daemon and every client package (package.json's). */
+export const version: string;
+
+export interface ServerInfo { name: string; version: string }
+export interface Capabilities { methods: string[]; diffForms: DiffForm[]; defaultForm: DiffForm; framings: string[]; viewports?: boolean; echo?: Echo[] }
+export interface InitializeResult { serverInfo: ServerInfo; capabilities: Capabilities }
 
 /** `"ids"`: rows the client just sent (apply/edit inserts and reloads) come back with their id only. */
 export type Echo = 'full' | 'ids';
@@ -46,6 +48,11 @@ export interface StartOptions extends FindOptions {
   /** 'pipe' (default: kept as a tail for DaemonExitedError, and passed to onStderr) or 'inherit'. */
   stderr?: 'pipe' | 'inherit';
   onStderr?(text: string): void;
+  /**
+   * Called once after `initialize` when the daemon's `serverInfo.version` has another MAJOR.MINOR than
+   * `version` (default: console.warn of `diffable: ` + the message). Throwing rejects `start` and stops the daemon.
+   */
+  onWarning?(warning: DaemonVersionWarning): void;
 }
 
 export interface RequestOptions {
@@ -119,6 +126,16 @@ export interface OutlineChangeOptions extends RequestOptions { recursive?: boole
 
 export interface Policy { mode: SelectionMode; allowsEmpty?: boolean }
 
+export interface SelectResult extends ChangeResult { selection: SelectionDelta }
+export interface SelectionResult { source: string; version: number; selected: SelectionChange[]; policies: Record<string, Policy> }
+export interface SearchInfo { query: string; matches: number; shown: number }
+export interface SearchResult extends ChangeResult { search: SearchInfo; highlights: Highlight[] }
+export interface HighlightsResult { source: string; version: number; highlights: Highlight[] }
+export interface RowsResult { source: string; version: number; total: number; start: number; rows: WindowRow[] }
+export interface SourceInfo { source: string; version: number; sections: number; items: number }
+export interface SourcesResult { sources: SourceInfo[] }
+export interface DropResult { source: string; dropped: true }
+
 export interface LateResponse { id: number; method: string | undefined; result?: unknown; error?: RpcError }
 
 export class Client implements AsyncDisposable {
@@ -146,15 +163,15 @@ export class Client implements AsyncDisposable {
 
   apply(source: string, sections: SectionInput[], options?: ApplyOptions): Promise<ChangeResult>;
   edit(source: string, ops: EditOp[], options?: ApplyOptions): Promise<ChangeResult>;
-  select(source: string, options: SelectOptions): Promise<ChangeResult & { selection: import('./frontend.js').SelectionDelta }>;
+  select(source: string, options: SelectOptions): Promise<SelectResult>;
   setSelectionMode(source: string, sections: Record<string, Policy>, options?: RequestOptions): Promise<ChangeResult>;
-  selection(source: string, options?: RequestOptions): Promise<{ source: string; version: number; selected: SelectionChange[]; policies: Record<string, Policy> }>;
-  search(source: string, query: string, options?: SearchOptions): Promise<ChangeResult & { search: { query: string; matches: number; shown: number }; highlights: Highlight[] }>;
-  highlights(source: string, section: number, options?: RequestOptions & { start?: number; count?: number }): Promise<{ source: string; version: number; highlights: Highlight[] }>;
+  selection(source: string, options?: RequestOptions): Promise<SelectionResult>;
+  search(source: string, query: string, options?: SearchOptions): Promise<SearchResult>;
+  highlights(source: string, section: number, options?: RequestOptions & { start?: number; count?: number }): Promise<HighlightsResult>;
   /** Sets the window (`count` 0 or absent removes it: `window: null`); answers how the held rows become the new window's. */
   viewport(source: string, options?: RequestOptions & { start?: number; count?: number }): Promise<ChangeResult>;
   /** Flat rows `start ..< start + count` (`count` default 100) without moving the window. */
-  rows(source: string, options?: RequestOptions & { start?: number; count?: number }): Promise<{ source: string; version: number; total: number; start: number; rows: WindowRow[] }>;
+  rows(source: string, options?: RequestOptions & { start?: number; count?: number }): Promise<RowsResult>;
   /** Outlines: expands the items (`recursive`: their descendants too); the diff of the visible rows. Unknown id: RpcError 1003. */
   expand(source: string, ids: string[], options?: OutlineChangeOptions): Promise<ChangeResult>;
   /** Outlines: collapses the items (`recursive`: their descendants too); the diff of the visible rows. */
@@ -164,8 +181,8 @@ export class Client implements AsyncDisposable {
   snapshot(source: string, options?: RequestOptions & { full?: false }): Promise<SnapshotResult>;
   /** `full: true`: every item, nested (outlines: the tree). */
   snapshot(source: string, options: RequestOptions & { full: true }): Promise<FullSnapshotResult>;
-  sources(options?: RequestOptions): Promise<{ sources: { source: string; version: number; sections: number; items: number }[] }>;
-  drop(source: string, options?: RequestOptions): Promise<{ source: string; dropped: true }>;
+  sources(options?: RequestOptions): Promise<SourcesResult>;
+  drop(source: string, options?: RequestOptions): Promise<DropResult>;
 }
 
 export function findDaemon(options?: FindOptions): string[];
@@ -193,6 +210,15 @@ export class DaemonExitedError extends Error {
 export class RequestTimeoutError extends Error { readonly method: string; readonly id: number; readonly timeout: number }
 export class ProtocolError extends Error {}
 export class ReplayError extends Error {}
+/** What `StartOptions.onWarning` gets when the daemon's MAJOR.MINOR is not this package's. */
+export class DaemonVersionWarning extends Error {
+  /** The daemon's `serverInfo.version`. */
+  readonly daemonVersion: string;
+  /** This package's `version`. */
+  readonly clientVersion: string;
+  /** The daemon program that was started. */
+  readonly daemon: string;
+}
 export const ErrorCodes: {
   readonly ParseError: -32700; readonly InvalidRequest: -32600; readonly MethodNotFound: -32601;
   readonly InvalidParams: -32602; readonly InternalError: -32603; readonly ServerNotInitialized: -32002;

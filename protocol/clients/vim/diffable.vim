@@ -21,6 +21,32 @@ vim9script
 
 const here = expand('<sfile>:p:h')
 
+# One version number for the daemon and every client (ServerVersion.swift's).
+# A daemon of another MAJOR.MINOR may answer with members this client does not
+# know, so Start says so once (WarningMsg); another PATCH says nothing.
+export const version = '0.1.0'
+
+# [MAJOR, MINOR] of a version such as '0.1.0' or '1.2.3-beta'; [] when it does
+# not start with two dot-separated numbers.
+export def MajorMinor(text: any): list<number>
+  var found = type(text) == v:t_string ? matchlist(text, '^\(\d\+\)\.\(\d\+\)') : []
+  return empty(found) ? [] : [str2nr(found[1]), str2nr(found[2])]
+enddef
+
+# The warning for an initialize answer's serverInfo, or '' (also when its
+# version cannot be read as MAJOR.MINOR: there is nothing reliable to compare).
+export def VersionWarning(info: any, daemon: string): string
+  var theirs = MajorMinor(type(info) == v:t_dict ? get(info, 'version', v:null) : v:null)
+  var ours = MajorMinor(version)
+  if empty(theirs) || empty(ours) || theirs == ours
+    return ''
+  endif
+  return printf('diffable: the daemon %s is version %s and this Vim client is %s: a daemon and a client of '
+    .. 'another MAJOR.MINOR may not understand each other. Use the daemon that came with this plugin (the '
+    .. "release archive's bin/diffable), or point $DIFFABLE_BIN or :DiffableOpen at a %d.%d.x daemon.",
+    daemon, info.version, version, ours[0], ours[1])
+enddef
+
 # Text property types (global) for header lines and search matches.
 def DefineProps()
   hlset([{name: 'DiffableHeader', linksto: 'Title', default: true},
@@ -81,15 +107,22 @@ export def FindBin(explicit: string = ''): string
   return ''
 enddef
 
-# Starts the daemon and initializes the session (steps form, every search answered).
+# Starts the daemon and initializes the session (steps form, every search
+# answered); a daemon of another MAJOR.MINOR than `version` gets one warning.
 export def Start(cmd: list<string>): dict<any>
   var job = job_start(cmd, {in_mode: 'lsp', out_mode: 'lsp', err_io: 'null', noblock: 1})
   if job_status(job) != 'run'
     throw 'diffable: start: cannot start ' .. string(cmd)
   endif
   var s: dict<any> = {job: job, ch: job_getchannel(job), views: {}}
-  Request(s, 'initialize', {initializationOptions: {form: 'steps', supersedeSearches: false}})
+  var answer = Request(s, 'initialize', {initializationOptions: {form: 'steps', supersedeSearches: false}})
   ch_sendexpr(s.ch, {method: 'initialized', params: {}})
+  var warning = VersionWarning(get(answer, 'serverInfo', {}), cmd[0])
+  if warning != ''
+    echohl WarningMsg
+    echomsg warning
+    echohl None
+  endif
   return s
 enddef
 

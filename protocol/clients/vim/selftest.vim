@@ -7,6 +7,7 @@ vim9script
 # the random session (default 1 / 300).
 
 import './diffable.vim' as diffable
+import './selftest_version.vim' as versiontest
 
 var log: list<string> = []
 var failures = 0
@@ -518,6 +519,7 @@ def Run()
   endif
   DiscoveryChecks(bin)
   ApiChecks(bin)
+  versiontest.Checks(Check, bin)
   CommandChecks(bin)
   OutlineChecks(bin)
   var seed = $DIFFABLE_VIM_SEED == '' ? 1 : str2nr($DIFFABLE_VIM_SEED)

@@ -595,6 +595,8 @@ local function main()
   out('nvim ' .. tostring(vim.version().major) .. '.' .. tostring(vim.version().minor) .. '.'
     .. tostring(vim.version().patch) .. ', daemon ' .. bin)
   api_checks()
+  dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:gsub('^@', ''), ':p:h') .. '/version.lua')(
+    { d = d, check = check, notices = notices, bin = bin })
   command_checks()
   outline_checks()
   local seed = tonumber(vim.env.DIFFABLE_NVIM_SEED or '') or 1

@@ -13,7 +13,10 @@ Methods:
   fake/serverRequest {method}         sends a request to the client, answers {"reply": its response}
   fake/die {code, stderr}             writes the stderr lines and exits with code, answering nothing
 Flags: --ignore-exit (never exits on its own: the client must kill it),
-       --die-on-initialize (writes to stderr and exits 3 instead of answering initialize).
+       --die-on-initialize (writes to stderr and exits 3 instead of answering initialize),
+       --server-version V (the `serverInfo.version` initialize answers; default "0", which no
+       client reads as a MAJOR.MINOR, so it never warns about it).
+Other arguments (the Neovim client's `--log-level error`) are ignored.
 """
 import json
 import sys
@@ -21,6 +24,8 @@ import time
 
 stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
 flags = set(sys.argv[1:])
+arguments = sys.argv[1:]
+server_version = arguments[arguments.index("--server-version") + 1] if "--server-version" in arguments[:-1] else "0"
 framing = None
 received = []
 
@@ -92,7 +97,7 @@ def main():
                 sys.stderr.write("fake: starting\nfake: cannot open the frobnicator\n")
                 sys.stderr.flush()
                 return 3
-            answer(message, {"serverInfo": {"name": "fake", "version": "0"}, "capabilities": {}})
+            answer(message, {"serverInfo": {"name": "fake", "version": server_version}, "capabilities": {}})
         elif method == "shutdown":
             shut_down = True
             answer(message, None)

@@ -3,7 +3,9 @@
 // $/progress and window/logMessage notifications, requests that never finish,
 // late answers, crashes, a stuck shutdown and server-to-client requests.
 // Behaviour switches: env FAKE_FAIL_INIT=1 (crash on initialize),
-// FAKE_STUCK=1 (ignores shutdown, exit and SIGTERM).
+// FAKE_STUCK=1 (ignores shutdown, exit and SIGTERM), FAKE_SERVER_VERSION=V
+// (initialize's serverInfo.version; default '0', which no client reads as a
+// MAJOR.MINOR, so it never warns about it).
 import { encodeMessage, MessageReader } from '../../framing.js';
 
 const received = [];
@@ -32,7 +34,7 @@ function handle(message) {
         process.stderr.write('fake: loading the index\nfake: fatal: cannot initialize\n');
         process.exit(3);
       }
-      return answer(id, { serverInfo: { name: 'fake', version: '0' }, capabilities: { methods: [], diffForms: ['batch', 'steps'], defaultForm: 'batch', framings: ['content-length'] } });
+      return answer(id, { serverInfo: { name: 'fake', version: process.env.FAKE_SERVER_VERSION ?? '0' }, capabilities: { methods: [], diffForms: ['batch', 'steps'], defaultForm: 'batch', framings: ['content-length'] } });
     case 'apply':
     case 'search': {
       const token = params?.workDoneToken;

@@ -21,9 +21,11 @@
 
 local api, uv = vim.api, vim.loop
 local render = require('diffable.render')
+local version = require('diffable.version')
 
 local M = {}
 M.render = render
+M.version = version.version -- one number for the daemon and every client (diffable/version.lua)
 
 local function is_nil(v)
   return v == nil or v == vim.NIL
@@ -106,7 +108,8 @@ Session.__index = Session
 
 local current -- the one session of this Neovim
 
--- Starts the daemon (or returns the running one) and initializes it.
+-- Starts the daemon (or returns the running one) and initializes it; a daemon
+-- of another MAJOR.MINOR version than M.version gets one vim.notify (WARN).
 -- opts: bin (path), args (extra daemon arguments), form ('steps' default),
 -- supersede_searches (boolean, the daemon's default when absent), timeout (ms).
 function M.start(opts)
@@ -155,6 +158,8 @@ function M.start(opts)
   end
   self.server_info = result.serverInfo
   self:notify('initialized', vim.empty_dict())
+  local warning = version.warning(result.serverInfo, bin)
+  if warning then vim.notify(warning, vim.log.levels.WARN) end
   current = self
   return self
 end

@@ -4,28 +4,50 @@ a `Frontend` model that replays diff payloads, and typed exceptions. Standard li
     import diffable
     with diffable.Client() as client:
         result = client.apply("fruit", [{"id": "apples", "items": ["gala", "fuji"]}])
+
+Everything a program annotates with is exported here (`__all__`): the clients, the frontend
+model, the params and result TypedDicts of `diffable.types`, the errors and the warning.
 """
 from __future__ import annotations
 
 from . import ops
 from .aio import AsyncClient, AsyncPendingRequest
 from .client import Client, PendingRequest
-from .core import CLOSE_GRACE, DEFAULT_TIMEOUT
-from .discovery import bundled_daemon, checkout_root, find_daemon
+from .core import CLOSE_GRACE, DEFAULT_TIMEOUT, NotificationCallback, ProgressCallback
+from .discovery import DaemonSpec, bundled_daemon, checkout_root, find_daemon
 from .errors import (ClientClosed, DaemonExited, DaemonNotFound, DiffableError, InternalError, InvalidEdit,
                      InvalidParams, InvalidRequest, MethodNotFound, ParseError, RequestCancelled, RequestTimeout,
                      RpcError, SelectionRejected, ServerNotInitialized, UnknownId, UnknownSource, VersionConflict)
-from .frontend import (REPLAYERS, Frontend, ReplayError, Row, Window, on_sections, replay_batch, replay_steps,
-                       replay_window)
-from .types import OutlineResult, Progress, TreeItem
-
-__version__ = "0.1.0"
+from .frontend import (REPLAYERS, Frontend, Replayer, ReplayError, Row, SectionList, SourceView, Window, on_sections,
+                       replay_batch, replay_steps, replay_window)
+from .ops import Op
+from .types import (DiffForm, DiffResult, DropResult, Echo, FullSection, FullSnapshotResult, Highlight,
+                    HighlightsResult, InitializationOptions, InitializeResult, Item, ItemIn, OutlineResult, Progress,
+                    ProgressToken, RowsResult, SearchInfo, SearchMode, SearchOrder, SearchResult, Section, SectionIn,
+                    SelectAction, SelectedRow, SelectionDelta, SelectionModeName, SelectionPolicy, SelectionResult,
+                    SelectResult, ServerInfo, SnapshotResult, SourceInfo, SourcesResult, TreeItem, ViewportIn,
+                    ViewportResult, WindowPayload, WindowRow)
+from .version import DaemonVersionWarning, __version__
+from .wire import Framing
 
 __all__ = [
-    "AsyncClient", "AsyncPendingRequest", "CLOSE_GRACE", "Client", "ClientClosed", "DEFAULT_TIMEOUT",
-    "DaemonExited", "DaemonNotFound", "DiffableError", "Frontend", "InternalError", "InvalidEdit", "InvalidParams",
-    "InvalidRequest", "MethodNotFound", "ParseError", "OutlineResult", "PendingRequest", "Progress", "REPLAYERS", "ReplayError",
-    "RequestCancelled", "RequestTimeout", "Row", "RpcError", "SelectionRejected", "ServerNotInitialized",
-    "TreeItem", "UnknownId", "UnknownSource", "VersionConflict", "Window", "bundled_daemon", "checkout_root", "find_daemon", "on_sections", "ops",
+    "__version__",
+    # clients
+    "AsyncClient", "AsyncPendingRequest", "CLOSE_GRACE", "Client", "DEFAULT_TIMEOUT", "DaemonSpec", "Framing",
+    "NotificationCallback", "PendingRequest", "ProgressCallback", "bundled_daemon", "checkout_root", "find_daemon",
+    # the frontend model
+    "Frontend", "REPLAYERS", "ReplayError", "Replayer", "Row", "SectionList", "SourceView", "Window", "on_sections",
     "replay_batch", "replay_steps", "replay_window",
+    # params and results (diffable.types); `edit` ops (diffable.ops)
+    "DiffForm", "DiffResult", "DropResult", "Echo", "FullSection", "FullSnapshotResult", "Highlight",
+    "HighlightsResult", "InitializationOptions", "InitializeResult", "Item", "ItemIn", "Op", "OutlineResult",
+    "Progress", "ProgressToken", "RowsResult", "SearchInfo", "SearchMode", "SearchOrder", "SearchResult", "Section",
+    "SectionIn", "SelectAction", "SelectedRow", "SelectionDelta", "SelectionModeName", "SelectionPolicy",
+    "SelectionResult", "SelectResult", "ServerInfo", "SnapshotResult", "SourceInfo", "SourcesResult", "TreeItem",
+    "ViewportIn", "ViewportResult", "WindowPayload", "WindowRow", "ops",
+    # errors and warnings
+    "ClientClosed", "DaemonExited", "DaemonNotFound", "DaemonVersionWarning", "DiffableError", "InternalError",
+    "InvalidEdit", "InvalidParams", "InvalidRequest", "MethodNotFound", "ParseError", "RequestCancelled",
+    "RequestTimeout", "RpcError", "SelectionRejected", "ServerNotInitialized", "UnknownId", "UnknownSource",
+    "VersionConflict",
 ]

@@ -21,6 +21,7 @@ from .types import (DiffForm, DiffResult, DropResult, Echo, HighlightsResult, In
                     ProgressToken, RowsResult, SearchMode, SearchOrder, SearchResult, SectionIn, SelectAction,
                     SelectionPolicy, SelectionResult, SelectResult, SnapshotResult, SourcesResult, ViewportIn,
                     ViewportResult)
+from .version import warn_about_daemon_version
 from .wire import Framing, FramingError, JsonObject, Message, content_length, decode_body, encode
 
 _STREAM_LIMIT = 64 * 1024 * 1024  # a newline-framed response is one line: allow big snapshots
@@ -84,6 +85,7 @@ class AsyncClient(ClientCore):
         try:
             self.initialize_result = await self.request("initialize", build.initialize(self.initialization_options))
             await self.notify("initialized", {})
+            warn_about_daemon_version(self.initialize_result, self.argv[0], stacklevel=2)
         except BaseException:
             await self.close(grace=1.0)
             raise

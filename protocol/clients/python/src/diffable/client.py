@@ -22,6 +22,7 @@ from .types import (DiffForm, DiffResult, DropResult, Echo, HighlightsResult, In
                     InitializeResult, ItemIn, OutlineResult, Path, ProgressToken, RowsResult, SearchMode, SearchOrder, SearchResult,
                     SectionIn, SelectAction, SelectionPolicy, SelectionResult, SelectResult, SnapshotResult,
                     SourcesResult, ViewportIn, ViewportResult)
+from .version import warn_about_daemon_version
 from .wire import Framing, FramingError, JsonObject, Message, content_length, decode_body, encode
 
 _EXITED: JsonObject = {"exited": True}  # put in place of a response when the output closed
@@ -72,6 +73,8 @@ class Client(ClientCore):
     `initialization_options`: sent with `initialize` (e.g. `{"form": "steps"}`);
     `timeout`: default seconds per request (None: wait forever);
     `framing`: "content-length" (LSP, default) or "newline".
+    A daemon whose `serverInfo.version` has another MAJOR.MINOR than `diffable.__version__` gets one
+    `DaemonVersionWarning` (`warnings.warn`) once it has answered `initialize`.
     """
 
     def __init__(self, daemon: Optional[DaemonSpec] = None, *, daemon_args: Sequence[str] = (),
@@ -92,6 +95,7 @@ class Client(ClientCore):
         try:
             self.initialize_result = self.request("initialize", build.initialize(initialization_options))
             self.notify("initialized", {})
+            warn_about_daemon_version(self.initialize_result, self.argv[0], stacklevel=2)
         except BaseException:
             self.close(grace=1.0)
             raise

@@ -69,21 +69,45 @@ export def BesidePlugin(): string
   return simplify(folder .. '/../bin/diffable')
 enddef
 
+# A command with a '/' is a path (relative ones to the current directory) and
+# must itself be an executable file; a bare name is looked up on $PATH, as a
+# shell would. Returns the command to run, or '' when there is none.
+def ResolveCommand(command: string): string
+  if stridx(command, '/') >= 0
+    return executable(fnamemodify(command, ':p')) ? command : ''
+  endif
+  return exepath(command)
+enddef
+
+def Refused(place: string, value: string, advice: string): string
+  return 'diffable: start: no daemon found; looked at: ' .. place .. ': ' .. value
+    .. ' (not an executable file) (' .. advice .. ')'
+enddef
+
 # Daemon discovery: explicit path, $DIFFABLE_BIN, bin/diffable beside the
 # plugin, `diffable` on PATH, the checkout's .build/release/diffable then
-# .build/debug/diffable.
+# .build/debug/diffable. An explicit path or a set $DIFFABLE_BIN is what the
+# user asked for: when it is not an executable the search stops there, so a
+# typo never silently runs another build (every diffable client follows this
+# rule).
 export def FindBin(explicit: string = ''): string
   if explicit != ''
-    if executable(explicit)
-      return explicit
+    var found = ResolveCommand(explicit)
+    if found == ''
+      throw Refused('the explicit argument', explicit,
+        'pass the path of an executable `diffable`, or nothing to search for one')
     endif
-    throw 'diffable: start: the daemon is not executable: ' .. explicit
+    return found
   endif
-  var looked: list<string> = []
-  if $DIFFABLE_BIN != '' && executable($DIFFABLE_BIN)
-    return $DIFFABLE_BIN
+  if $DIFFABLE_BIN != ''
+    var found = ResolveCommand($DIFFABLE_BIN)
+    if found == ''
+      throw Refused('$DIFFABLE_BIN', $DIFFABLE_BIN,
+        'point $DIFFABLE_BIN at an executable `diffable`, or unset it to search the usual places')
+    endif
+    return found
   endif
-  add(looked, '$DIFFABLE_BIN ' .. ($DIFFABLE_BIN == '' ? '(not set)' : $DIFFABLE_BIN))
+  var looked: list<string> = ['$DIFFABLE_BIN (not set)']
   if executable(BesidePlugin())
     return BesidePlugin()
   endif

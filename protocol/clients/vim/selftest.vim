@@ -215,7 +215,19 @@ def CommandChecks(bin: string)
   Check(':DiffableSearch after stop', Cmd('DiffableSearch x') =~ '^diffable: stopped: the daemon is not running', true)
   Check(':DiffableStop after stop', Cmd('DiffableStop') =~ '^diffable: stopped: ', true)
   Check(':DiffableOpen with a bad path', Cmd('DiffableOpen /nonexistent/diffable x'),
-    'diffable: start: the daemon is not executable: /nonexistent/diffable')
+    'diffable: start: no daemon found; looked at: the explicit argument: /nonexistent/diffable (not an executable file) '
+    .. '(pass the path of an executable `diffable`, or nothing to search for one)')
+  # A broken $DIFFABLE_BIN stops :DiffableOpen although `diffable` is on PATH.
+  var saved_bin = $DIFFABLE_BIN
+  var saved_path = $PATH
+  var on_path = PathWithDaemon(bin)
+  $DIFFABLE_BIN = missing
+  $PATH = on_path .. ':' .. saved_path
+  Check(':DiffableOpen with a broken $DIFFABLE_BIN', [Cmd('DiffableOpen fruit'), diffable.Running(diffable.Session())],
+    [Refused(missing), false])
+  $DIFFABLE_BIN = saved_bin
+  $PATH = saved_path
+  delete(on_path, 'rf')
   Check(':DiffableOpen after stop starts a new daemon', Cmd('DiffableOpen fruit'), '')
   Check('new daemon', job_info(diffable.Session().job).process != job_info(job).process, true)
   Check('the new daemon has no fruit yet', Lines(fruit), [''])
@@ -476,6 +488,33 @@ def RandomSession(bin: string, seed: number, rounds: number)
   Check('random session: daemon exit status', job_info(s.job).exitval, 0)
 enddef
 
+const missing = '/nonexistent/diffable'
+
+# What FindBin throws when $DIFFABLE_BIN is `value` and not an executable.
+def Refused(value: string): string
+  return 'diffable: start: no daemon found; looked at: $DIFFABLE_BIN: ' .. value .. ' (not an executable file) '
+    .. '(point $DIFFABLE_BIN at an executable `diffable`, or unset it to search the usual places)'
+enddef
+
+# The exception `F` throws, or 'returned ' and what it returned.
+def Thrown(F: func(): any): string
+  try
+    return 'returned ' .. string(F())
+  catch
+    return v:exception
+  endtry
+enddef
+
+# A new folder holding `diffable`, a script that runs `bin`: a working daemon
+# on PATH that is not `bin` itself.
+def PathWithDaemon(bin: string): string
+  var folder = tempname()
+  mkdir(folder, 'p')
+  writefile(['#!/bin/sh', 'exec ' .. shellescape(bin) .. ' "$@"'], folder .. '/diffable')
+  setfperm(folder .. '/diffable', 'rwxr-xr-x')
+  return folder
+enddef
+
 # FindBin's order and its message; the release archive's layout (vim/plugin/
 # beside bin/) is driven by Tests/EndToEndTests/PackageTests.swift.
 def DiscoveryChecks(bin: string)
@@ -502,14 +541,35 @@ def DiscoveryChecks(bin: string)
       .. 'beside the plugin ' .. escape(diffable.BesidePlugin(), '\.') .. ', `diffable` on \$PATH, .*/\.build/release/diffable, '
       .. '.*/\.build/debug/diffable (build it with `swift build -c release`', true)
   endif
-  var explicit = ''
-  try
-    diffable.FindBin('/nonexistent/diffable')
-  catch
-    explicit = v:exception
-  endtry
-  Check('discovery: an explicit path that is not executable', explicit,
-    'diffable: start: the daemon is not executable: /nonexistent/diffable')
+  Check('discovery: an explicit path that is not executable', Thrown(() => diffable.FindBin(missing)),
+    'diffable: start: no daemon found; looked at: the explicit argument: ' .. missing .. ' (not an executable file) '
+    .. '(pass the path of an executable `diffable`, or nothing to search for one)')
+
+  # A set $DIFFABLE_BIN is never replaced by another daemon: a folder on PATH
+  # holds a working `diffable` (a script running the real one) and a file
+  # that is not executable.
+  var on_path = PathWithDaemon(bin)
+  var path_daemon = on_path .. '/diffable'
+  var plain_file = on_path .. '/not-executable'
+  writefile(['#!/bin/sh'], plain_file)
+  $PATH = on_path .. ':' .. saved_path
+  $DIFFABLE_BIN = ''
+  Check('discovery: unset $DIFFABLE_BIN, `diffable` on PATH', diffable.FindBin(), path_daemon)
+  for [what, value] in [['missing', missing], ['not executable', plain_file], ['a folder', on_path],
+                        ['a name not on PATH', 'no-such-diffable']]
+    $DIFFABLE_BIN = value
+    Check('discovery: $DIFFABLE_BIN ' .. what .. ' stops, `diffable` on PATH unused', Thrown(() => diffable.FindBin()),
+      Refused(value))
+  endfor
+  $DIFFABLE_BIN = bin
+  Check('discovery: $DIFFABLE_BIN before `diffable` on PATH', diffable.FindBin(), bin)
+  $DIFFABLE_BIN = 'diffable'
+  Check('discovery: $DIFFABLE_BIN as a command on PATH', diffable.FindBin(), path_daemon)
+  $DIFFABLE_BIN = missing
+  Check('discovery: an explicit path wins over a broken $DIFFABLE_BIN', diffable.FindBin(bin), bin)
+  $DIFFABLE_BIN = saved_bin
+  $PATH = saved_path
+  delete(on_path, 'rf')
 enddef
 
 def Run()

@@ -165,21 +165,54 @@ local function api_checks()
   check('async request', got, { nil, 1 })
 
   -- daemon discovery
-  local path, why = d.find_bin('/nonexistent/diffable')
-  check('explicit missing path', { path, why }, { nil, 'diffable: the daemon is not executable: /nonexistent/diffable' })
+  local missing = '/nonexistent/diffable'
+  local path, why = d.find_bin(missing)
+  check('explicit missing path', { path, why }, { nil, 'diffable: no daemon found; looked at: the explicit argument: '
+    .. missing .. ' (not an executable file) (pass the path of an executable `diffable`, or nothing to search for one)' })
   local saved_bin, saved_path = vim.env.DIFFABLE_BIN, vim.env.PATH
-  vim.env.DIFFABLE_BIN, vim.env.PATH = '/nonexistent/diffable', '/nonexistent'
+  vim.env.DIFFABLE_BIN, vim.env.PATH = nil, '/nonexistent'
   path, why = d.find_bin(nil)
   vim.env.DIFFABLE_BIN, vim.env.PATH = saved_bin, saved_path
   if path == nil then
-    truthy('discovery lists where it looked', why:find('$DIFFABLE_BIN /nonexistent/diffable', 1, true)
+    truthy('discovery lists where it looked', why:find('$DIFFABLE_BIN (not set)', 1, true)
       and why:find('beside the plugin ' .. d.beside_plugin(), 1, true)
       and why:find('on $PATH', 1, true) and why:find('.build/release/diffable', 1, true)
       and why:find('.build/debug/diffable', 1, true) and why:find('swift build -c release', 1, true), why)
   else
     truthy('discovery found a checkout build', path:find('/.build/', 1, true), path)
   end
+
+  -- A set $DIFFABLE_BIN is never replaced by another daemon: a folder on PATH
+  -- holds a working `diffable` (a script running the real one) and a file
+  -- that is not executable.
+  local on_path = vim.fn.tempname()
+  vim.fn.mkdir(on_path, 'p')
+  local path_daemon, plain_file = on_path .. '/diffable', on_path .. '/not-executable'
+  vim.fn.writefile({ '#!/bin/sh', 'exec ' .. vim.fn.shellescape(bin) .. ' "$@"' }, path_daemon)
+  vim.fn.setfperm(path_daemon, 'rwxr-xr-x')
+  vim.fn.writefile({ '#!/bin/sh' }, plain_file)
+  vim.env.PATH = on_path .. ':' .. saved_path
+  vim.env.DIFFABLE_BIN = nil
+  check('discovery: unset $DIFFABLE_BIN, `diffable` on PATH', d.find_bin(nil), path_daemon)
+  local function refused(value)
+    return 'diffable: no daemon found; looked at: $DIFFABLE_BIN: ' .. value .. ' (not an executable file) '
+      .. '(point $DIFFABLE_BIN at an executable `diffable`, or unset it to search the usual places)'
+  end
+  for _, case in ipairs({ { 'missing', missing }, { 'not executable', plain_file },
+                          { 'a folder', on_path }, { 'a name not on PATH', 'no-such-diffable' } }) do
+    vim.env.DIFFABLE_BIN = case[2]
+    path, why = d.find_bin(nil)
+    check('discovery: $DIFFABLE_BIN ' .. case[1] .. ' stops, `diffable` on PATH unused', { path, why },
+      { nil, refused(case[2]) })
+  end
   vim.env.DIFFABLE_BIN = bin
+  check('discovery: $DIFFABLE_BIN before `diffable` on PATH', d.find_bin(nil), vim.fn.exepath(bin))
+  vim.env.DIFFABLE_BIN = 'diffable'
+  check('discovery: $DIFFABLE_BIN as a command on PATH', d.find_bin(nil), path_daemon)
+  vim.env.DIFFABLE_BIN = missing
+  check('discovery: an explicit path wins over a broken $DIFFABLE_BIN', d.find_bin(bin), vim.fn.exepath(bin))
+  vim.env.DIFFABLE_BIN, vim.env.PATH = saved_bin, saved_path
+  vim.fn.delete(on_path, 'rf')
   check('discovery: $DIFFABLE_BIN', d.find_bin(nil), vim.fn.exepath(bin))
 
   check('stop: exit status', s:stop(), 0)
@@ -266,7 +299,25 @@ local function command_checks()
   seen = notices(function() vim.cmd('DiffableSearch x') end)
   check(':DiffableSearch after :DiffableStop', seen[1] and seen[1].msg:match('not running') ~= nil, true)
   seen = notices(function() vim.cmd('DiffableOpen /nonexistent/diffable x') end)
-  check(':DiffableOpen with a bad path: notice', seen[1] and seen[1].msg, 'diffable: start: the daemon is not executable: /nonexistent/diffable')
+  check(':DiffableOpen with a bad path: notice', seen[1] and seen[1].msg, 'diffable: start: no daemon found; looked at: '
+    .. 'the explicit argument: /nonexistent/diffable (not an executable file) (pass the path of an executable `diffable`, '
+    .. 'or nothing to search for one)')
+  -- a broken $DIFFABLE_BIN stops start and :DiffableOpen although `diffable` is on PATH
+  local saved_bin, saved_path = vim.env.DIFFABLE_BIN, vim.env.PATH
+  local on_path = vim.fn.tempname()
+  vim.fn.mkdir(on_path, 'p')
+  vim.fn.writefile({ '#!/bin/sh', 'exec ' .. vim.fn.shellescape(bin) .. ' "$@"' }, on_path .. '/diffable')
+  vim.fn.setfperm(on_path .. '/diffable', 'rwxr-xr-x')
+  vim.env.DIFFABLE_BIN, vim.env.PATH = '/nonexistent/diffable', on_path .. ':' .. saved_path
+  local refused = 'no daemon found; looked at: $DIFFABLE_BIN: /nonexistent/diffable (not an executable file) '
+    .. '(point $DIFFABLE_BIN at an executable `diffable`, or unset it to search the usual places)'
+  local started, start_err = d.start()
+  check('start with a broken $DIFFABLE_BIN', { started, start_err }, { nil, { code = 'start', message = refused } })
+  seen = notices(function() vim.cmd('DiffableOpen fruit') end)
+  check(':DiffableOpen with a broken $DIFFABLE_BIN: notice', { #seen, seen[1] and seen[1].msg, d.session() },
+    { 1, 'diffable: start: ' .. refused, nil })
+  vim.env.DIFFABLE_BIN, vim.env.PATH = saved_bin, saved_path
+  vim.fn.delete(on_path, 'rf')
   -- :DiffableOpen starts a new daemon
   seen = notices(function() vim.cmd('DiffableOpen fruit') end)
   check(':DiffableOpen after stop: new daemon', { seen, d.session() ~= nil and d.session().pid ~= pid }, { {}, true })

@@ -63,30 +63,50 @@ local function beside_plugin()
 end
 M.beside_plugin = beside_plugin
 
+-- A command with a '/' is a path (relative ones to the current directory) and
+-- must itself be an executable file; a bare name is looked up on $PATH, as a
+-- shell would. Returns the absolute path, or nil.
+local function resolve_command(command)
+  local path = command
+  if command:find('/', 1, true) then
+    path = vim.fn.fnamemodify(command, ':p')
+    if vim.fn.executable(path) ~= 1 then return nil end
+  end
+  local found = vim.fn.exepath(path)
+  return found ~= '' and found or nil
+end
+
 -- Returns the daemon path, or nil and a message listing where it looked.
 -- Order: explicit path, $DIFFABLE_BIN, bin/diffable beside the plugin,
 -- `diffable` on $PATH, the checkout's .build/release then .build/debug.
+-- An explicit path or a set $DIFFABLE_BIN is what the user asked for: when it
+-- is not an executable the search stops there, so a typo never silently runs
+-- another build (every diffable client follows this rule).
 function M.find_bin(explicit)
-  local looked = {}
+  local function refused(place, value, advice)
+    return nil, 'diffable: no daemon found; looked at: ' .. place .. ': ' .. value
+      .. ' (not an executable file) (' .. advice .. ')'
+  end
+  if not is_nil(explicit) and explicit ~= '' then
+    local found = resolve_command(explicit)
+    if found then return found end
+    return refused('the explicit argument', explicit,
+      'pass the path of an executable `diffable`, or nothing to search for one')
+  end
+  local from_env = vim.env.DIFFABLE_BIN
+  if not is_nil(from_env) and from_env ~= '' then
+    local found = resolve_command(from_env)
+    if found then return found end
+    return refused('$DIFFABLE_BIN', from_env,
+      'point $DIFFABLE_BIN at an executable `diffable`, or unset it to search the usual places')
+  end
+  local looked = { '$DIFFABLE_BIN (not set)' }
   local function try(what, path)
-    if is_nil(path) or path == '' then
-      table.insert(looked, what .. ' (not set)')
-      return nil
-    end
-    if vim.fn.executable(path) == 1 then
-      return vim.fn.exepath(path) ~= '' and vim.fn.exepath(path) or path
-    end
+    if vim.fn.executable(path) == 1 then return path end
     table.insert(looked, what .. ' ' .. path)
     return nil
   end
-  local found
-  if explicit ~= nil and explicit ~= '' then
-    found = try('explicit path', explicit)
-    if found then return found end
-    return nil, 'diffable: the daemon is not executable: ' .. explicit
-  end
-  found = try('$DIFFABLE_BIN', vim.env.DIFFABLE_BIN)
-    or try('beside the plugin', beside_plugin())
+  local found = try('beside the plugin', beside_plugin())
     or (vim.fn.exepath('diffable') ~= '' and vim.fn.exepath('diffable'))
   if found then return found end
   table.insert(looked, '`diffable` on $PATH')

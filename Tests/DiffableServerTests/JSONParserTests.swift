@@ -152,7 +152,7 @@ import Testing
 /// The parser's memory budget (`JSONParser.maxFootprintPerByte`).
 struct JSONParserBudgetTests {
     @Test func denseTextsOverTheBudgetAreRefusedAndOrdinaryOnesRead() throws {
-        // Under the 1 MiB floor, anything goes.
+        // Under the 4 MiB floor, anything goes.
         _ = try JSONParser.parse("[" + Array(repeating: "0", count: 10_000).joined(separator: ",") + "]")
         let dense = "[" + Array(repeating: "0", count: 500_000).joined(separator: ",") + "]"
         #expect(throws: JSONParseError.self) { try JSONParser.parse(dense) }

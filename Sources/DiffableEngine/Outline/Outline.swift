@@ -199,24 +199,4 @@ extension Outline {
             }
         }
     }
-
-    /// The nested form of a preorder section (for `snapshot`).
-    /// - Complexity: O(items), with a stack as deep as the nesting.
-    public func nest(_ items: ItemList) -> [OutlineNode] {
-        var roots: [OutlineNode] = []
-        // The open nodes from the top level down, with their ids.
-        var stack: [(id: ItemID, node: OutlineNode)] = []
-        func closeTop() {
-            let (_, node) = stack.removeLast()
-            if stack.isEmpty { roots.append(node) } else { stack[stack.count - 1].node.children.append(node) }
-        }
-        for item in items {
-            let id = item.itemID
-            let parent = parents[id]
-            while let top = stack.last, top.id != parent { closeTop() }
-            stack.append((id, OutlineNode(item: item, expanded: hasChildren(id) ? isExpanded(id) : nil)))
-        }
-        while !stack.isEmpty { closeTop() }
-        return roots
-    }
 }

@@ -12,13 +12,13 @@ let package = Package(
     ],
     targets: [
         // Pure engine: snapshot model, diff, selection, search. No I/O, no JSON.
-        .target(name: "DiffableEngine", exclude: ["Diff/README.md", "Selection/README.md", "Search/README.md", "Snapshot/README.md", "Outline/README.md"]),
+        .target(name: "DiffableEngine", exclude: ["README.md", "Concurrency/README.md", "Diff/README.md", "Edit/README.md", "Selection/README.md", "Search/README.md", "Snapshot/README.md", "Source/README.md", "Outline/README.md", "Window/README.md"]),
         // Protocol layer: JSON, framing, JSON-RPC dispatch, one file per method.
-        .target(name: "DiffableServer", dependencies: ["DiffableEngine"]),
+        .target(name: "DiffableServer", dependencies: ["DiffableEngine"], exclude: ["README.md", "JSON/README.md", "Methods/README.md", "Server/README.md", "Transport/README.md"]),
         // Thin stdio entry point.
-        .executableTarget(name: "diffable", dependencies: ["DiffableServer"]),
+        .executableTarget(name: "diffable", dependencies: ["DiffableServer"], exclude: ["README.md"]),
         // Release-build benchmark command.
-        .executableTarget(name: "diffable-bench", dependencies: ["DiffableEngine", "DiffableServer"]),
+        .executableTarget(name: "diffable-bench", dependencies: ["DiffableEngine", "DiffableServer"], exclude: ["README.md"]),
         .testTarget(name: "DiffableEngineTests", dependencies: ["DiffableEngine"]),
         .testTarget(name: "DiffableServerTests", dependencies: ["DiffableServer"]),
         // Drives the built `diffable` binary through a pipe.

@@ -28,6 +28,23 @@ struct EditExampleTests {
         }
     }
 
+    /// One edit deletes "\u{e9}" and inserts "e\u{301}": the changeset
+    /// holds a delete and an insert, and replaying it in either form gives
+    /// the edited snapshot (the marks of the two must not merge).
+    @Test func canonicallyEquivalentIdsKeepTheirOwnChanges() throws {
+        let base = Snapshot(sections: [Section(id: "A", items: [Item(id: "\u{e9}"), Item(id: "x")])])
+        let (new, c) = try base.applyingEdits([.deleteItems(["\u{e9}"]), .insertItems([Item(id: "e\u{301}")], .after("x"))])
+        #expect(new.sections[0].items.map { Array($0.id.utf8) } == [Array("x".utf8), Array("e\u{301}".utf8)])
+        #expect(c.itemDeletes == [Self.p(0, 0)])
+        #expect(c.itemInserts == [Self.p(0, 1)])
+        #expect(try base.applyingBatch(c, contentFrom: new) == new)
+        #expect(try base.applyingSteps(c.steps(from: base, to: new), contentFrom: new) == new)
+        let (reloaded, r) = try base.applyingEdits([.insertItems([Item(id: "e\u{301}")], .after("x")), .reloadItems(["\u{e9}"])])
+        #expect(r.itemInserts == [Self.p(0, 2)])
+        #expect(r.itemReloads == [.init(old: Self.p(0, 0), new: Self.p(0, 0))])
+        #expect(try base.applyingBatch(r, contentFrom: reloaded) == reloaded)
+    }
+
     @Test func insertDeleteAndMoveItems() throws {
         let (new, c) = try Self.edit([
             .insertItems([F.item("n1"), F.item("n2")], .after("a1")),

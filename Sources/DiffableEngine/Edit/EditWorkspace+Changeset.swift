@@ -49,19 +49,19 @@ extension EditWorkspace {
 
         // Which touched items need their old row, their new row, or both.
         struct Plan {
-            var id: String
+            var id: ItemID
             var marks: ItemMarks
             var oldSection: Int?
             var newSection: Int?
         }
         var plans: [Plan] = []
         plans.reserveCapacity(itemMarks.count)
-        var oldWanted: [ChunkKey: [String]] = [:]
-        var newWanted: [ChunkKey: [String]] = [:]
+        var oldWanted: [ChunkKey: [ItemID]] = [:]
+        var newWanted: [ChunkKey: [ItemID]] = [:]
         for (id, marks) in itemMarks {
             var plan = Plan(id: id, marks: marks)
             // Old section index, when that section survives.
-            if let old = base.locationOfItem[ItemID(id)], let o = base.sectionPosition[old.section], positions[old.section] != nil {
+            if let old = base.locationOfItem[id], let o = base.sectionPosition[old.section], positions[old.section] != nil {
                 plan.oldSection = o
                 oldWanted[ChunkKey(section: o, chunk: old.chunk), default: []].append(id)
             }
@@ -129,15 +129,11 @@ extension EditWorkspace {
     /// Row of each wanted id, scanning each named chunk once.
     /// - Complexity: O(wanted ids + Σ over named chunks of (chunk size +
     ///   chunks of its section)).
-    private static func rows(of wanted: [ChunkKey: [String]], in sections: [Section]) -> [String: Int] {
-        var rows: [String: Int] = [:]
+    private static func rows(of wanted: [ChunkKey: [ItemID]], in sections: [Section]) -> [ItemID: Int] {
+        var rows: [ItemID: Int] = [:]
         for (key, ids) in wanted where sections.indices.contains(key.section) {
             let items = sections[key.section].items
-            if ids.count == 1 {
-                if let r = items.row(of: ids[0], inChunk: key.chunk) { rows[ids[0]] = r }
-                continue
-            }
-            for (id, r) in items.rows(of: Set(ids.map(ItemID.init)), inChunk: key.chunk) { rows[id.string] = r }
+            for (id, r) in items.rows(of: Set(ids), inChunk: key.chunk) { rows[id] = r }
         }
         return rows
     }

@@ -39,7 +39,8 @@ struct EditWorkspace {
     var positions: [String: Int]
     var positionsDirty = false
     var sectionStructureChanged = false
-    var itemMarks: [String: ItemMarks] = [:]
+    /// Keyed by the ids' bytes: `"\u{e9}"` and `"e\u{301}"` are two items.
+    var itemMarks: [ItemID: ItemMarks] = [:]
     var sectionMarks: [String: SectionMarks] = [:]
 
     init(_ snapshot: Snapshot, index: EditIndex) {
@@ -52,8 +53,9 @@ struct EditWorkspace {
     // MARK: lookups
 
     /// - Complexity: O(1) expected.
-    func location(ofItem id: String) -> EditIndex.Location? {
-        let key = ItemID(id)
+    func location(ofItem id: String) -> EditIndex.Location? { location(ofItem: ItemID(id)) }
+
+    func location(ofItem key: ItemID) -> EditIndex.Location? {
         if let entry = overlay[key] { return entry }
         return base.locationOfItem[key]
     }
@@ -122,10 +124,10 @@ struct EditWorkspace {
             try moveItem(id, position)
         case .reloadItems(let ids):
             try requireItems(ids)
-            for id in ids { itemMarks[id, default: []].insert(.reload) }
+            for id in ids { itemMarks[ItemID(id), default: []].insert(.reload) }
         case .reconfigureItems(let ids):
             try requireItems(ids)
-            for id in ids { itemMarks[id, default: []].insert(.reconfigure) }
+            for id in ids { itemMarks[ItemID(id), default: []].insert(.reconfigure) }
         case .setContent(let updates, let style):
             try requireItems(updates.map(\.id))
             for update in updates {
@@ -134,7 +136,7 @@ struct EditWorkspace {
                 sections[path.section].items[path.row].content = update.content
                 sections[path.section].items[path.row].text = update.text
                 if style == .reconfigure {
-                    itemMarks[update.id, default: []].insert(.contentAsReconfigure)
+                    itemMarks[ItemID(update.id), default: []].insert(.contentAsReconfigure)
                 } else {
                     touch(item: update.id)
                 }
@@ -184,7 +186,7 @@ struct EditWorkspace {
     // MARK: bookkeeping
 
     private mutating func touch(item id: String) {
-        if itemMarks[id] == nil { itemMarks[id] = [] }
+        if itemMarks[ItemID(id)] == nil { itemMarks[ItemID(id)] = [] }
     }
 
     private mutating func touch(section id: String) {
@@ -207,7 +209,7 @@ struct EditWorkspace {
     /// Marks an item added to a section (its location is recorded apart).
     private mutating func added(item id: String) {
         if isOriginal(item: id) {
-            itemMarks[id, default: []].insert(.moved)
+            itemMarks[ItemID(id), default: []].insert(.moved)
         } else {
             touch(item: id)
         }
@@ -350,6 +352,6 @@ struct EditWorkspace {
         placements = []
         sections[target.section].items.insert([item], at: position.isAfter ? target.row + 1 : target.row, report: &placements)
         record(placements, in: sections[target.section].id)
-        itemMarks[id, default: []].insert(.moved)
+        itemMarks[ItemID(id), default: []].insert(.moved)
     }
 }

@@ -83,7 +83,8 @@ class AsyncClient(ClientCore):
         self._spawn(self._read_loop())
         self._spawn(self._stderr_loop())
         try:
-            self.initialize_result = await self.request("initialize", build.initialize(self.initialization_options))
+            self.initialize_result = await self.request("initialize", build.initialize(self.initialization_options),
+                                                         timeout=self._startup_timeout())
             await self.notify("initialized", {})
             warn_about_daemon_version(self.initialize_result, self.argv[0], stacklevel=2)
         except BaseException:

@@ -71,7 +71,8 @@ class Client(ClientCore):
     `daemon`: a path or argv list (else found as `diffable.find_daemon` says);
     `daemon_args`: extra arguments such as `["--log-level", "info"]`;
     `initialization_options`: sent with `initialize` (e.g. `{"form": "steps"}`);
-    `timeout`: default seconds per request (None: wait forever);
+    `timeout`: default seconds per request (None: wait forever); `initialize` waits at least
+    30 s whatever it is (a process start on a busy machine is not a request's latency);
     `framing`: "content-length" (LSP, default) or "newline".
     A daemon whose `serverInfo.version` has another MAJOR.MINOR than `diffable.__version__` gets one
     `DaemonVersionWarning` (`warnings.warn`) once it has answered `initialize`.
@@ -93,7 +94,8 @@ class Client(ClientCore):
         self._reader.start()
         self._stderr_reader.start()
         try:
-            self.initialize_result = self.request("initialize", build.initialize(initialization_options))
+            self.initialize_result = self.request("initialize", build.initialize(initialization_options),
+                                                  timeout=self._startup_timeout())
             self.notify("initialized", {})
             warn_about_daemon_version(self.initialize_result, self.argv[0], stacklevel=2)
         except BaseException:

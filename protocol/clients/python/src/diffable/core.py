@@ -14,6 +14,10 @@ from .wire import FRAMINGS, Framing, JsonObject
 log = logging.getLogger("diffable")
 
 DEFAULT_TIMEOUT = 30.0
+# `initialize` waits at least this long whatever the per-request timeout: it
+# measures how fast a process starts on a possibly busy machine, not a
+# request, and a short `timeout` meant for keystrokes must not fail the start.
+STARTUP_TIMEOUT = 30.0
 """Seconds a request waits for its answer unless told otherwise."""
 CLOSE_GRACE = 5.0
 """Seconds `close()` waits for the daemon to exit before killing it."""
@@ -83,6 +87,9 @@ class ClientCore:
 
     def _timeout_for(self, timeout: Optional[float]) -> float:
         return self.timeout if timeout is None else timeout
+
+    def _startup_timeout(self) -> float:
+        return max(self.timeout, STARTUP_TIMEOUT)
 
     def _attach_progress(self, request_id: int, params: Optional[JsonObject], progress: Optional[ProgressCallback],
                          work_done_token: Optional[ProgressToken]) -> Tuple[Optional[JsonObject], Optional[ProgressToken]]:

@@ -100,7 +100,7 @@ enum OutlineBenchmarks {
 
     /// `edit` on the tree: one move between folders (against the stdlib
     /// diff of the same change to the preorder ids), 1,000 appends into
-    /// 1,000 folders in one edit, a chain 250 levels deep built in one edit,
+    /// 1,000 folders in one edit, a chain to the deepest level built in one edit,
     /// and a one-op edit and a recursive expand at the deepest level.
     static func treeEdits(_ context: BenchContext, files: Int,
                           request: (String) throws -> Double) throws {

@@ -163,3 +163,15 @@ struct JSONParserBudgetTests {
         #expect(parsed.footprint <= JSONParser.maxFootprintPerByte * ordinary.utf8.count)
     }
 }
+
+/// The nesting limits fit together (`NestingLimits`): the deepest reply the
+/// daemon can write, `snapshot {full}` of the deepest tree with the
+/// deepest content, is a message it reads.
+struct NestingLimitTests {
+    @Test func theDeepestReplyIsReadable() throws {
+        #expect(NestingLimits.deepestReply <= NestingLimits.message)
+        #expect(JSONParser.defaultMaxDepth == NestingLimits.message)
+        let deepest = String(repeating: "[", count: NestingLimits.deepestReply) + String(repeating: "]", count: NestingLimits.deepestReply)
+        _ = try JSONParser.parse(deepest)
+    }
+}

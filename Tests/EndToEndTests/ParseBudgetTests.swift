@@ -37,6 +37,16 @@ import Testing
         #expect(grown <= bound, "\(shape): grew \(grown >> 20) MiB, bound \(bound >> 20) MiB")
     }
 
+    /// A large `apply` is first read from its bytes; when that reader
+    /// refuses the items, the tree path reads the params and meets the
+    /// budget: a parse error, not an internal one.
+    @Test func aDenseApplyIsAParseError() throws {
+        let message = #"{"jsonrpc":"2.0","id":2,"method":"apply","params":{"source":"s","sections":[{"id":"A","items":\#(Self.repeated("0", "[", "]"))}]}}"#
+        let (answer, _) = try Self.peakGrowth(answering: message)
+        #expect(answer.contains(#""code":-32700"#), "\(answer.prefix(300))")
+        #expect(answer.contains("16 bytes of memory per byte"))
+    }
+
     @Test func anEditAsClientsWriteItIsRead() throws {
         let items = (0..<20_000).map { #"{"id":"row-\#($0)-5f0c","content":{"text":"/usr/share/doc/package-\#($0)/changelog.gz"}}"# }
         let message = #"{"jsonrpc":"2.0","id":2,"method":"edit","params":{"source":"s","ops":[{"op":"appendItems","items":[\#(items.joined(separator: ","))]}]}}"#

@@ -13,7 +13,7 @@ import DiffableEngine
 /// whitespace) is left to `decodeItem`, from the same place.
 extension ApplyScanner {
     /// The item at the cursor when its bytes have exactly that shape (the
-    /// cursor then after it; id hashed into `ids`, reused from `recycler`
+    /// cursor then after it; reused from `recycler`
     /// when it holds the same item); nil, cursor unmoved, otherwise.
     /// - Complexity: O(bytes of the element).
     static func decodeCanonicalItem(_ s: inout ByteScanner, arenas: inout ByteArena.Writer,

@@ -29,8 +29,8 @@ extension ApplyScanner {
 
     /// Reads the items of the array whose `[` was consumed, in parts that
     /// start at `starts` (ascending element offsets): the items of each
-    /// part, in order, with their id hashes appended to `ids`, exactly what
-    /// a sequential `decodeItems` would read. Nil (`ids` untouched) when
+    /// part, in order, exactly what a sequential `decodeItems` would read.
+    /// Nil when
     /// the parts do not give that answer for certain: the caller then reads
     /// sequentially.
     /// - Complexity: O(bytes of the array / parts) on each of `parts` threads.

@@ -11,8 +11,9 @@ public enum DiffForm: String, Sendable {
 /// Encodes a `Changeset` into the wire payload, taking content for inserted,
 /// reloaded and changed rows from the new visible snapshot.
 ///
-/// With `echo.all` false (`echo: "ids"`), items carry their id only: the
-/// client sent their content itself (the rows of an `apply` or an `edit`).
+/// With `echo: "ids"`, the items whose content the request carried (the
+/// rows of an `apply`, the items of an `edit`'s ops) carry their id only:
+/// the client sent their content itself (`ItemEncoding.omitted`).
 ///
 /// - Complexity: O(changes + content sent): unchanged rows are never touched.
 struct DiffEncoding {

@@ -235,7 +235,7 @@ enum EchoedContent {
 /// `EchoedContent`), and their place in the outline, if any.
 struct ItemEncoding {
     var omitted = EchoedContent.none
-    /// Carries its content even when `all` is false: the search placeholder
+    /// Carries its content even when `omitted` names it: the search placeholder
     /// is the daemon's row, never one the client sent.
     var exception: String?
     /// Rows of a source with an outline carry `level`, `parent`,

@@ -48,12 +48,22 @@ struct LazyParams: Sendable {
 
     /// The params as a JSON tree (the general path).
     func tree() throws(RPCError) -> JSON {
-        let parsed: JSON? = body.withUnsafeBufferPointer { buffer in
-            try? JSONParser.parse(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[range])))
+        let parsed: Result<JSON, JSONParseError> = body.withUnsafeBufferPointer { buffer in
+            do throws(JSONParseError) {
+                return .success(try JSONParser.parse(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[range]))))
+            } catch {
+                return .failure(error)
+            }
         }
-        // Unreachable: the bytes were validated when the request arrived.
-        guard let parsed else { throw RPCError(code: ErrorCode.internalError, message: "Internal error: params became unreadable.") }
-        return parsed
+        switch parsed {
+        case .success(let tree):
+            return tree
+        case .failure(let error):
+            // The bytes were validated when the request arrived; what the
+            // validator does not check is the memory the parsed form takes.
+            throw RPCError(code: ErrorCode.parseError,
+                           message: "Parse error: the params \(error.message). The message was ignored; the server is still running.")
+        }
     }
 }
 

@@ -4,7 +4,7 @@ import Foundation
 /// Runs a `Server` over a pair of file descriptors (stdin/stdout).
 ///
 /// A reader thread reads bytes, frames and parses them, and queues the
-/// messages; the calling thread handles them one at a time in arrival order
+/// messages; a handler thread handles them one at a time in arrival order
 /// and writes each response as soon as it is ready. Because parsing runs
 /// ahead, a request that is already moot when its turn comes (its id named
 /// by a queued `$/cancelRequest`, or a `search` followed by a newer `search`
@@ -22,7 +22,8 @@ import Foundation
 ///
 /// `@unchecked Sendable`: the reader thread touches only `queue` (locked),
 /// `mode` (guarded by `modeLock`), `running` (guarded by `runningLock`) and
-/// the tracer (locked); everything else stays on the calling thread.
+/// the tracer (locked); everything else stays on the handler thread (the
+/// thread that calls `run` only waits for it).
 public final class StdioSession: @unchecked Sendable {
     let server: Server
     let input: Int32

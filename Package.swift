@@ -14,7 +14,7 @@ let package = Package(
         // Pure engine: snapshot model, diff, selection, search. No I/O, no JSON.
         .target(name: "DiffableEngine", exclude: ["Diff/README.md", "Selection/README.md", "Search/README.md", "Snapshot/README.md", "Outline/README.md"]),
         // Protocol layer: JSON, framing, JSON-RPC dispatch, one file per method.
-        .target(name: "DiffableServer", dependencies: ["DiffableEngine"]),
+        .target(name: "DiffableServer", dependencies: ["DiffableEngine"], exclude: ["JSON/README.md"]),
         // Thin stdio entry point.
         .executableTarget(name: "diffable", dependencies: ["DiffableServer"]),
         // Release-build benchmark command.

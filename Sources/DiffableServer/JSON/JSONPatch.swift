@@ -103,7 +103,7 @@ enum JSONPatch {
             do throws(JSONPatchProblem) {
                 try apply(op, to: &document)
             } catch {
-                throw Failure(index: index, message: "op \(index) (\(op.name)): \(error.text)")
+                throw Failure(index: index, message: "patch op \(index) (\(op.name)): \(error.text)")
             }
         }
         return document

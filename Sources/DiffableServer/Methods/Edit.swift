@@ -9,12 +9,13 @@ extension Server {
     /// - Complexity: decoding is O(size of the request); the edit itself,
     ///   see `DataSource.edit`; the batch payload is O(changes).
     func edit(_ raw: JSON?) throws(RPCError) -> JSON {
-        let params = try Params(raw, accepting: ["source", "ops", "baseVersion", "form", "viewport", "echo"])
+        let params = try Params(raw, accepting: ["source", "ops", "baseVersion", "form", "viewport", "echo", "updates"])
         let name = try params.sourceName()
         let form = try form(params)
         let baseVersion = try params.optionalCount("baseVersion")
         let viewport = try WindowCodec.viewport(params)
         let echo = try echoContent(params)
+        let patches = try patchUpdates(params)
         let opsJSON = try params.array("ops")
         var ops: [OutlineEditOperation] = []
         ops.reserveCapacity(opsJSON.count)
@@ -31,6 +32,7 @@ extension Server {
         defer { sources[name] = source }
         try checkBaseVersion(baseVersion, of: source)
         let savedWindow = source.window
+        let patchBase = patchBase(source, patches)
         if let viewport { source.prepareViewport(viewport) }
         let update: DataSource.Update
         do throws(EditError) {
@@ -49,7 +51,8 @@ extension Server {
                     ("ids", .array(error.ids.map(JSON.string))),
                 ] + (error.transformFailure?.step.map { [("patchOp", .int($0))] } ?? []))))
         }
-        return diffResult(source, update, form: form, echo: echo ? .none : .items(EditCodec.contentCarried(by: ops)), viewportRemoved: viewport == .some(nil))
+        return diffResult(source, update, form: form, echo: echo ? .none : .items(EditCodec.contentCarried(by: ops)),
+                          patchBase: patchBase, viewportRemoved: viewport == .some(nil))
     }
 }
 

@@ -112,6 +112,12 @@ enum NaiveEdit {
                     s[p.section].items[p.row].text = u.text
                 }
             }
+        case .transformContent(let t):
+            guard let p = itemPath(t.id, s), let new = try? t.body(s[p.section].items[p.row].content) else { return false }
+            if s[p.section].items[p.row].content != new.content {
+                s[p.section].items[p.row].content = new.content
+                s[p.section].items[p.row].text = new.text
+            }
         }
         return true
     }

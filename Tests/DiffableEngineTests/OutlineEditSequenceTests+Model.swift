@@ -161,6 +161,11 @@ struct TreeModel {
         case .setContent(let updates, _):
             try require(updates.map(\.id))
             for update in updates { if let (s, r) = find(update.id) { sections[s].rows[r].content = update.content } }
+        case .transformContent(let t):
+            try require([t.id])
+            guard let (s, r) = find(t.id) else { return }
+            guard let new = try? t.body(sections[s].rows[r].content) else { throw Failure(reason: .patchFailed, ids: keys([t.id])) }
+            sections[s].rows[r].content = new.content
         }
     }
 

@@ -31,6 +31,43 @@ public struct ContentUpdate: Equatable, Sendable {
     }
 }
 
+/// New content computed from an item's content as it is at that point of
+/// the edit (`patchContent`). The engine knows nothing of the content's
+/// format: `transform` reads the bytes and gives the new content and its
+/// search text, or a failure that rejects the whole edit. The result is
+/// then set as a `setContent` would (reported as a reload when it differs).
+public struct ContentTransform: Equatable, Sendable {
+    public typealias Body = @Sendable (Content?) throws(ContentTransformFailure) -> (content: Content?, text: String?)
+
+    /// Equality of transforms is identity: two made apart are different.
+    private final class Identity: Sendable {}
+
+    public var id: String
+    public let body: Body
+    private let identity = Identity()
+
+    public init(id: String, _ body: @escaping Body) {
+        self.id = id
+        self.body = body
+    }
+
+    public static func == (lhs: ContentTransform, rhs: ContentTransform) -> Bool {
+        lhs.id == rhs.id && lhs.identity === rhs.identity
+    }
+}
+
+/// Why a `ContentTransform` refused an item's content: a description, and
+/// the index of the failing step within the transform (a patch's op).
+public struct ContentTransformFailure: Error, Equatable, Sendable {
+    public var message: String
+    public var step: Int?
+
+    public init(_ message: String, step: Int? = nil) {
+        self.message = message
+        self.step = step
+    }
+}
+
 /// A new header for an existing section (`setHeaders`).
 public struct HeaderUpdate: Equatable, Sendable {
     public var id: String
@@ -85,6 +122,9 @@ public enum EditOperation: Equatable, Sendable {
     case reconfigureItems([String])
     /// Sets item content; reported only when the content differs.
     case setContent([ContentUpdate], style: ContentUpdateStyle)
+    /// Sets an item's content to what the transform makes of its current
+    /// content (`patchContent`); reported only when the content differs.
+    case transformContent(ContentTransform)
 
     /// The op's name, as in the protocol (`"insertItems"`, …).
     public var name: String {
@@ -103,6 +143,7 @@ public enum EditOperation: Equatable, Sendable {
         case .reloadItems: "reloadItems"
         case .reconfigureItems: "reconfigureItems"
         case .setContent: "setContent"
+        case .transformContent: "patchContent"
         }
     }
 }
@@ -127,6 +168,9 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
         case cycle
         /// The op would nest items deeper than `Outline.maxLevel`.
         case tooDeep
+        /// A `transformContent` (`patchContent`) refused the item's content
+        /// (see `EditError.transformFailure`).
+        case patchFailed
         /// The caller asked the edit to stop before this op (its
         /// `shouldStop`); the server answers RequestCancelled, not 1004.
         case stopped
@@ -138,12 +182,15 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
     public var opName: String
     public var reason: Reason
     public var ids: [String]
+    /// What the transform said, for `patchFailed`.
+    public var transformFailure: ContentTransformFailure?
 
-    public init(op: Int, opName: String, reason: Reason, ids: [String]) {
+    public init(op: Int, opName: String, reason: Reason, ids: [String], transformFailure: ContentTransformFailure? = nil) {
         self.op = op
         self.opName = opName
         self.reason = reason
         self.ids = ids
+        self.transformFailure = transformFailure
     }
 
     public var description: String {
@@ -158,6 +205,7 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noSection: what = "there is no section to append to"
         case .cycle: what = "\(quoted): an item cannot move under itself or its own descendants"
         case .stopped: what = "stopped before this op; nothing was changed"
+        case .patchFailed: what = "\(quoted): \(transformFailure?.message ?? "the new content was refused")"
         case .tooDeep:
             let count = Outline.maxLevel + 1
             let levels = count >= 1000 ? "\(count / 1000),\(String(count % 1000 + 1000).dropFirst())" : "\(count)"
@@ -171,9 +219,24 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
 struct EditFailure: Error {
     var reason: EditError.Reason
     var ids: [String]
+    var transformFailure: ContentTransformFailure?
 
-    init(_ reason: EditError.Reason, _ ids: [String]) {
+    init(_ reason: EditError.Reason, _ ids: [String], transformFailure: ContentTransformFailure? = nil) {
         self.reason = reason
         self.ids = ids
+        self.transformFailure = transformFailure
+    }
+}
+
+extension ContentTransform {
+    /// The transform's new content for `old`, as the `setContent` update it
+    /// becomes; a refusal as the op's failure.
+    func update(from old: Content?) throws(EditFailure) -> ContentUpdate {
+        do throws(ContentTransformFailure) {
+            let new = try body(old)
+            return ContentUpdate(id: id, content: new.content, text: new.text)
+        } catch {
+            throw EditFailure(.patchFailed, [id], transformFailure: error)
+        }
     }
 }

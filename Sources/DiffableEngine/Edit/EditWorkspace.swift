@@ -141,6 +141,11 @@ struct EditWorkspace {
                     touch(item: update.id)
                 }
             }
+        case .transformContent(let transform):
+            try requireItems([transform.id])
+            guard let path = locate(item: transform.id) else { return }
+            let update = try transform.update(from: sections[path.section].items[path.row].content)
+            try apply(.setContent([update], style: .reload))
         }
     }
 

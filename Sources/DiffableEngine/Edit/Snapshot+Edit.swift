@@ -50,7 +50,7 @@ extension Snapshot {
             do throws(EditFailure) {
                 try workspace.apply(op)
             } catch {
-                throw EditError(op: number, opName: op.name, reason: error.reason, ids: error.ids)
+                throw EditError(op: number, opName: op.name, reason: error.reason, ids: error.ids, transformFailure: error.transformFailure)
             }
         }
         let changeset = workspace.changeset()

@@ -134,6 +134,10 @@ extension OutlineForest {
                 nodes[n].item = Item(id: update.id, content: update.content, text: update.text)
                 if style == .reconfigure { requests.reconfigureItems.insert(ItemID(update.id)) }
             }
+        case .transformContent(let transform):
+            try requireItems([transform.id])
+            guard let n = node(transform.id) else { return }
+            try apply(.setContent([try transform.update(from: nodes[n].item.content)], style: .reload))
         }
     }
 

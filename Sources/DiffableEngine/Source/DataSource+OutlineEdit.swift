@@ -20,7 +20,7 @@ extension DataSource {
             do throws(EditFailure) {
                 try forest.apply(op)
             } catch {
-                throw EditError(op: index, opName: op.name, reason: error.reason, ids: error.ids)
+                throw EditError(op: index, opName: op.name, reason: error.reason, ids: error.ids, transformFailure: error.transformFailure)
             }
         }
         let (newSnapshot, newOutline) = forest.flattened()

@@ -10,6 +10,9 @@ public struct WindowState: Sendable {
     /// Set by `prepareViewport`: the next change puts the window at
     /// `viewport.start` instead of following its top row.
     var pinned = false
+
+    /// The window rows the frontend holds, in order.
+    public var heldRows: [WindowRow] { rows }
 }
 
 extension DataSource {

@@ -122,6 +122,25 @@ public struct JSONObject: Equatable, Sendable {
         }
     }
 
+    /// The index of the last member whose name has exactly `key`'s bytes
+    /// (what a JSON Pointer token names; `é` is not `e` + U+0301).
+    /// - Complexity: O(n).
+    func lastIndex(ofBytes key: String) -> Int? {
+        members.lastIndex { $0.key.utf8.elementsEqual(key.utf8) }
+    }
+
+    /// Sets the value of the member at `index`, keeping its name and place.
+    mutating func setValue(_ value: JSON, at index: Int) {
+        members[index].value = value
+    }
+
+    /// Removes the member at `index`.
+    /// - Complexity: O(n).
+    mutating func removeMember(at index: Int) {
+        members.remove(at: index)
+        rebuildIndex()
+    }
+
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.members.count == rhs.members.count else { return false }
         for (a, b) in zip(lhs.members, rhs.members) where a.key != b.key || a.value != b.value {

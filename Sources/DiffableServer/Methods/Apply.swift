@@ -21,7 +21,8 @@ extension Server {
         }
         let policies = try SelectionCodec.policies(inSections: sections, path: "params.sections")
         return try apply(name, form: form, baseVersion: baseVersion, snapshot: snapshot, policies: policies,
-                         viewport: try WindowCodec.viewport(params), echo: try echoContent(params), outline: outline)
+                         viewport: try WindowCodec.viewport(params), echo: try echoContent(params), patches: try patchUpdates(params),
+                         outline: outline)
     }
 
     /// `apply` of a large request, decoded straight from its bytes when
@@ -66,19 +67,20 @@ extension Server {
                       expandedFlags: decoded.nesting.map { $0?.expanded ?? [:] }, previous: sources[name]?.outline ?? Outline())
             : Outline()
         return try apply(name, form: form, baseVersion: baseVersion, snapshot: snapshot, policies: policies,
-                         viewport: try WindowCodec.viewport(params), echo: try echoContent(params), outline: outline,
-                         arenaUse: decoded.arenaUse)
+                         viewport: try WindowCodec.viewport(params), echo: try echoContent(params), patches: try patchUpdates(params),
+                         outline: outline, arenaUse: decoded.arenaUse)
     }
 
     /// `arenaUse`: what the decoded snapshot's contents use of each arena,
     /// recorded once it is the source's (see `ByteArena.isSparse`).
     private func apply(
         _ name: String, form: DiffForm, baseVersion: Int?, snapshot: Snapshot,
-        policies: [String: SectionSelectionPolicy], viewport: Viewport??, echo: Bool, outline: Outline = Outline(),
+        policies: [String: SectionSelectionPolicy], viewport: Viewport??, echo: Bool, patches: Bool, outline: Outline = Outline(),
         arenaUse: ArenaUse? = nil
     ) throws(RPCError) -> JSON {
         var source = sources[name] ?? DataSource(name: name)
         try checkBaseVersion(baseVersion, of: source)
+        let patchBase = patchBase(source, patches)
         if let viewport { source.prepareViewport(viewport) }
         try work.step(Int(Self.readingShare), "diffing")
         let started = DispatchTime.now().uptimeNanoseconds
@@ -91,7 +93,7 @@ extension Server {
         // `source` is a copy until stored: a cancel up to here changes nothing.
         try work.step(85, "encoding the diff")
         let diffed = DispatchTime.now().uptimeNanoseconds
-        let result = diffResult(source, update, form: form, echo: echo ? .none : .everyItem, viewportRemoved: viewport == .some(nil))
+        let result = diffResult(source, update, form: form, echo: echo ? .none : .everyItem, patchBase: patchBase, viewportRemoved: viewport == .some(nil))
         if snapshot.itemCount >= LazyRequest.minimumBodySize / 64 {
             logger.log(.debug, "apply \(name): diffed in " + Self.milliseconds(since: started, until: diffed)
                        + ", encoded in " + Self.milliseconds(since: diffed))
@@ -109,7 +111,7 @@ extension Server {
         return "\(tenths / 10).\(tenths % 10) ms"
     }
 
-    static let applyMembers = ["source", "sections", "baseVersion", "form", "viewport", "echo"]
+    static let applyMembers = ["source", "sections", "baseVersion", "form", "viewport", "echo", "updates"]
 
     /// The part of an apply's progress spent reading its items.
     static let readingShare = 70.0

@@ -9,12 +9,13 @@ extension Server {
     /// - Complexity: decoding is O(size of the request); the edit itself,
     ///   see `DataSource.edit`; the batch payload is O(changes).
     func edit(_ raw: JSON?) throws(RPCError) -> JSON {
-        let params = try Params(raw, accepting: ["source", "ops", "baseVersion", "form", "viewport", "echo"])
+        let params = try Params(raw, accepting: ["source", "ops", "baseVersion", "form", "viewport", "echo", "updates"])
         let name = try params.sourceName()
         let form = try form(params)
         let baseVersion = try params.optionalCount("baseVersion")
         let viewport = try WindowCodec.viewport(params)
         let echo = try echoContent(params)
+        let patches = try patchUpdates(params)
         let opsJSON = try params.array("ops")
         var ops: [OutlineEditOperation] = []
         ops.reserveCapacity(opsJSON.count)
@@ -31,6 +32,7 @@ extension Server {
         defer { sources[name] = source }
         try checkBaseVersion(baseVersion, of: source)
         let savedWindow = source.window
+        let patchBase = patchBase(source, patches)
         if let viewport { source.prepareViewport(viewport) }
         let update: DataSource.Update
         do throws(EditError) {
@@ -47,9 +49,10 @@ extension Server {
                 data: .object(JSONObject([
                     ("op", .int(error.op)), ("reason", .string(error.reason.rawValue)),
                     ("ids", .array(error.ids.map(JSON.string))),
-                ])))
+                ] + (error.transformFailure?.step.map { [("patchOp", .int($0))] } ?? []))))
         }
-        return diffResult(source, update, form: form, echo: echo ? .none : .items(EditCodec.contentCarried(by: ops)), viewportRemoved: viewport == .some(nil))
+        return diffResult(source, update, form: form, echo: echo ? .none : .items(EditCodec.contentCarried(by: ops)),
+                          patchBase: patchBase, viewportRemoved: viewport == .some(nil))
     }
 }
 
@@ -101,6 +104,8 @@ enum EditCodec {
                 return ContentUpdate(id: try o.string("id"), content: try SnapshotCodec.content(of: value, path: o.fieldPath("content")),
                                      text: value.flatMap(SnapshotCodec.searchText(of:)))
             }, style: style)
+        case "patchContent":
+            return .transformContent(try patchContent(op))
         default:  // the tree ops, decoded by decodeOutlineOp
             throw .invalidParams("\(path): \"\(kind)\" is decoded as a tree op", data: Params.pathData(op.fieldPath("op")))
         }
@@ -113,7 +118,7 @@ enum EditCodec {
         ("setHeaders", ["sections"]), ("appendItems", ["items", "section", "parent"]),
         ("insertItems", ["items", "before", "after"]), ("deleteItems", ["ids"]), ("deleteAllItems", []),
         ("moveItem", ["id", "before", "after", "parent"]), ("reloadItems", ["ids"]), ("reconfigureItems", ["ids"]),
-        ("setContent", ["items", "style"]), ("replaceChildren", ["parent", "items"]),
+        ("setContent", ["items", "style"]), ("patchContent", ["id", "patch"]), ("replaceChildren", ["parent", "items"]),
         ("expand", ["ids", "recursive"]), ("collapse", ["ids", "recursive"]),
     ]
 
@@ -186,6 +191,8 @@ enum EditCodec {
                     for item in items { ids.insert(item.itemID) }
                 case .setContent(let updates, _):
                     for update in updates { ids.insert(ItemID(update.id)) }
+                case .transformContent(let transform):
+                    ids.insert(ItemID(transform.id))
                 default:
                     break
                 }
@@ -196,6 +203,43 @@ enum EditCodec {
             }
         }
         return ids
+    }
+
+    /// `patchContent {id, patch}`: an RFC 6902 patch of the item's content
+    /// as it is at that point of the edit. Its shape is checked here
+    /// (-32602 with `data.path` inside the patch); whether it applies is
+    /// known during the edit (1004 `patchFailed`, `data.patchOp`). The
+    /// patched content is set as `setContent` sets content: canonical
+    /// bytes, the search text taken from it, at most `NestingLimits.content` deep.
+    static func patchContent(_ op: Params) throws(RPCError) -> ContentTransform {
+        let id = try op.string("id")
+        guard let value = op.object["patch"] else { throw op.missing("patch", "an array of JSON Patch ops") }
+        let ops: [JSONPatch.Operation]
+        do throws(JSONPatch.ShapeError) {
+            ops = try JSONPatch.decode(value, path: op.fieldPath("patch"))
+        } catch {
+            throw .invalidParams("\(error.path) \(error.message)", data: Params.pathData(error.path))
+        }
+        return ContentTransform(id: id) { old throws(ContentTransformFailure) in
+            var document = JSON.null
+            if let old {
+                // Stored content is the daemon's own canonical JSON.
+                guard let parsed = try? JSONParser.parse(old.bytes, maxDepth: NestingLimits.content) else {
+                    throw ContentTransformFailure("the stored content could not be read back")
+                }
+                document = parsed
+            }
+            let patched: JSON
+            do throws(JSONPatch.Failure) {
+                patched = try JSONPatch.apply(ops, to: document)
+            } catch {
+                throw ContentTransformFailure(error.message, step: error.index)
+            }
+            guard let content = SnapshotCodec.content(orNilIfTooDeep: patched) else {
+                throw ContentTransformFailure("the patched content nests deeper than \(NestingLimits.content) levels of arrays and objects")
+            }
+            return (content, SnapshotCodec.searchText(of: patched))
+        }
     }
 
     /// `sections` whose items may nest.

@@ -12,9 +12,10 @@ extension Server {
             var params = try Params(raw, accepting: nil)
             params.lenient = true
             if let options = try params.optionalObject("initializationOptions") {
-                try options.checkMembers(["form", "supersedeSearches", "echo"], alsoAccepting: [])
+                try options.checkMembers(["form", "supersedeSearches", "echo", "updates"], alsoAccepting: [])
                 defaultForm = try form(options)
                 echoContent = try echoContent(options)
+                patchUpdates = try patchUpdates(options)
                 supersedeSearches = try options.optionalBool("supersedeSearches") ?? true
             }
             if let pid = try params.optionalInt("processId") {
@@ -42,6 +43,7 @@ extension Server {
             ("framings", .array([.string("content-length"), .string("newline")])),
             ("viewports", .bool(true)),
             ("echo", .array([.string("full"), .string("ids")])),
+            ("updates", .array([.string("content"), .string("patch")])),
         ]))
     }
 }

@@ -27,6 +27,7 @@ extension Server {
         try work.checkCancelled()
         guard var source = sources.removeValue(forKey: name) else { throw .unknownSource(name) }
         defer { sources[name] = source }
+        let patchBase = patchBase(source, patchUpdates)
         let update: DataSource.Update
         do throws(OutlineError) {
             update = try source.setExpanded(ids, expand, recursive: recursive)
@@ -35,7 +36,7 @@ extension Server {
                            message: "No item \(error.unknown.map { "\"\($0)\"" }.joined(separator: ", ")) in \"\(name)\"; nothing was changed.",
                            data: .object(JSONObject([("ids", .array(error.unknown.map { .string($0) }))])))
         }
-        return diffResult(source, update, form: form)
+        return diffResult(source, update, form: form, patchBase: patchBase)
     }
 
     /// `outline {source, id}` → `{source, version, id, parent, level,

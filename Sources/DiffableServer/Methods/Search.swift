@@ -9,6 +9,7 @@ extension Server {
     func search(_ raw: JSON?) throws(RPCError) -> JSON {
         let request = try searchRequest(raw)
         var source = request.source
+        let patchBase = patchBase(source, patchUpdates)
         if let viewport = request.viewport { source.prepareViewport(viewport) }
         try work.checkCancelled()
         let started = DispatchTime.now().uptimeNanoseconds
@@ -18,7 +19,7 @@ extension Server {
         // `source` is a copy until stored: a cancel up to here changes nothing.
         try work.checkCancelled()
         sources[source.name] = source
-        return diffResult(source, update, form: request.form, viewportRemoved: request.viewport == .some(nil), extra: [
+        return diffResult(source, update, form: request.form, patchBase: patchBase, viewportRemoved: request.viewport == .some(nil), extra: [
             ("search", .object(JSONObject([
                 ("query", .string(request.settings.query.text)),
                 // An empty query matches every item of the scoped sections.

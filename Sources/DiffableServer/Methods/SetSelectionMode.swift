@@ -14,8 +14,9 @@ extension Server {
         } catch {
             throw SelectionCodec.error(error)
         }
+        let patchBase = patchBase(source, patchUpdates)
         let window = source.refreshWindow()
         sources[source.name] = source
-        return selectionResult(source, delta, window: window)
+        return selectionResult(source, delta, window: window, patchBase: patchBase)
     }
 }

@@ -12,11 +12,12 @@ extension Server {
         let start = try params.optionalCount("start") ?? 0
         let count = try WindowCodec.count(params, default: 0)
         var source = try existingSource(name)
+        let patchBase = patchBase(source, patchUpdates)
         let update = source.setViewport(count == 0 ? nil : Viewport(start: start, count: count))
         sources[source.name] = source
         return .object(JSONObject([
             ("source", .string(source.name)), ("version", .int(source.version)),
-            ("window", update.map { WindowCodec.encode($0) } ?? .null),
+            ("window", update.map { WindowCodec.encode($0, patchingFrom: patchBase) } ?? .null),
         ]))
     }
 

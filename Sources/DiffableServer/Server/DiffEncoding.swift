@@ -19,15 +19,31 @@ public enum DiffForm: String, Sendable {
 struct DiffEncoding {
     var echo = ItemEncoding.full
 
+    /// `patches` (`updates: "patch"`): rows the frontend holds whose
+    /// content changed (reloads, reconfigures, moves with new content)
+    /// carry a patch from their old content (see `ItemEncoding.previous`).
     static func encode(_ changeset: Changeset, form: DiffForm, old: Snapshot, new: Snapshot,
-                       echo: ItemEncoding = .full) -> (key: String, value: JSON) {
-        let encoder = DiffEncoding(echo: echo)
+                       echo: ItemEncoding = .full, patches: Bool = false) -> (key: String, value: JSON) {
+        var encoding = echo
+        if patches { encoding.previous = previousContents(changeset, old: old) }
+        let encoder = DiffEncoding(echo: encoding)
         switch form {
         case .batch: return ("batch", encoder.batch(changeset, new: new))
         case .steps:
             let (steps, destinations) = changeset.stepsWithMoveDestinations(from: old, to: new)
             return ("steps", encoder.steps(steps, moveDestinations: destinations, new: new))
         }
+    }
+
+    /// The old content of every row the changeset redraws in place or
+    /// moves with new content, by id.
+    /// - Complexity: O(those rows).
+    static func previousContents(_ c: Changeset, old: Snapshot) -> [ItemID: Content] {
+        var previous: [ItemID: Content] = [:]
+        for path in c.itemReloads.map(\.old) + c.itemReconfigures.map(\.old) + c.itemMoves.filter(\.contentChanged).map(\.from) {
+            if let item = old.item(at: path), let content = item.content { previous[item.itemID] = content }
+        }
+        return previous
     }
 
     // MARK: batch

@@ -20,6 +20,9 @@ public final class Server {
     /// `echo: "full"` (true) or `"ids"` (false): whether rows the client
     /// itself just sent (`apply`, `edit`) carry their content back.
     var echoContent = true
+    /// `updates: "patch"` (true) or `"content"` (false): whether reloads of
+    /// rows the frontend holds carry a JSON Patch of their content.
+    var patchUpdates = false
     /// Snapshots a change replaced, kept so that the session can free them
     /// after the response is sent (freeing a million items takes tens of
     /// milliseconds). Without a session they are dropped after each message.
@@ -257,24 +260,39 @@ public final class Server {
         return echo == "full"
     }
 
+    /// `updates: "content" | "patch"` of a request, else the session default.
+    func patchUpdates(_ params: Params) throws(RPCError) -> Bool {
+        guard let updates = try params.optionalEnum("updates", ["content", "patch"]) else { return patchUpdates }
+        return updates == "patch"
+    }
+
+    /// What the reply to a change of `source` patches from, taken before
+    /// the change: the window rows the frontend holds (window `update`
+    /// rows patch from them); nil without `updates: "patch"`.
+    func patchBase(_ source: DataSource?, _ patches: Bool) -> [WindowRow]? {
+        patches ? source?.window?.heldRows ?? [] : nil
+    }
+
     /// The common result of every request that changes a source: the diff in
     /// the window form when the source has a viewport, else in `form`.
     /// `echo` names the rows whose content the request itself carried.
     /// `viewportRemoved`: the request's own `viewport: null` ended the
     /// window; the answer is `window: null` (the frontend reloads the whole
     /// list with `snapshot`: a diff would refer to rows it never held).
+    /// `patchBase` (see `patchBase(_:_:)`): reloads carry patches.
     func diffResult(_ source: DataSource, _ update: DataSource.Update, form: DiffForm, echo: EchoedContent = .none,
-                    viewportRemoved: Bool = false, extra: [(String, JSON)] = []) -> JSON {
+                    patchBase: [WindowRow]? = nil, viewportRemoved: Bool = false, extra: [(String, JSON)] = []) -> JSON {
         defer { if update.oldVisible.itemCount >= 4096 { retired.append(update.oldVisible) } }
         let diff: (key: String, value: JSON)
         if viewportRemoved {
             diff = ("window", .null)
         } else if let window = update.window {
-            diff = ("window", WindowCodec.encode(window, omitting: echo, placeholder: source.placeholderID))
+            diff = ("window", WindowCodec.encode(window, omitting: echo, placeholder: source.placeholderID, patchingFrom: patchBase))
         } else {
             diff = DiffEncoding.encode(update.changeset, form: form, old: update.oldVisible, new: update.newVisible,
                                        echo: ItemEncoding(omitted: echo, exception: source.placeholderID,
-                                                          outline: source.outline.isEmpty ? nil : source.outline))
+                                                          outline: source.outline.isEmpty ? nil : source.outline),
+                                       patches: patchBase != nil)
         }
         var members: [(String, JSON)] = [("source", .string(source.name)), ("version", .int(source.version)), (diff.key, diff.value)]
         // Selected rows follow their items; report where they are now when

@@ -241,6 +241,11 @@ struct ItemEncoding {
     /// Rows of a source with an outline carry `level`, `parent`,
     /// `hasChildren` and `expanded`.
     var outline: Outline?
+    /// `updates: "patch"`: the content the frontend holds of each row
+    /// reloaded, reconfigured or moved with new content; such a row carries
+    /// `patch` (from that content to its own) in place of `content` when
+    /// the patch is no longer.
+    var previous: [ItemID: Content] = [:]
 
     static let full = ItemEncoding()
 
@@ -306,8 +311,14 @@ extension SnapshotCodec {
         writer.key(raw: "id")
         item.withIDBytes { writer.appendString(utf8: $0.bindMemory(to: UInt8.self)) }
         if echo.includes(item), let content = item.content {
-            writer.key(raw: "content")
-            writer.appendRaw(content)
+            if let old = echo.previous.isEmpty ? nil : echo.previous[item.itemID],
+               let patch = JSONPatch.diff(from: old.bytes, to: content.bytes) {
+                writer.key(raw: "patch")
+                writer.appendRaw(patch)
+            } else {
+                writer.key(raw: "content")
+                writer.appendRaw(content)
+            }
         }
         if let outline = echo.outline, !echo.isException(item) {
             OutlineCodec.write(outline.row(of: item.itemID), into: &writer)

@@ -5,22 +5,44 @@ enum WindowCodec {
     /// `{"total", "start", "count", "steps": [...]}`. Item rows `omitted`
     /// names carry no content (the request carried it), but the
     /// `placeholder`, the daemon's own row.
-    static func encode(_ update: WindowUpdate, omitting omitted: EchoedContent = .none, placeholder: String? = nil) -> JSON {
+    ///
+    /// `held`: the rows the frontend held before the change, given under
+    /// `updates: "patch"`. The steps are replayed over them, so each
+    /// `update` row patches from the content the frontend holds at that
+    /// step (see `JSONPatch.diff`; the content when the patch is not
+    /// shorter).
+    /// - Complexity: O(steps + rows sent + the window, when replayed).
+    static func encode(_ update: WindowUpdate, omitting omitted: EchoedContent = .none, placeholder: String? = nil,
+                       patchingFrom held: [WindowRow]? = nil) -> JSON {
         let omit: (WindowRow) -> Bool = { row in
             row.kind != .header && row.id != placeholder && omitted.omits(ItemID(row.id))
         }
         var steps: [JSON] = []
         steps.reserveCapacity(update.steps.count)
+        let replaying = held != nil
+        var replay = held ?? []
         for step in update.steps {
             switch step {
             case .delete(let at, let count):
                 steps.append(op("delete", [("at", .int(at)), ("count", .int(count))]))
+                if replaying, at >= 0, count >= 0, at + count <= replay.count { replay.removeSubrange(at..<at + count) }
             case .insert(let at, let rows):
                 steps.append(op("insert", [("at", .int(at)), ("rows", encode(rows, omitting: omit))]))
+                if replaying, at >= 0, at <= replay.count { replay.insert(contentsOf: rows, at: at) }
             case .move(let from, let to):
                 steps.append(op("move", [("from", .int(from)), ("to", .int(to))]))
+                if replaying, replay.indices.contains(from), replay.indices.contains(to) { replay.insert(replay.remove(at: from), at: to) }
             case .update(let at, let rows):
-                steps.append(op("update", [("at", .int(at)), ("rows", encode(rows, omitting: omit))]))
+                var previous: [Content?]?
+                if replaying {
+                    previous = rows.indices.map { k in
+                        guard replay.indices.contains(at + k), replay[at + k].kind == rows[k].kind, replay[at + k].id == rows[k].id
+                        else { return nil }
+                        return replay[at + k].content
+                    }
+                    for (k, row) in rows.enumerated() where replay.indices.contains(at + k) { replay[at + k] = row }
+                }
+                steps.append(op("update", [("at", .int(at)), ("rows", encode(rows, omitting: omit, previous: previous))]))
             }
         }
         return .object(JSONObject([
@@ -29,12 +51,22 @@ enum WindowCodec {
         ]))
     }
 
-    /// Rows as `{"id", "section", "header"?: true, "content"?, "selected"?: true, "highlights"?}`.
-    static func encode(_ rows: [WindowRow], omitting omitted: (WindowRow) -> Bool = { _ in false }) -> JSON {
-        .array(rows.map { row in
+    /// Rows as `{"id", "section", "header"?: true, "content"? | "patch"?, "selected"?: true, "highlights"?}`.
+    /// `previous[k]`: the content the frontend holds for row k, which it
+    /// then gets as a patch when that is no longer than the content.
+    static func encode(_ rows: [WindowRow], omitting omitted: (WindowRow) -> Bool = { _ in false },
+                       previous: [Content?]? = nil) -> JSON {
+        .array(rows.enumerated().map { k, row in
             var members: [(String, JSON)] = [("id", .string(row.id)), ("section", .string(row.section))]
             if row.kind == .header { members.append(("header", .bool(true))) }
-            if let content = row.content, !omitted(row) { members.append(("content", .raw(content.bytes))) }
+            if let content = row.content, !omitted(row) {
+                if let previous, previous.indices.contains(k), let old = previous[k],
+                   let patch = JSONPatch.diff(from: old.bytes, to: content.bytes) {
+                    members.append(("patch", .raw(patch)))
+                } else {
+                    members.append(("content", .raw(content.bytes)))
+                }
+            }
             if row.selected { members.append(("selected", .bool(true))) }
             if !row.highlights.isEmpty {
                 members.append(("highlights", .array(row.highlights.map { .array([.int($0.lowerBound), .int($0.count)]) })))

@@ -311,12 +311,12 @@ export class Client {
   // ---- the methods, one typed function each -------------------------------
 
   apply(source, sections, options) {
-    const { params, requestOptions } = paramsFrom('apply', options, ['baseVersion', 'form', 'viewport', 'echo'], true);
+    const { params, requestOptions } = paramsFrom('apply', options, ['baseVersion', 'form', 'viewport', 'echo', 'updates'], true);
     return this.request('apply', { source, sections, ...params }, requestOptions);
   }
 
   edit(source, ops, options) {
-    const { params, requestOptions } = paramsFrom('edit', options, ['baseVersion', 'form', 'viewport', 'echo'], true);
+    const { params, requestOptions } = paramsFrom('edit', options, ['baseVersion', 'form', 'viewport', 'echo', 'updates'], true);
     return this.request('edit', { source, ops, ...params }, requestOptions);
   }
 

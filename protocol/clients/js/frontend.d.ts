@@ -12,6 +12,12 @@ export type SelectionMode = 'none' | 'single' | 'multiple';
  * (each absent when false).
  */
 export interface Item { id: string; content?: Json; level?: number; parent?: string; hasChildren?: true; expanded?: true }
+/**
+ * A row the frontend holds, as reloads, reconfigures, moves and window updates may carry it under
+ * `updates: "patch"`: `patch` (RFC 6902, from the content held) in place of `content`. `Frontend`
+ * applies it; models keep `Item`s.
+ */
+export interface PatchedItem extends Omit<Item, 'content'> { patch: { op: string; path: string; from?: string; value?: Json }[] }
 /** An item as `apply`/`edit` take it: its id alone, or with content and (outlines) nested `children`. */
 export type ItemInput = string | { id: string; content?: Json; children?: ItemInput[]; expanded?: boolean };
 /** An item of `snapshot {full: true}` of an outline: the tree, nested as `apply` takes it. */
@@ -35,9 +41,9 @@ export interface Batch {
   items?: {
     delete?: { section: number; ranges: Range[] }[];
     insert?: { section: number; at: number; items: Item[] }[];
-    move?: { from: Path; to: Path; item?: Item }[];
-    reload?: { section: number; at: number; items: Item[] }[];
-    reconfigure?: { section: number; at: number; items: Item[] }[];
+    move?: { from: Path; to: Path; item?: Item | PatchedItem }[];
+    reload?: { section: number; at: number; items: (Item | PatchedItem)[] }[];
+    reconfigure?: { section: number; at: number; items: (Item | PatchedItem)[] }[];
   };
 }
 
@@ -47,10 +53,10 @@ export type Step =
   | { op: 'moveSection'; from: number; to: number }
   | { op: 'insertSections'; at: number; sections: Section[] }
   | { op: 'reloadSection'; at: number; header?: Json }
-  | { op: 'moveItem'; from: Path; to: Path; item?: Item }
+  | { op: 'moveItem'; from: Path; to: Path; item?: Item | PatchedItem }
   | { op: 'insertItems'; section: number; at: number; items: Item[] }
-  | { op: 'reloadItems'; section: number; at: number; items: Item[] }
-  | { op: 'reconfigureItems'; section: number; at: number; items: Item[] };
+  | { op: 'reloadItems'; section: number; at: number; items: (Item | PatchedItem)[] }
+  | { op: 'reconfigureItems'; section: number; at: number; items: (Item | PatchedItem)[] };
 
 export interface SelectionChange { id: string; path: Path | null }
 export interface SelectionDelta {
@@ -68,6 +74,8 @@ export interface WindowRow {
   header?: true;
   /** Absent when the item has none, or under `echo: "ids"` for rows the client just sent (the Frontend fills those in). */
   content?: Json;
+  /** Under `updates: "patch"`, in `update` steps: an RFC 6902 patch of the content held, in place of `content` (the Frontend applies it). */
+  patch?: { op: string; path: string; from?: string; value?: Json }[];
   selected?: true;
   highlights?: Range[];
 }

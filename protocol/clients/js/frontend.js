@@ -1,9 +1,23 @@
 // What a UI shows, replayed from the daemon's diffs alone (protocol/README.md
 // "Diff payloads"). Browser-safe: no Node imports.
 import { ReplayError } from './errors.js';
+import { applyPatch } from './jsonpatch.js';
 
 function check(condition, message) {
   if (!condition) throw new ReplayError(message);
+}
+
+/** The row to keep: `item`, its `patch` (`updates: "patch"`) applied to the content `held` had. */
+function withPatch(item, held) {
+  if (!item || typeof item !== 'object' || !('patch' in item)) return item;
+  const { patch, ...row } = item;
+  check(held && typeof held === 'object' && 'content' in held, `a patch for ${JSON.stringify(item.id)}, whose content the model does not hold`);
+  try {
+    row.content = applyPatch(held.content, patch);
+  } catch (error) {
+    throw new ReplayError(`the patch of ${JSON.stringify(item.id)} does not apply: ${error.message}`);
+  }
+  return row;
 }
 
 const isIndex = (value) => Number.isInteger(value) && value >= 0;
@@ -117,7 +131,7 @@ export function replayBatch(old, batch) {
     oldRowInRange(fs, fr, 'row move from');
     check(!leaving.has(key(fs, fr)), `row [${fs}, ${fr}] is ${leaving.get(key(fs, fr))} and moved`);
     leaving.set(key(fs, fr), 'moved');
-    arrive(move.to[0], move.to[1], move.item ?? old[fs].items[fr], 'row move');
+    arrive(move.to[0], move.to[1], move.item ? withPatch(move.item, old[fs].items[fr]) : old[fs].items[fr], 'row move');
   }
   const changed = new Map();
   for (const kind of ['reload', 'reconfigure']) {
@@ -128,7 +142,7 @@ export function replayBatch(old, batch) {
         check(!leaving.has(key(run.section, r)), `row [${run.section}, ${r}] is ${leaving.get(key(run.section, r))} and ${kind === 'reload' ? 'reloaded' : 'reconfigured'}`);
         check(!changed.has(key(run.section, r)), `row [${run.section}, ${r}] reloaded/reconfigured twice`);
         check(item.id === old[run.section].items[r].id, `${kind} of [${run.section}, ${r}] names ${item.id}, the row is ${old[run.section].items[r].id}`);
-        changed.set(key(run.section, r), item);
+        changed.set(key(run.section, r), withPatch(item, old[run.section].items[r]));
       });
     }
   }
@@ -189,7 +203,7 @@ export function replayStep(sections, step) {
       sections[step.from[0]].items.splice(step.from[1], 1);
       const target = itemsOf(step.to[0]);
       check(isIndex(step.to[1]) && step.to[1] <= target.length, `${JSON.stringify(step)} out of range`);
-      target.splice(step.to[1], 0, step.item ?? item);
+      target.splice(step.to[1], 0, step.item ? withPatch(step.item, item) : item);
       break;
     }
     case 'insertItems': {
@@ -204,7 +218,7 @@ export function replayStep(sections, step) {
       check(isIndex(step.at) && step.at + step.items.length <= items.length, `${JSON.stringify(step)} out of range`);
       step.items.forEach((item, k) => {
         check(items[step.at + k].id === item.id, `${step.op} at [${step.section}, ${step.at + k}] names ${item.id}, the row is ${items[step.at + k].id}`);
-        items[step.at + k] = item;
+        items[step.at + k] = withPatch(item, items[step.at + k]);
       });
       break;
     }
@@ -271,7 +285,7 @@ export function replayWindow(old, payload, known, headers) {
         step.rows.forEach((row, k) => {
           check(row?.id === rows[step.at + k].id && Boolean(row.header) === Boolean(rows[step.at + k].header),
             `${where}: update at ${step.at + k} names ${row?.id}, the row is ${rows[step.at + k].id}`);
-          rows[step.at + k] = windowRow(row, known, headers);
+          rows[step.at + k] = withPatch(windowRow(row, known, headers), rows[step.at + k]);
         });
         break;
       default:
@@ -330,6 +344,16 @@ function rememberSent(known, headers, request) {
   }
 }
 
+/** `{content}` of an item as the model holds it (in the window, listed, else as last sent), or null. */
+function heldContent(state, known, id) {
+  for (const row of state.window?.rows ?? []) if (!row.header && row.id === id && 'content' in row) return { content: row.content };
+  // a window's sections are stale (not followed)
+  for (const section of state.window || state.stale ? [] : state.sections) {
+    for (const item of section.items) if (item.id === id && 'content' in item) return { content: item.content };
+  }
+  return known.get(id) !== undefined ? { content: known.get(id) } : null;
+}
+
 /** Items of batch/steps payloads with no content get the content the client sent for them (a copy; `payload` is not changed). */
 function fillItems(payload, known) {
   if (!known?.size) return payload;
@@ -384,7 +408,15 @@ export class Frontend {
     // copied only when something is remembered: all-or-nothing without O(n) per update
     const known = options.sent ? new Map(state.known) : state.known;
     const headers = options.sent ? new Map(state.headers) : state.headers;
-    if (options.sent) rememberSent(known, headers, options.sent);
+    if (options.sent) {
+      rememberSent(known, headers, options.sent);
+      // patchContent under echo "ids": the content is what the patch makes of what this model holds
+      for (const op of options.sent.ops ?? []) {
+        if (op.op !== 'patchContent') continue;
+        const held = heldContent(state, known, op.id);
+        if (held) known.set(op.id, applyPatch(held.content, op.patch));
+      }
+    }
     const next = { sections: state.sections, window: state.window };
     let stale = state.stale;
     for (const [form, { into, replay }] of Object.entries(diffForms)) {

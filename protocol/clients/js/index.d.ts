@@ -9,7 +9,7 @@ export * from './frontend.js';
 export const version: string;
 
 export interface ServerInfo { name: string; version: string }
-export interface Capabilities { methods: string[]; diffForms: DiffForm[]; defaultForm: DiffForm; framings: string[]; viewports?: boolean; echo?: Echo[] }
+export interface Capabilities { methods: string[]; diffForms: DiffForm[]; defaultForm: DiffForm; framings: string[]; viewports?: boolean; echo?: Echo[]; updates?: Updates[] }
 export interface InitializeResult { serverInfo: ServerInfo; capabilities: Capabilities }
 
 /** `"ids"`: rows the client just sent (apply/edit inserts and reloads) come back with their id only. */
@@ -18,6 +18,7 @@ export type Echo = 'full' | 'ids';
 export interface InitializationOptions {
   form?: DiffForm;
   echo?: Echo;
+  updates?: Updates;
   supersedeSearches?: boolean;
   [key: string]: unknown;
 }
@@ -79,7 +80,7 @@ export interface ChangeOptions extends ProgressOptions {
   viewport?: Viewport | null;
 }
 
-export interface ApplyOptions extends ChangeOptions { echo?: Echo }
+export interface ApplyOptions extends ChangeOptions { echo?: Echo; updates?: Updates }
 
 export type EditOp =
   | { op: 'appendSections'; sections: SectionInput[] }
@@ -102,7 +103,24 @@ export type EditOp =
   | ({ op: 'moveItem'; id: string } & Position)
   | { op: 'reloadItems'; ids: string[] }
   | { op: 'reconfigureItems'; ids: string[] }
-  | { op: 'setContent'; items: { id: string; content?: Json }[]; style?: 'reload' | 'reconfigure' };
+  | { op: 'setContent'; items: { id: string; content?: Json }[]; style?: 'reload' | 'reconfigure' }
+  /** An RFC 6902 patch of the item's content as the ops before it left it (protocol/README.md, "Field-level updates"). */
+  | { op: 'patchContent'; id: string; patch: PatchOp[] };
+/** One RFC 6902 op. */
+export type PatchOp =
+  | { op: 'add' | 'replace' | 'test'; path: string; value: Json }
+  | { op: 'remove'; path: string }
+  | { op: 'move' | 'copy'; from: string; path: string };
+/** `updates`: "patch" = rows the frontend holds come back as a patch of their content when that is shorter. */
+export type Updates = 'content' | 'patch';
+/** `document` with the ops applied (not modified); throws PatchError naming the failing op. */
+export function applyPatch(document: Json, patch: PatchOp[]): Json;
+/** The `patchContent` edit op. */
+export function patchContent(id: string, patch: PatchOp[]): EditOp;
+export function parsePointer(pointer: string): string[];
+export function escapeToken(token: string): string;
+export function jsonEqual(a: Json, b: Json): boolean;
+export class PatchError extends Error { index: number }
 type Position = { before: string; after?: never } | { after: string; before?: never };
 
 export interface SelectOptions extends RequestOptions {

@@ -639,6 +639,60 @@ local function random_session(seed, rounds)
 end
 
 ------------------------------------------------------------------------------
+-- 4. Field-level updates: rows that come as patches (updates "patch"), in
+-- the steps and batch forms, and patch_content, replayed to the snapshot.
+local function patch_checks()
+  local s = assert(d.start({ bin = bin }))
+  local R = rng(32)
+  local patched = 0
+  for _, form in ipairs({ 'steps', 'batch' }) do
+    local name = 'ticker-' .. form
+    local buf = api.nvim_create_buf(true, true)
+    render.setup_buffer(buf)
+    s:attach(name, buf)
+    local rows = {}
+    for i = 1, 8 do
+      rows[i] = { id = 't' .. i, content = { text = 'T' .. i, price = i * 10.25, tags = { 'a', 'b' },
+        name = 'Ticker ' .. i .. ' Incorporated, listed on a long exchange name' } }
+    end
+    assert(s:apply(name, { { id = 'q', items = rows } }, { updates = 'patch', form = form }))
+    for tick = 1, 20 do
+      local k = R.int(1, #rows)
+      local r, err
+      if tick % 2 == 0 then
+        local value = R.int(0, 999)
+        rows[k].content.price = value
+        r, err = s:edit(name, { d.patch_content(rows[k].id, { { op = 'replace', path = '/price', value = value } }) },
+          { updates = 'patch', form = form })
+      else
+        rows[k].content.text = 'T' .. k .. ' #' .. tick
+        if tick % 5 == 0 then table.insert(rows, 1, table.remove(rows)) end
+        r, err = s:apply(name, { { id = 'q', items = rows } }, { updates = 'patch', form = form })
+      end
+      assert(r, err and err.message)
+      patched = patched + select(2, vim.json.encode(r):gsub('"patch"', ''))
+      local truth = assert(s:snapshot(name))
+      local want = norm_sections(truth.sections)
+      if not check(string.format('patch session (%s) tick %d: model = snapshot', form, tick),
+          render.model(s.views[name][1]).sections, want) then break end
+    end
+    check('patch session (' .. form .. '): buffer = the snapshot drawn', lines(buf),
+      render.expected_lines(norm_sections(assert(s:snapshot(name)).sections)))
+  end
+  truthy('patch sessions: rows came as patches', patched > 10, patched)
+  local _, err = s:edit('ticker-steps', { d.patch_content('t1', { { op = 'test', path = '/price', value = -1 } }) })
+  check('a failing patch: 1004 patchFailed, patchOp 0', { err and err.code, err and err.data and err.data.reason,
+    err and err.data and err.data.patchOp }, { 1004, 'patchFailed', 0 })
+  local doc, perr = d.jsonpatch.apply({ 1, 2 }, { { op = 'add', path = '/01', value = 0 } })
+  check('jsonpatch: a leading zero is no index', { doc, perr and perr.index }, { nil, 0 })
+  check('jsonpatch: every op', d.jsonpatch.apply({ a = 1, ['m~n'] = { 1, 2 } }, {
+    { op = 'add', path = '/m~0n/-', value = 3 }, { op = 'move', from = '/a', path = '/m~0n/0' },
+    { op = 'copy', from = '/m~0n', path = '/c~1d' }, { op = 'remove', path = '/m~0n/1' },
+    { op = 'test', path = '/c~1d', value = { 1, 1, 2, 3 } }, { op = 'replace', path = '', value = { x = vim.NIL } } }),
+    { x = vim.NIL })
+  check('patch checks: daemon exit status', s:stop(), 0)
+end
+
 local function main()
   if bin == nil or bin == '' or vim.fn.executable(bin) ~= 1 then
     error('set $DIFFABLE_BIN to the diffable binary (got "' .. tostring(bin) .. '")', 0)
@@ -650,6 +704,7 @@ local function main()
     { d = d, check = check, notices = notices, bin = bin })
   command_checks()
   outline_checks()
+  patch_checks()
   local seed = tonumber(vim.env.DIFFABLE_NVIM_SEED or '') or 1
   local rounds = tonumber(vim.env.DIFFABLE_NVIM_ROUNDS or '') or 1000
   random_session(seed, rounds)

@@ -25,6 +25,14 @@ local version = require('diffable.version')
 
 local M = {}
 M.render = render
+M.jsonpatch = require('diffable.jsonpatch')
+
+-- The `edit` op that patches an item's content (RFC 6902, as the ops before it
+-- left it; protocol/README.md, "Field-level updates"), e.g.
+--   s:edit('quotes', { d.patch_content('T1', { { op = 'replace', path = '/price', value = 101.5 } }) })
+function M.patch_content(id, patch)
+  return { op = 'patchContent', id = id, patch = patch }
+end
 M.version = version.version -- one number for the daemon and every client (diffable/version.lua)
 
 local function is_nil(v)

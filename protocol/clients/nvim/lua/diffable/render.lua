@@ -10,6 +10,7 @@
 -- "text" of an object content, else the id; newlines shown as spaces).
 
 local api = vim.api
+local jsonpatch = require('diffable.jsonpatch')
 
 local M = {}
 
@@ -76,11 +77,21 @@ function M.item_line(item)
 end
 
 -- Items as the protocol writes them: a bare id string or {id, content?}; rows
--- of outlines also carry level, parent, hasChildren and expanded.
-local function item_of(raw)
+-- of outlines also carry level, parent, hasChildren and expanded. Under
+-- `updates: "patch"` a row the model holds (`held`) may carry `patch` in place
+-- of `content`: the content is then the patch applied to what `held` had.
+local function item_of(raw, held)
   if type(raw) == 'string' then return { id = raw } end
   local item = { id = raw.id }
   if not is_nil(raw.content) then item.content = raw.content end
+  if type(raw.patch) == 'table' then
+    if not (held and held.content ~= nil) then
+      error('diff does not fit the buffer: a patch for ' .. tostring(raw.id) .. ', whose content is not held', 0)
+    end
+    local content, err = jsonpatch.apply(held.content, raw.patch)
+    if err then error('diff does not fit the buffer: the patch of ' .. tostring(raw.id) .. ' does not apply: ' .. err.message, 0) end
+    item.content = content
+  end
   if type(raw.level) == 'number' then item.level = raw.level end
   if type(raw.parent) == 'string' then item.parent = raw.parent end
   if raw.hasChildren == true then item.hasChildren = true end
@@ -221,7 +232,7 @@ local function apply_step(view, step, draw)
     check(from and to and from.items[step.from[2] + 1], 'moveItem from')
     local line = M.row_line(view, step.from[1], step.from[2])
     local item = table.remove(from.items, step.from[2] + 1)
-    if step.item then item = item_of(step.item) end
+    if step.item then item = item_of(step.item, item) end
     check(step.to[2] <= #to.items, 'moveItem to')
     if draw then buf_delete(view, line, 1) end
     table.insert(to.items, step.to[2] + 1, item)
@@ -240,7 +251,7 @@ local function apply_step(view, step, draw)
     check(s and step.at + #step.items <= #s.items, op)
     local items = {}
     for k, raw in ipairs(step.items) do
-      items[k] = item_of(raw)
+      items[k] = item_of(raw, s.items[step.at + k])
       s.items[step.at + k] = items[k]
     end
     if draw then
@@ -299,7 +310,7 @@ function M.batch_to_steps(sections, batch)
   for k, m in ipairs(bi.move or {}) do
     local s = work.sections[m.from[1] + 1]
     check(s and s.items[m.from[2] + 1], 'items.move from')
-    moved[k] = m.item and item_of(m.item) or s.items[m.from[2] + 1]
+    moved[k] = m.item and item_of(m.item, s.items[m.from[2] + 1]) or s.items[m.from[2] + 1]
     mark(m.from[1], m.from[2])
   end
   for sec, rows in pairs(gone) do

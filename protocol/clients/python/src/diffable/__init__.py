@@ -25,8 +25,9 @@ from .types import (DiffForm, DiffResult, DropResult, Echo, FullSection, FullSna
                     HighlightsResult, InitializationOptions, InitializeResult, Item, ItemIn, OutlineResult, Progress,
                     ProgressToken, RowsResult, SearchInfo, SearchMode, SearchOrder, SearchResult, Section, SectionIn,
                     SelectAction, SelectedRow, SelectionDelta, SelectionModeName, SelectionPolicy, SelectionResult,
-                    SelectResult, ServerInfo, SnapshotResult, SourceInfo, SourcesResult, TreeItem, ViewportIn,
-                    ViewportResult, WindowPayload, WindowRow)
+                    SelectResult, ServerInfo, SnapshotResult, SourceInfo, SourcesResult, TreeItem, Updates,
+                    ViewportIn, ViewportResult, WindowPayload, WindowRow)
+from .jsonpatch import PatchError, apply_patch
 from .version import DaemonVersionWarning, __version__
 from .wire import Framing
 
@@ -37,14 +38,14 @@ __all__ = [
     "NotificationCallback", "PendingRequest", "ProgressCallback", "bundled_daemon", "checkout_root", "find_daemon",
     # the frontend model
     "Frontend", "REPLAYERS", "ReplayError", "Replayer", "Row", "SectionList", "SourceView", "Window", "on_sections",
-    "replay_batch", "replay_steps", "replay_window",
+    "replay_batch", "replay_steps", "replay_window", "apply_patch", "PatchError",
     # params and results (diffable.types); `edit` ops (diffable.ops)
     "DiffForm", "DiffResult", "DropResult", "Echo", "FullSection", "FullSnapshotResult", "Highlight",
     "HighlightsResult", "InitializationOptions", "InitializeResult", "Item", "ItemIn", "Op", "OutlineResult",
     "Progress", "ProgressToken", "RowsResult", "SearchInfo", "SearchMode", "SearchOrder", "SearchResult", "Section",
     "SectionIn", "SelectAction", "SelectedRow", "SelectionDelta", "SelectionModeName", "SelectionPolicy",
     "SelectionResult", "SelectResult", "ServerInfo", "SnapshotResult", "SourceInfo", "SourcesResult", "TreeItem",
-    "ViewportIn", "ViewportResult", "WindowPayload", "WindowRow", "ops",
+    "Updates", "ViewportIn", "ViewportResult", "WindowPayload", "WindowRow", "ops",
     # errors and warnings
     "ClientClosed", "DaemonExited", "DaemonNotFound", "DaemonVersionWarning", "DiffableError", "InternalError",
     "InvalidEdit", "InvalidParams", "InvalidRequest", "MethodNotFound", "ParseError", "RequestCancelled",

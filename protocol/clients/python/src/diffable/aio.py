@@ -17,7 +17,7 @@ from . import params as build
 from .core import CLOSE_GRACE, DEFAULT_TIMEOUT, ClientCore, ProgressCallback, log
 from .discovery import DaemonSpec
 from .errors import ClientClosed, DaemonExited, DiffableError, RequestTimeout, RpcError
-from .types import (DiffForm, DiffResult, DropResult, Echo, HighlightsResult, InitializationOptions, ItemIn, OutlineResult, Path,
+from .types import (DiffForm, DiffResult, DropResult, Echo, Updates, HighlightsResult, InitializationOptions, ItemIn, OutlineResult, Path,
                     ProgressToken, RowsResult, SearchMode, SearchOrder, SearchResult, SectionIn, SelectAction,
                     SelectionPolicy, SelectionResult, SelectResult, SnapshotResult, SourcesResult, ViewportIn,
                     ViewportResult)
@@ -258,19 +258,19 @@ class AsyncClient(ClientCore):
 
     async def apply(self, source: str, sections: Iterable[SectionIn], *, form: Optional[DiffForm] = None,
                     base_version: Optional[int] = None, viewport: Optional[ViewportIn] = build.UNSET,
-                    echo: Optional[Echo] = None, timeout: Optional[float] = None,
+                    echo: Optional[Echo] = None, updates: Optional[Updates] = None, timeout: Optional[float] = None,
                     progress: Optional[ProgressCallback] = None,
                     work_done_token: Optional[ProgressToken] = None) -> DiffResult:
-        return cast(DiffResult, await self.request("apply", build.apply(source, sections, form, base_version, viewport, echo),
+        return cast(DiffResult, await self.request("apply", build.apply(source, sections, form, base_version, viewport, echo, updates),
                                                    timeout=timeout, progress=progress,
                                                    work_done_token=work_done_token))
 
     async def edit(self, source: str, ops: Iterable[Mapping[str, Any]], *, form: Optional[DiffForm] = None,
                    base_version: Optional[int] = None, viewport: Optional[ViewportIn] = build.UNSET,
-                   echo: Optional[Echo] = None, timeout: Optional[float] = None,
+                   echo: Optional[Echo] = None, updates: Optional[Updates] = None, timeout: Optional[float] = None,
                    progress: Optional[ProgressCallback] = None,
                    work_done_token: Optional[ProgressToken] = None) -> DiffResult:
-        return cast(DiffResult, await self.request("edit", build.edit(source, ops, form, base_version, viewport, echo),
+        return cast(DiffResult, await self.request("edit", build.edit(source, ops, form, base_version, viewport, echo, updates),
                                                    timeout=timeout, progress=progress,
                                                    work_done_token=work_done_token))
 

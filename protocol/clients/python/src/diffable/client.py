@@ -18,7 +18,7 @@ from . import params as build
 from .core import CLOSE_GRACE, DEFAULT_TIMEOUT, ClientCore, ProgressCallback, log
 from .discovery import DaemonSpec
 from .errors import ClientClosed, DaemonExited, DiffableError, RequestTimeout, RpcError
-from .types import (DiffForm, DiffResult, DropResult, Echo, HighlightsResult, InitializationOptions,
+from .types import (DiffForm, DiffResult, DropResult, Echo, Updates, HighlightsResult, InitializationOptions,
                     InitializeResult, ItemIn, OutlineResult, Path, ProgressToken, RowsResult, SearchMode, SearchOrder, SearchResult,
                     SectionIn, SelectAction, SelectionPolicy, SelectionResult, SelectResult, SnapshotResult,
                     SourcesResult, ViewportIn, ViewportResult)
@@ -266,23 +266,24 @@ class Client(ClientCore):
 
     def apply(self, source: str, sections: Iterable[SectionIn], *, form: Optional[DiffForm] = None,
               base_version: Optional[int] = None, viewport: Optional[ViewportIn] = build.UNSET,
-              echo: Optional[Echo] = None, timeout: Optional[float] = None,
+              echo: Optional[Echo] = None, updates: Optional[Updates] = None, timeout: Optional[float] = None,
               progress: Optional[ProgressCallback] = None,
               work_done_token: Optional[ProgressToken] = None) -> DiffResult:
         """Replaces the source's snapshot (creating it); the diff of the visible snapshot.
         `viewport={"start", "count"}` sets the window with the change (`None` sends null: removes it;
         leaving it out sends nothing); `echo="ids"` leaves out the content of the rows this request sent
-        (`Frontend.sending` fills it back in)."""
-        return cast(DiffResult, self.request("apply", build.apply(source, sections, form, base_version, viewport, echo),
+        (`Frontend.sending` fills it back in); `updates="patch"` has rows the frontend holds come back as
+        JSON Patches of their content (`Frontend` applies them)."""
+        return cast(DiffResult, self.request("apply", build.apply(source, sections, form, base_version, viewport, echo, updates),
                                              timeout=timeout, progress=progress, work_done_token=work_done_token))
 
     def edit(self, source: str, ops: Iterable[Mapping[str, Any]], *, form: Optional[DiffForm] = None,
              base_version: Optional[int] = None, viewport: Optional[ViewportIn] = build.UNSET,
-             echo: Optional[Echo] = None, timeout: Optional[float] = None,
+             echo: Optional[Echo] = None, updates: Optional[Updates] = None, timeout: Optional[float] = None,
              progress: Optional[ProgressCallback] = None,
              work_done_token: Optional[ProgressToken] = None) -> DiffResult:
-        """Applies snapshot ops (see `diffable.ops`) atomically; the diff. `viewport=`, `echo=` as for `apply`."""
-        return cast(DiffResult, self.request("edit", build.edit(source, ops, form, base_version, viewport, echo),
+        """Applies snapshot ops (see `diffable.ops`) atomically; the diff. `viewport=`, `echo=`, `updates=` as for `apply`."""
+        return cast(DiffResult, self.request("edit", build.edit(source, ops, form, base_version, viewport, echo, updates),
                                              timeout=timeout, progress=progress, work_done_token=work_done_token))
 
     def search(self, source: str, query: str, *, sections: Optional[Sequence[str]] = None,

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 from .errors import DiffableError
+from .jsonpatch import PatchError, apply_patch
 
 SectionList = List[Dict[str, Any]]
 """Sections as `[{"id", "header"?, "items": [{"id", "content"?}]}]` (JSON dicts)."""
@@ -42,6 +43,19 @@ def _row(sections: SectionList, path: Sequence[int]) -> Dict[str, Any]:
     check(len(path) == 2 and 0 <= path[0] < len(sections) and 0 <= path[1] < len(sections[path[0]]["items"]),
           f"no row at {list(path)}")
     row: Dict[str, Any] = sections[path[0]]["items"][path[1]]
+    return row
+
+
+def _with_patch(item: Mapping[str, Any], held: Mapping[str, Any]) -> Dict[str, Any]:
+    """The row to keep: `item`, its `patch` (`updates: "patch"`) applied to the content `held` had."""
+    row = dict(item)
+    if "patch" in row:
+        patch = row.pop("patch")
+        check("content" in held, f"a patch for {row.get('id')!r}, whose content the model does not hold")
+        try:
+            row["content"] = apply_patch(held["content"], patch)
+        except PatchError as error:
+            raise ReplayError(f"the patch of {row.get('id')!r} does not apply: {error}") from None
     return row
 
 
@@ -105,7 +119,7 @@ def replay_batch(old: SectionList, batch: Mapping[str, Any]) -> SectionList:
         check(source not in gone, f"row {list(source)} both deleted and moved")
         gone[source] = "moved"
         check(target not in moves_in, f"two rows moved to {list(target)}")
-        moves_in[target] = dict(m.get("item") or _row(old, source))
+        moves_in[target] = _with_patch(m["item"], _row(old, source)) if m.get("item") else dict(_row(old, source))
     changed: Dict[Tuple[int, int], Dict[str, Any]] = {}
     for key in ("reload", "reconfigure"):
         for run in its.get(key, []):
@@ -114,7 +128,7 @@ def replay_batch(old: SectionList, batch: Mapping[str, Any]) -> SectionList:
                 check(path not in gone, f"row {list(path)} is {gone.get(path)} and {key}ed")
                 check(path not in changed, f"row {list(path)} is reloaded/reconfigured twice")
                 check(path[0] in old_to_new, f"{key} in section {path[0]}, which does not survive")
-                changed[path] = dict(item)
+                changed[path] = _with_patch(item, _row(old, path)) if "patch" in item else dict(item)
     inserts: Dict[Tuple[int, int], Dict[str, Any]] = {}
     for run in its.get("insert", []):
         check(run["section"] not in inserted, f"row insert into inserted section {run['section']}")
@@ -166,7 +180,7 @@ def _apply_step(sections: SectionList, step: Mapping[str, Any]) -> None:
         check(0 <= step["to"][0] < len(sections), f"{step}: no section {step['to'][0]}")
         target = sections[step["to"][0]]["items"]
         _step_range(len(target), step["to"][1], 0, step)
-        target.insert(step["to"][1], dict(step.get("item") or item))
+        target.insert(step["to"][1], _with_patch(step["item"], item) if step.get("item") else dict(item))
     elif op == "insertItems":
         check(0 <= step["section"] < len(sections), f"{step}: no section {step['section']}")
         items = sections[step["section"]]["items"]
@@ -176,7 +190,8 @@ def _apply_step(sections: SectionList, step: Mapping[str, Any]) -> None:
         check(0 <= step["section"] < len(sections), f"{step}: no section {step['section']}")
         items = sections[step["section"]]["items"]
         _step_range(len(items), step["at"], len(step["items"]), step)
-        items[step["at"]:step["at"] + len(step["items"])] = [dict(i) for i in step["items"]]
+        items[step["at"]:step["at"] + len(step["items"])] = [_with_patch(i, items[step["at"] + k])
+                                                              for k, i in enumerate(step["items"])]
     else:
         raise ReplayError(f"unknown step {op!r}")
 
@@ -252,7 +267,8 @@ def _window_rows(rows: Any, step: Mapping[str, Any],
         check(isinstance(row, dict) and isinstance(row.get("id"), str) and isinstance(row.get("section"), str),
               f"{step}: a row without id or section: {row!r}")
         row = dict(row)
-        if not row.get("header") and "content" not in row and sent.get(row["id"], {}).get("content") is not None:
+        if (not row.get("header") and "content" not in row and "patch" not in row
+                and sent.get(row["id"], {}).get("content") is not None):
             row["content"] = sent[row["id"]]["content"]  # echo "ids": the content this client sent
         out.append(row)
     return out
@@ -297,7 +313,7 @@ def _replay_window(old: Optional[Window], payload: Mapping[str, Any],
                 held = rows[at + k]
                 check((held["id"], bool(held.get("header"))) == (row["id"], bool(row.get("header"))),
                       f"{step}: the update of row {at + k} ({held['id']}) names another row ({row['id']})")
-                rows[at + k] = row
+                rows[at + k] = _with_patch(row, held)
         else:
             raise ReplayError(f"unknown window step {step!r}")
     expected = min(count, max(total - start, 0))
@@ -428,6 +444,20 @@ class Frontend:
                     self._remember(view, section.get("items", []))
             elif op.get("op") in ("appendItems", "insertItems", "setContent", "replaceChildren"):
                 self._remember(view, op.get("items", []))
+            elif op.get("op") == "patchContent":  # the content the patch makes of what this model holds
+                held = self._held_content(view, op["id"])
+                if held is not None:
+                    view.sent[op["id"]] = {"id": op["id"], "content": apply_patch(held[0], op["patch"])}
+
+    @staticmethod
+    def _held_content(view: SourceView, item_id: str) -> Optional[Tuple[Any]]:
+        """(content,) of an item as this model holds it (listed, in the window, else as last sent), else None."""
+        for item in [i for s in view.sections for i in s["items"] if i["id"] == item_id] + [
+                r for r in (view.window.rows if view.window else []) if not r.get("header") and r["id"] == item_id] + (
+                [view.sent[item_id]] if item_id in view.sent else []):
+            if "content" in item:
+                return (item["content"],)
+        return None
 
     @staticmethod
     def _remember(view: SourceView, items: Iterable[Any]) -> None:

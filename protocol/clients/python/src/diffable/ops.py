@@ -105,6 +105,12 @@ def reconfigure_items(ids: Iterable[str]) -> Op:
     return {"op": "reconfigureItems", "ids": list(ids)}
 
 
+def patch_content(item_id: str, patch: Iterable[Mapping[str, Any]]) -> Op:
+    """An RFC 6902 patch of the item's content as the ops before it left it (protocol/README.md,
+    "Field-level updates"), e.g. `[{"op": "replace", "path": "/price", "value": 101.5}]`."""
+    return {"op": "patchContent", "id": item_id, "patch": [dict(op) for op in patch]}
+
+
 def set_content(contents: Mapping[str, Any], style: Optional[Literal["reload", "reconfigure"]] = None) -> Op:
     """`{item id: content}`; a None content removes it. Reported as reloads unless `style="reconfigure"`."""
     op: Op = {"op": "setContent", "items": [{"id": iid, "content": content} for iid, content in contents.items()]}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterable, Mapping, Optional, Sequence
 
-from .types import (DiffForm, Echo, InitializationOptions, ItemIn, Path, SearchMode, SearchOrder, SectionIn,
+from .types import (DiffForm, Echo, Updates, InitializationOptions, ItemIn, Path, SearchMode, SearchOrder, SectionIn,
                     SelectAction, SelectionPolicy, ViewportIn)
 
 Params = Dict[str, Any]
@@ -45,16 +45,16 @@ def initialize(options: Optional[InitializationOptions]) -> Params:
 
 def apply(source: str, sections: Iterable[SectionIn], form: Optional[DiffForm],
           base_version: Optional[int], viewport: Optional[ViewportIn] = UNSET,
-          echo: Optional[Echo] = None) -> Params:
+          echo: Optional[Echo] = None, updates: Optional[Updates] = None) -> Params:
     return {"source": source, "sections": list(sections),
-            **present(baseVersion=base_version, form=form, echo=echo), **viewport_member(viewport)}
+            **present(baseVersion=base_version, form=form, echo=echo, updates=updates), **viewport_member(viewport)}
 
 
 def edit(source: str, ops: Iterable[Mapping[str, Any]], form: Optional[DiffForm],
          base_version: Optional[int], viewport: Optional[ViewportIn] = UNSET,
-         echo: Optional[Echo] = None) -> Params:
+         echo: Optional[Echo] = None, updates: Optional[Updates] = None) -> Params:
     return {"source": source, "ops": [dict(op) for op in ops],
-            **present(baseVersion=base_version, form=form, echo=echo), **viewport_member(viewport)}
+            **present(baseVersion=base_version, form=form, echo=echo, updates=updates), **viewport_member(viewport)}
 
 
 def select(source: str, action: Optional[SelectAction], ids: Optional[Sequence[str]],

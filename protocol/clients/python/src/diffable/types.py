@@ -18,6 +18,9 @@ SelectAction = Literal["select", "deselect", "toggle", "clear"]
 SelectionModeName = Literal["none", "single", "multiple"]
 Echo = Literal["full", "ids"]
 """`echo`: "ids" leaves out the content of rows the client itself just sent (protocol/methods/viewport.md)."""
+Updates = Literal["content", "patch"]
+"""`updates`: "patch" = rows the frontend holds come back as a JSON Patch of their content when that is shorter
+(protocol/README.md, "Field-level updates"; `Frontend` applies them)."""
 Path = List[int]
 """`[section, row]` in the visible snapshot."""
 ProgressToken = Union[str, int]
@@ -78,6 +81,7 @@ class InitializationOptions(TypedDict, total=False):
     form: DiffForm
     supersedeSearches: bool
     echo: Echo
+    updates: Updates
 
 
 class ViewportIn(TypedDict, total=False):

@@ -16,6 +16,15 @@ struct Scanner {
         }
     }
 
+    /// The length tie-break of text `i`: fzf's trimmed length for fuzzy
+    /// queries (0 for the `history` scheme, which ties on the index), the
+    /// length in scalars for substring ones.
+    @inline(__always)
+    func rankLength(_ i: Int) -> Int {
+        if query.mode == .substring { return table.scalarLength(i) }
+        return query.lengthTiebreak ? table.trimmedLength(i) : 0
+    }
+
     /// Scans `candidates` (positions in `table`, ascending, in range) into
     /// `state`. `ids` maps a position to its index in the `SearchIndex`
     /// (`nil` = the same); ranking and matches use those indices. Fuzzy
@@ -71,7 +80,7 @@ struct Scanner {
         // unknown (-1: from scratch) and found after the reply
         // (`CompactSegment.pendingResume`), so this key does not read the
         // texts it matches.
-        let fuzzy1Byte = holdFirstByte && query.mode == .fuzzy && query.bytes.count == 1
+        let fuzzy1Byte = holdFirstByte && query.mode == .fuzzy && query.bytes.count == 1 && query.foldedIsExact
         let lastPairBit = matched?.pairBit ?? 0
         query.bytes.withUnsafeBufferPointer { needle in query.pairBits.withUnsafeBufferPointer { pairs in
             for i in candidates {
@@ -94,6 +103,8 @@ struct Scanner {
                         else { continue }
                     }
                 } else if fuzzy1Byte {
+                    // Folded bytes only prefilter a non-ASCII text.
+                    if !table.isASCII(i) && !FuzzyMatcher.scalarsMatch(table, i, pattern: query.pattern) { continue }
                     end = -1
                 } else if let matched {
                     end = Int(matched.ends[k])
@@ -121,17 +132,17 @@ struct Scanner {
                     continue
                 case .firstInSource:
                     if state.keys.count < firstK, let s = known ?? score(i) {
-                        state.keys.append(RankKey(score: s, length: table.scalarLength(i), index: id()))
+                        state.keys.append(RankKey(score: s, length: rankLength(i), index: id()))
                     } else if !state.keepMatches {
                         state.stopped = true
                         return
                     }
                 case .all:
                     if let s = known ?? score(i) {
-                        state.keys.append(RankKey(score: s, length: table.scalarLength(i), index: id()))
+                        state.keys.append(RankKey(score: s, length: rankLength(i), index: id()))
                     }
                 case .best:
-                    let length = table.scalarLength(i)
+                    let length = rankLength(i)
                     // Another thread already keeps k keys better than this
                     // text can score: skip it.
                     let shared = floor?.value ?? 0
@@ -161,9 +172,12 @@ struct Scanner {
                                 if !top.admitsNext(score: tight, length: length) { continue }
                                 if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
                             }
-                            // One char on ASCII: the bound is the score (its
-                            // best occurrence); no DP.
-                            if oneChar && table.isASCII(i) { known = tight }
+                            // One char on ASCII: fzf's rule in one pass; no DP.
+                            if oneChar && table.isASCII(i) {
+                                guard let s = FuzzyMatcher.oneCharScore(table, i, query: query) else { continue }
+                                if !top.admitsNext(score: s, length: length) { continue }
+                                known = s
+                            }
                         }
                     }
                     if let s = known ?? score(i) {

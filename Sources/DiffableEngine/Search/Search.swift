@@ -16,34 +16,41 @@ public enum SearchOrder: String, Sendable {
 
 /// A search request.
 public struct SearchQuery: Equatable, Sendable {
-    /// The query text, matched literally (spaces included). Empty matches
-    /// every text, `nil` texts included, with score 0.
+    /// The query text. Substring: matched literally (spaces included).
+    /// Fuzzy: one fzf term (see `FzfAlgo`). Empty matches every text,
+    /// `nil` texts included, with score 0.
     public var text: String
     public var mode: SearchMode
     public var order: SearchOrder
     /// Maximum number of hits (`nil` = all; values ≤ 0 give no hits).
     public var limit: Int?
+    /// fzf's bonus scheme for fuzzy scores.
+    public var scheme: SearchScheme
 
-    public init(text: String, mode: SearchMode = .fuzzy, order: SearchOrder = .score, limit: Int? = nil) {
+    public init(text: String, mode: SearchMode = .fuzzy, order: SearchOrder = .score, limit: Int? = nil,
+                scheme: SearchScheme = .default) {
         self.text = text
         self.mode = mode
         self.order = order
         self.limit = limit
+        self.scheme = scheme
     }
 
-    /// Whether fuzzy smart case makes this query case-sensitive (it contains
-    /// an uppercase letter). Substring queries are never case-sensitive.
+    /// Whether fuzzy smart case makes this query case-sensitive (lowercasing
+    /// changes it, as fzf decides). Substring queries never are.
     public var isCaseSensitive: Bool {
-        mode == .fuzzy && text.unicodeScalars.contains { $0.properties.isUppercase }
+        mode == .fuzzy && FzfText.hasUppercase(text.unicodeScalars.lazy.map(\.value))
     }
 
     /// Whether every text matching `self` also matches `previous`, so that
     /// `previous`'s unlimited match set (`matchingIndices`) can be passed as
     /// the candidates of `self` ("narrowing"). True when `previous` is empty,
     /// or in the same mode and: substring — `previous` (folded) occurs in
-    /// `self` (folded); fuzzy — `previous` is a subsequence of `self`, compared
-    /// folded unless both are case-sensitive (a case-sensitive query refines
-    /// a case-insensitive one, not the other way round).
+    /// `self` (folded); fuzzy — same scheme, `previous`'s compared units are
+    /// a subsequence of `self`'s transformed as `previous` transforms text
+    /// (a case-sensitive query refines a case-insensitive one, not the other
+    /// way round; one that leaves accents alone refines one that
+    /// normalizes them, not the other way round).
     /// - Complexity: O(text lengths)
     public func refines(_ previous: SearchQuery) -> Bool {
         if previous.text.isEmpty { return true }
@@ -58,10 +65,14 @@ public struct SearchQuery: Equatable, Sendable {
                 }
             }
         case .fuzzy:
-            if old.caseSensitive && !new.caseSensitive { return false }
-            let newScalars = old.caseSensitive ? new.scalars : new.scalars.map(TextFolding.fold)
-            return newScalars.withUnsafeBufferPointer { n in
-                old.scalars.withUnsafeBufferPointer { o in FuzzyMatcher.prefilter(o, n) != nil }
+            let o = old.pattern, n = new.pattern
+            if o.caseSensitive && !n.caseSensitive { return false }
+            if !o.normalize && n.normalize { return false }
+            var units = n.units
+            if !o.caseSensitive { units = units.map(FzfText.lower) }
+            if o.normalize { units = units.map(FzfText.normalize) }
+            return units.withUnsafeBufferPointer { n in
+                o.units.withUnsafeBufferPointer { o in FuzzyMatcher.prefilter(o, n) != nil }
             }
         }
     }
@@ -89,12 +100,31 @@ public struct SearchResult: Equatable, Sendable {
 /// A query in the form the matchers use.
 struct PreparedQuery: Sendable {
     let mode: SearchMode
+    /// Fuzzy: the term's characters as fzf compares them.
+    let pattern: FzfPattern
+    /// Fuzzy: the text is compared as is (`pattern.caseSensitive`).
     let caseSensitive: Bool
-    /// UTF-8 of the matched form (folded unless case-sensitive).
+    /// The folded needle (`TextFolding.fold` of each compared char), UTF-8:
+    /// what the byte prefilters, byte sets and resume positions work on,
+    /// always against the folded copy. Every fzf match holds it.
     let bytes: [UInt8]
-    /// Scalars of the matched form.
+    /// UTF-8 of `pattern.units`: compared with an ASCII text's bytes (its
+    /// folded copy unless case-sensitive).
+    let unitBytes: [UInt8]
+    /// Scalars of the compared form (fuzzy: `pattern.units`; substring: the
+    /// folded query).
     let scalars: [UInt32]
+    /// The needle is ASCII and so is every compared char.
     let isASCII: Bool
+    /// A folded-bytes match of `bytes` in an ASCII text is an fzf match
+    /// (case-insensitive, ASCII pattern): the byte machinery decides ASCII
+    /// texts alone. Non-ASCII texts are always confirmed on scalars.
+    let foldedIsExact: Bool
+    /// The position bonuses fuzzy scores use.
+    let scheme: FzfBonusTable
+    /// Fuzzy: equal scores rank the shorter text first (fzf's default;
+    /// the `history` scheme ranks by index alone).
+    let lengthTiebreak: Bool
     /// `laterBytes[b]`: byte `b` occurs in the needle after its first byte
     /// (what bounds the bonus of the query's later chars; see
     /// `FuzzyMatcher.maxScore`).
@@ -108,18 +138,35 @@ struct PreparedQuery: Sendable {
     var isEmpty: Bool { scalars.isEmpty }
 
     init(_ query: SearchQuery) {
-        mode = query.mode
-        caseSensitive = query.isCaseSensitive
-        let scalars: [UInt32] = caseSensitive
-            ? query.text.unicodeScalars.map(\.value)
-            : query.text.unicodeScalars.map { TextFolding.fold($0.value) }
+        let typed = query.text.unicodeScalars.map(\.value)
+        self.init(mode: query.mode, typed: typed, scheme: query.scheme)
+    }
+
+    init(mode: SearchMode, typed: [UInt32], scheme: SearchScheme) {
+        self.mode = mode
+        self.scheme = FzfBonusTable.of(scheme)
+        lengthTiebreak = scheme != .history
+        let folded = typed.map(TextFolding.fold)
+        if mode == .fuzzy {
+            pattern = FzfPattern(typed: typed)
+            scalars = pattern.units
+        } else {
+            pattern = FzfPattern(typed: folded)
+            scalars = folded
+        }
+        caseSensitive = mode == .fuzzy && pattern.caseSensitive
         var bytes: [UInt8] = []
         for v in scalars {
-            if let s = Unicode.Scalar(v) { UTF8.encode(s) { bytes.append($0) } }
+            if let s = Unicode.Scalar(TextFolding.fold(v)) { UTF8.encode(s) { bytes.append($0) } }
         }
-        self.scalars = scalars
+        var unitBytes: [UInt8] = []
+        for v in scalars {
+            if let s = Unicode.Scalar(v) { UTF8.encode(s) { unitBytes.append($0) } }
+        }
         self.bytes = bytes
-        isASCII = bytes.allSatisfy { $0 < 0x80 }
+        self.unitBytes = unitBytes
+        isASCII = pattern.isASCII && bytes.allSatisfy { $0 < 0x80 }
+        foldedIsExact = mode == .substring || (!caseSensitive && isASCII)
         var later = [Bool](repeating: false, count: 256)
         for b in bytes.dropFirst() { later[Int(b)] = true }
         laterBytes = later

@@ -307,6 +307,39 @@ struct TextTable: @unchecked Sendable {
         UnsafeBufferPointer(rebasing: folded[foldedOffsets[i]..<foldedOffsets[i + 1]])
     }
 
+    /// fzf's length tie-break of text `i`: its length in scalars without
+    /// leading and trailing whitespace, capped at 65535 (fzf keeps it in
+    /// 16 bits).
+    /// - Complexity: O(1) for ASCII texts without surrounding whitespace,
+    ///   O(length) otherwise.
+    @inline(__always) func trimmedLength(_ i: Int) -> Int {
+        let text = foldedText(i)
+        let n = text.count
+        guard n > 0 else { return 0 }
+        if isASCII(i) {
+            if CharClass.of(byte: text[0]) != CharClass.white && CharClass.of(byte: text[n &- 1]) != CharClass.white {
+                return min(n, 65535)
+            }
+            var lo = 0, hi = n
+            while lo < hi && CharClass.of(byte: text[lo]) == CharClass.white { lo &+= 1 }
+            while hi > lo && CharClass.of(byte: text[hi &- 1]) == CharClass.white { hi &-= 1 }
+            return min(hi &- lo, 65535)
+        }
+        var count = 0, leading = 0, trailing = 0
+        var seenNonSpace = false
+        FzfText.forEachScalar(original(i)) { v in
+            count &+= 1
+            if FzfText.isSpace(v) {
+                if !seenNonSpace { leading &+= 1 }
+                trailing &+= 1
+            } else {
+                seenNonSpace = true
+                trailing = 0
+            }
+        }
+        return seenNonSpace ? min(count &- leading &- trailing, 65535) : 0
+    }
+
     /// Length of text `i` in scalars (for ASCII texts, read from the folded
     /// offsets, which the matcher has just read: same length).
     @inline(__always) func scalarLength(_ i: Int) -> Int {

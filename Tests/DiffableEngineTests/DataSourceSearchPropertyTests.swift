@@ -59,8 +59,8 @@ struct DataSourceSearchPropertyTests {
         case .substring:
             let t = String(fold(text)), q = String(fold(query.text))
             return t.contains(q)
-        case .fuzzy:
-            return FzfModel.matches(text, query.text)
+        case .fuzzy, .exact:
+            return FzfModel.matches(text, query.text, fuzzy: query.mode == .fuzzy)
         }
     }
 

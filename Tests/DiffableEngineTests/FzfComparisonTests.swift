@@ -8,33 +8,38 @@ import Testing
 @Suite(.serialized) struct FzfComparisonTests {
     /// The engine's ranked lines for `query`.
     func engineLines(_ index: SearchIndex, _ lines: [String], _ query: String,
-                     scheme: SearchScheme = .default) -> [String] {
-        index.search(SearchQuery(text: query, mode: .fuzzy, order: .score, scheme: scheme), among: nil)
+                     scheme: SearchScheme = .default, mode: SearchMode = .fuzzy) -> [String] {
+        index.search(SearchQuery(text: query, mode: mode, order: .score, scheme: scheme), among: nil)
             .map { lines[$0.index] }
     }
 
     func compare(seed: UInt64, corpusSize: Int, queries: Int, arguments: [String] = [],
-                 scheme: SearchScheme = .default, makeQuery: ((inout SeededRandom, [String]) -> String)? = nil) throws {
+                 scheme: SearchScheme = .default, mode: SearchMode = .fuzzy,
+                 makeQuery: ((inout SeededRandom, [String]) -> String)? = nil) throws {
         try #require(FzfRunner.isInstalled, "fzf is not installed at \(FzfRunner.path)")
         let lines = FzfCorpus.make(count: corpusSize, seed: seed)
         let file = try CorpusFile(lines)
         let index = SearchIndex(texts: lines)
         var rng = SeededRandom(seed: seed &* 31 &+ 7)
         var failures = 0
+        var nonEmpty = 0
+        var operators = 0
         for _ in 0..<queries {
             let query = makeQuery?(&rng, lines) ?? FzfCorpus.query(from: lines, rng: &rng)
             let expected = try FzfRunner.filter(query, file: file, arguments: arguments)
-            let actual = engineLines(index, lines, query, scheme: scheme)
+            if !expected.isEmpty && expected.count < lines.count { nonEmpty += 1 }
+            if query.contains(where: { "'^$!|".contains($0) }) && !expected.isEmpty { operators += 1 }
+            let actual = engineLines(index, lines, query, scheme: scheme, mode: mode)
             // The bounded paths: the best 20, and the same typed key by key
             // (each key narrowing the previous key's matches).
-            let top = index.search(SearchQuery(text: query, mode: .fuzzy, order: .score, limit: 20, scheme: scheme),
+            let top = index.search(SearchQuery(text: query, mode: mode, order: .score, limit: 20, scheme: scheme),
                                    among: nil).map { lines[$0.index] }
             var previous: SearchMatchSet?
             var typed: [String] = []
             var prefix = ""
             for c in query {
                 prefix.append(c)
-                let result = index.evaluate(SearchQuery(text: prefix, mode: .fuzzy, order: .score, limit: 50,
+                let result = index.evaluate(SearchQuery(text: prefix, mode: mode, order: .score, limit: 50,
                                                         scheme: scheme), narrowing: previous, among: nil)
                 previous = result.matches
                 typed = result.hits.map { lines[$0.index] }
@@ -56,6 +61,10 @@ import Testing
             }
         }
         #expect(failures == 0, "\(failures) of \(queries) queries ranked differently from fzf")
+        // The cases compare something: most queries select some lines, and
+        // extended ones use their operators.
+        #expect(nonEmpty * 4 >= queries, "only \(nonEmpty) of \(queries) queries matched some lines")
+        if makeQuery != nil { #expect(operators * 4 >= queries, "only \(operators) queries with operators matched") }
     }
 
     @Test func singleTermQueriesRankAsFzf() throws {
@@ -64,6 +73,28 @@ import Testing
 
     @Test func singleTermQueriesRankAsFzfOnASecondCorpus() throws {
         try compare(seed: 3030, corpusSize: 600, queries: 500)
+    }
+
+    /// Extended search: AND, `|`, `'`, `^`, `$`, `!`, `\ `, as fzf's
+    /// default (extended) mode.
+    @Test func extendedQueriesRankAsFzf() throws {
+        try compare(seed: 34, corpusSize: 1500, queries: 600) { rng, lines in
+            FzfCorpus.extendedQuery(from: lines, rng: &rng)
+        }
+    }
+
+    /// `mode: "exact"` as `fzf --exact`.
+    @Test func exactModeRanksAsFzf() throws {
+        try compare(seed: 35, corpusSize: 1500, queries: 400, arguments: ["--exact"], mode: .exact) { rng, lines in
+            FzfCorpus.extendedQuery(from: lines, rng: &rng)
+        }
+    }
+
+    /// Extended queries above the two-thread threshold.
+    @Test func extendedQueriesOnALargeCorpus() throws {
+        try compare(seed: 36, corpusSize: 40_000, queries: 30) { rng, lines in
+            FzfCorpus.extendedQuery(from: lines, rng: &rng)
+        }
     }
 
     /// Above the two-thread threshold, with compacted match sets and views.

@@ -132,20 +132,79 @@ enum FzfCorpus {
         if rng.next() % 4 != 0 && scalars.count > 0 && !s.contains("Ü") { s = s.lowercased() }
         return s
     }
+
+    /// An extended query: one to three terms, each a typed fragment with an
+    /// operator (`'x ^x x$ ^x$ !x !^x !x$ !'x`, or none), sometimes two
+    /// joined by `|`, sometimes a fragment with an escaped space.
+    static func extendedQuery(from lines: [String], rng: inout SeededRandom) -> String {
+        let operators: [(String, String)] = [("", ""), ("", ""), ("'", ""), ("^", ""), ("", "$"), ("^", "$"),
+                                             ("!", ""), ("!^", ""), ("!", "$"), ("!'", "")]
+        func term() -> String {
+            var fragment = query(from: lines, rng: &rng)
+            if rng.next() % 8 == 0, let line = lines.randomElement(using: &rng), line.contains(" ") {
+                // Two words of a line with the space between them escaped.
+                let words = line.split(separator: " ")
+                if words.count >= 2 { fragment = String(words[0].suffix(3)) + "\\ " + String(words[1].prefix(2)) }
+            }
+            let (before, after) = operators.randomElement(using: &rng) ?? ("", "")
+            return before + fragment + after
+        }
+        var terms: [String] = []
+        for _ in 0..<(1 + Int(rng.next() % 3)) {
+            terms.append(rng.next() % 6 == 0 ? term() + " | " + term() : term())
+        }
+        let spaces = rng.next() % 5 == 0 ? "  " : " "
+        return (rng.next() % 7 == 0 ? " " : "") + terms.joined(separator: spaces) + (rng.next() % 7 == 0 ? " " : "")
+    }
 }
 
-/// fzf's match rule written plainly (no prefilter, no byte tricks): the
-/// term's compared chars, in order, among the text's chars transformed as
-/// fzf transforms them for that term.
+/// fzf's match rule written plainly (no prefilter, no byte tricks): each
+/// term's compared chars among the text's chars transformed as fzf
+/// transforms them for that term; sets of alternatives ANDed.
 enum FzfModel {
-    static func matches(_ text: String, _ query: String) -> Bool {
-        let pattern = FzfPattern(typed: query.unicodeScalars.map(\.value))
-        var k = 0
-        for scalar in text.unicodeScalars where k < pattern.units.count {
+    static func matches(_ text: String, _ query: String, fuzzy: Bool = true) -> Bool {
+        let parsed = FzfQuery(query, fuzzy: fuzzy)
+        return parsed.sets.allSatisfy { set in
+            var matched = false
+            for term in set {
+                if termMatches(text, term) {
+                    if term.inverse { continue }
+                    return true
+                } else if term.inverse {
+                    matched = true
+                }
+            }
+            return matched
+        }
+    }
+
+    static func termMatches(_ text: String, _ term: FzfTerm) -> Bool {
+        let units = text.unicodeScalars.map { scalar -> UInt32 in
             let v = scalar.value
             let cls = v < 0x80 ? CharClass.of(byte: UInt8(v)) : FzfText.charClass(nonASCII: v)
-            if pattern.transform(v, class: cls) == pattern.units[k] { k += 1 }
+            return term.pattern.transform(v, class: cls)
         }
-        return k == pattern.units.count
+        let p = term.pattern.units
+        let space = { (v: UInt32) in FzfText.isSpace(v) }
+        let lead = units.prefix { space($0) }.count
+        let trail = units.count == lead ? 0 : units.reversed().prefix { space($0) }.count
+        switch term.type {
+        case .fuzzy:
+            var k = 0
+            for v in units where k < p.count && v == p[k] { k += 1 }
+            return k == p.count
+        case .exact:
+            return FzfTerm.isSubstring(p, of: units)
+        case .prefix:
+            let start = p.first.map(space) == true ? 0 : lead
+            return Array(units.dropFirst(start)).starts(with: p)
+        case .suffix:
+            let end = p.last.map(space) == true ? units.count : units.count - trail
+            return Array(units.prefix(end)).reversed().starts(with: p.reversed())
+        case .equal:
+            let start = p.first.map(space) == true ? 0 : lead
+            let end = p.last.map(space) == true ? units.count : units.count - trail
+            return start <= end && Array(units[start..<end]) == p
+        }
     }
 }

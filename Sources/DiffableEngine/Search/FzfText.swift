@@ -79,6 +79,8 @@ enum FzfText {
 /// scalars lowercased unless case-sensitive, and normalized when it
 /// normalizes the text.
 struct FzfPattern: Sendable, Equatable {
+    /// The scalars as typed.
+    let typed: [UInt32]
     /// The compared scalars.
     let units: [UInt32]
     /// The text is compared as is (the term has an uppercase letter).
@@ -91,6 +93,7 @@ struct FzfPattern: Sendable, Equatable {
 
     /// A term typed as `scalars`, with fzf's smart case.
     init(typed scalars: [UInt32]) {
+        typed = scalars
         let lowered = scalars.map(FzfText.lower)
         caseSensitive = lowered != scalars
         normalize = !FzfText.hasNormalizable(lowered)

@@ -11,7 +11,10 @@ struct Scanner {
         switch query.mode {
         case .substring:
             return query.bytes.withUnsafeBufferPointer { SubstringMatcher.score(table, i, needle: $0) }
-        case .fuzzy:
+        case .fuzzy, .exact:
+            if let extended = query.extended {
+                return extended.score(table, i, scheme: query.scheme, workspace: workspace)
+            }
             return FuzzyMatcher.score(table, i, query: query, workspace: workspace)
         }
     }
@@ -93,6 +96,10 @@ struct Scanner {
                 var splitLast = false
                 if query.isEmpty {
                     known = 0
+                } else if let extended = query.extended {
+                    // Term by term: no needle, no resume position.
+                    guard let s = extended.score(table, i, scheme: query.scheme, workspace: workspace) else { continue }
+                    known = s
                 } else if query.mode == .substring {
                     if ranked {
                         guard let s = SubstringMatcher.score(table, i, needle: needle) else { continue }

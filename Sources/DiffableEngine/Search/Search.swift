@@ -2,8 +2,13 @@
 public enum SearchMode: String, Sendable {
     /// Case-insensitive substring (always; see `SubstringMatcher`).
     case substring
-    /// fzf-like subsequence with smart case (see `FuzzyMatcher`).
+    /// fzf's extended search (see `FzfQuery`): terms of subsequences
+    /// (plain words), substrings (`'word`), prefixes, suffixes, negations
+    /// and alternatives, ranked by fzf's scores.
     case fuzzy
+    /// fzf's `--exact`: the same syntax with plain words matched as
+    /// substrings (`'word` is then a subsequence).
+    case exact
 }
 
 /// The order of search results.
@@ -39,7 +44,7 @@ public struct SearchQuery: Equatable, Sendable {
     /// Whether fuzzy smart case makes this query case-sensitive (lowercasing
     /// changes it, as fzf decides). Substring queries never are.
     public var isCaseSensitive: Bool {
-        mode == .fuzzy && FzfText.hasUppercase(text.unicodeScalars.lazy.map(\.value))
+        mode != .substring && FzfText.hasUppercase(text.unicodeScalars.lazy.map(\.value))
     }
 
     /// Whether every text matching `self` also matches `previous`, so that
@@ -64,7 +69,12 @@ public struct SearchQuery: Equatable, Sendable {
                     SubstringMatcher.firstOccurrence(of: o, in: n) != nil
                 }
             }
-        case .fuzzy:
+        case .fuzzy, .exact:
+            // Extended queries compare as parsed queries (`FzfQuery.refines`).
+            if old.extended != nil || new.extended != nil || mode == .exact {
+                return FzfQuery(text, fuzzy: mode == .fuzzy)
+                    .refines(FzfQuery(previous.text, fuzzy: previous.mode == .fuzzy))
+            }
             let o = old.pattern, n = new.pattern
             if o.caseSensitive && !n.caseSensitive { return false }
             if !o.normalize && n.normalize { return false }
@@ -135,26 +145,41 @@ struct PreparedQuery: Sendable {
     let firstBucket: UInt32
     let laterBuckets: UInt32
     let pairBits: [UInt32]
-    var isEmpty: Bool { scalars.isEmpty }
+    /// An extended query that is not one plain fuzzy term (those take the
+    /// single-needle path, with `pattern`): scored term by term, with no
+    /// needle (`bytes` empty).
+    let extended: FzfQuery?
+    var isEmpty: Bool { scalars.isEmpty && extended == nil }
 
     init(_ query: SearchQuery) {
-        let typed = query.text.unicodeScalars.map(\.value)
-        self.init(mode: query.mode, typed: typed, scheme: query.scheme)
+        if query.mode == .substring {
+            self.init(mode: .substring, typed: query.text.unicodeScalars.map(\.value), extended: nil,
+                      scheme: query.scheme)
+            return
+        }
+        let parsed = FzfQuery(query.text, fuzzy: query.mode == .fuzzy)
+        if let single = parsed.singleFuzzyTerm {
+            self.init(mode: .fuzzy, typed: single.typed, extended: nil, scheme: query.scheme)
+        } else {
+            self.init(mode: query.mode, typed: [], extended: parsed.isEmpty ? nil : parsed, scheme: query.scheme)
+        }
     }
 
-    init(mode: SearchMode, typed: [UInt32], scheme: SearchScheme) {
+    init(mode: SearchMode, typed: [UInt32], extended: FzfQuery?, scheme: SearchScheme) {
         self.mode = mode
+        self.extended = extended
         self.scheme = FzfBonusTable.of(scheme)
-        lengthTiebreak = scheme != .history
+        // fzf does not sort a query of inverse terms only: input order.
+        lengthTiebreak = scheme != .history && extended?.sortable != false
         let folded = typed.map(TextFolding.fold)
-        if mode == .fuzzy {
+        if mode != .substring {
             pattern = FzfPattern(typed: typed)
             scalars = pattern.units
         } else {
             pattern = FzfPattern(typed: folded)
             scalars = folded
         }
-        caseSensitive = mode == .fuzzy && pattern.caseSensitive
+        caseSensitive = mode != .substring && pattern.caseSensitive
         var bytes: [UInt8] = []
         for v in scalars {
             if let s = Unicode.Scalar(TextFolding.fold(v)) { UTF8.encode(s) { bytes.append($0) } }
@@ -240,7 +265,10 @@ extension SearchIndex {
                 return prepared.bytes.withUnsafeBufferPointer {
                     SubstringMatcher.highlight(table, index, needle: $0)
                 }
-            case .fuzzy:
+            case .fuzzy, .exact:
+                if let extended = prepared.extended {
+                    return FuzzyMatcher.ranges(extended.positions(table, index, scheme: prepared.scheme))
+                }
                 return FuzzyMatcher.ranges(FuzzyMatcher.positions(table, index, query: prepared))
             }
         }

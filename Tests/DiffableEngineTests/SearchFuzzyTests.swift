@@ -91,14 +91,17 @@ import Testing
         let index = SearchIndex(texts: texts)
         for _ in 0..<40 {
             let q = fz(SearchFixtures.query(length: Int.random(in: 1...3, using: &rng), rng: &rng))
+            // One plain term (a space or an operator makes several terms).
+            guard let term = FzfQuery(q.text, fuzzy: true).singleFuzzyTerm else { continue }
             for hit in index.search(q, among: nil) {
                 let text = texts[hit.index] ?? ""
                 let positions = SearchFixtures.positions(index.highlights(of: hit.index, for: q))
-                #expect(positions.count == q.text.unicodeScalars.count)
+                #expect(positions.count == term.units.count)
                 #expect(positions == positions.sorted() && Set(positions).count == positions.count)
                 let scalars = Array(text.unicodeScalars)
                 let picked = String(String.UnicodeScalarView(positions.compactMap { $0 < scalars.count ? scalars[$0] : nil }))
-                #expect(FzfModel.matches(picked, q.text) && picked.unicodeScalars.count == positions.count,
+                #expect(FzfModel.matches(picked, String(String.UnicodeScalarView(term.typed.compactMap(Unicode.Scalar.init))))
+                        && picked.unicodeScalars.count == positions.count,
                         "\(q.text) in \(text)")
             }
         }

@@ -6,7 +6,7 @@ extension FuzzyMatcher {
     static func positions(_ table: TextTable, _ i: Int, query: PreparedQuery) -> [Int] {
         if table.isNil(i) { return [] }
         let (units, bonus) = compared(table, i, pattern: query.pattern, scheme: query.scheme)
-        return FzfAlgo.positions(text: units, bonus: bonus, pattern: query.pattern.units)
+        return FzfAlgo.positions(text: units, bonus: bonus, pattern: query.pattern.units, forward: query.forward)
     }
 
     /// Text `i`'s chars as `pattern` compares them, and their bonuses.

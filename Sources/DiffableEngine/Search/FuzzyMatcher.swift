@@ -129,6 +129,12 @@ enum FuzzyMatcher {
     ///   workspace fits the text.
     static func score(_ table: TextTable, _ i: Int, query: PreparedQuery,
                       workspace ws: FuzzyWorkspace) -> Int? {
+        match(table, i, query: query, workspace: ws)?.score
+    }
+
+    /// `score` with fzf's span of the match (`FzfAlgo.match`).
+    static func match(_ table: TextTable, _ i: Int, query: PreparedQuery,
+                      workspace ws: FuzzyWorkspace) -> FzfAlgo.Span? {
         if table.isNil(i) { return nil }
         let scheme = query.scheme
         if table.isASCII(i) {
@@ -136,7 +142,7 @@ enum FuzzyMatcher {
             guard query.pattern.isASCII else { return nil }
             let units = query.caseSensitive ? table.original(i) : table.foldedText(i)
             let classes = table.classBytes(i)
-            return query.unitBytes.withUnsafeBufferPointer { q -> Int? in
+            return query.unitBytes.withUnsafeBufferPointer { q -> FzfAlgo.Span? in
                 guard let first = ByteScan.subsequence(q, in: units) else { return nil }
                 ws.reserveColumns(units.count)
                 let bonus = ws.bonus
@@ -151,13 +157,14 @@ enum FuzzyMatcher {
                         }
                     }
                 }
-                return FzfAlgo.score(text: units, bonus: bonus, pattern: q, from: first, workspace: ws)
+                return FzfAlgo.match(text: units, bonus: bonus, pattern: q, from: first, forward: query.forward,
+                                     workspace: ws)
             }
         }
         let n = ws.load(table, i, pattern: query.pattern, scheme: scheme)
         return query.pattern.units.withUnsafeBufferPointer { q in
-            FzfAlgo.score(text: UnsafeBufferPointer(start: ws.units, count: n), bonus: ws.bonus,
-                          pattern: q, from: 0, workspace: ws)
+            FzfAlgo.match(text: UnsafeBufferPointer(start: ws.units, count: n), bonus: ws.bonus,
+                          pattern: q, from: 0, forward: query.forward, workspace: ws)
         }
     }
 

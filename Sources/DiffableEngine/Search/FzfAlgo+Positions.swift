@@ -6,7 +6,7 @@ extension FzfAlgo {
     /// a run (fzf's backtrace).
     /// - Complexity: O(width × pattern length) time and space; meant for the
     ///   rows that are displayed.
-    static func positions(text: [UInt32], bonus: [UInt8], pattern: [UInt32]) -> [Int] {
+    static func positions(text: [UInt32], bonus: [UInt8], pattern: [UInt32], forward: Bool = true) -> [Int] {
         let m = pattern.count, n = text.count
         guard m > 0, n >= m, bonus.count == n else { return [] }
         return text.withUnsafeBufferPointer { t in
@@ -14,7 +14,7 @@ extension FzfAlgo {
                 bonus.withUnsafeBufferPointer { b -> [Int] in
                     guard let bb = b.baseAddress else { return [] }
                     if n &* m > v1Cells {
-                        guard let span = spanV1(text: t, pattern: p, from: 0) else { return [] }
+                        guard let span = spanV1(text: t, pattern: p, from: 0, forward: forward) else { return [] }
                         var out: [Int] = []
                         _ = scoreSpan(text: t, bonus: bb, pattern: p, span: span, positions: &out)
                         return out
@@ -25,8 +25,10 @@ extension FzfAlgo {
                         return span(t, p, from: 0, first: base)
                     }
                     guard let last = found else { return [] }
-                    if m == 1 { return [oneChar(text: t, bonus: bb, unit: p[0], from: first[0], to: last).position] }
-                    return backtrace(t, bb, p, first: first, last: last)
+                    if m == 1 {
+                        return [oneChar(text: t, bonus: bb, unit: p[0], from: first[0], to: last, forward: forward).position]
+                    }
+                    return backtrace(t, bb, p, first: first, last: last, forward: forward)
                 }
             }
         }
@@ -34,7 +36,8 @@ extension FzfAlgo {
 
     /// Fills v2's whole matrix over columns `first[0]...last` and walks back.
     private static func backtrace(_ t: UnsafeBufferPointer<UInt32>, _ bonus: UnsafePointer<UInt8>,
-                                  _ p: UnsafeBufferPointer<UInt32>, first: [Int], last: Int) -> [Int] {
+                                  _ p: UnsafeBufferPointer<UInt32>, first: [Int], last: Int,
+                                  forward: Bool) -> [Int] {
         let m = p.count
         let f0 = first[0]
         let width = last &- f0 &+ 1
@@ -82,7 +85,7 @@ extension FzfAlgo {
                 c[row &+ x] = run
                 inGap = s1 < s2
                 let s = max(max(s1, s2), 0)
-                if i == m &- 1 && s > best { best = s; bestColumn = j }
+                if i == m &- 1 && (s > best || (!forward && s == best)) { best = s; bestColumn = j }
                 h[row &+ x] = s
                 left = s
             }

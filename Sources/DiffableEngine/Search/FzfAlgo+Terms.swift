@@ -14,12 +14,14 @@ extension FzfAlgo {
     /// `boundaryWhite`. Scored as `scoreSpan` scores the span.
     /// - Complexity: O(text.count × pattern.count) worst case.
     static func exact<T: FixedWidthInteger>(text: UnsafeBufferPointer<T>, bonus: UnsafePointer<UInt8>,
-                                            pattern: UnsafeBufferPointer<T>, boundaryWhite: Int) -> Span? {
+                                            pattern: UnsafeBufferPointer<T>, boundaryWhite: Int,
+                                            forward: Bool = true) -> Span? {
         let n = text.count, m = pattern.count
         guard m > 0, n >= m else { return nil }
         var best = -1, bestBonus = -1
-        var start = 0
-        while start &+ m <= n {
+        // Backward (fzf's scan from the end): occurrences from the right.
+        var start = forward ? 0 : n &- m
+        while start >= 0 && start &+ m <= n {
             var k = 0
             while k < m && text[start &+ k] == pattern[k] { k &+= 1 }
             if k == m {
@@ -27,7 +29,7 @@ extension FzfAlgo {
                 if b > bestBonus { best = start; bestBonus = b }
                 if b >= FuzzyScoring.boundary { break }
             }
-            start &+= 1
+            start = forward ? start &+ 1 : start &- 1
         }
         guard best >= 0 else { return nil }
         let span = best..<best &+ m

@@ -18,7 +18,7 @@
 /// - one pattern char: the first occurrence with a boundary bonus (≥ 8)
 ///   wins, else the best occurrence;
 /// - texts where `length × pattern length` exceeds `v1Cells` are scored by
-///   fzf's greedy "v1" instead (`scoreV1`), as fzf does.
+///   fzf's greedy "v1" instead (`spanV1`, `scoreSpan`), as fzf does.
 /// - Complexity: O(width × pattern length) time, O(width) space (two rows,
 ///   reused from `FuzzyWorkspace`); no allocation once the workspace is
 ///   large enough.
@@ -54,15 +54,36 @@ enum FzfAlgo {
     static func score<T: FixedWidthInteger>(text: UnsafeBufferPointer<T>, bonus: UnsafePointer<UInt8>,
                                             pattern: UnsafeBufferPointer<T>, from start: Int,
                                             workspace ws: FuzzyWorkspace) -> Int? {
+        match(text: text, bonus: bonus, pattern: pattern, from: start, workspace: ws)?.score
+    }
+
+    /// `score` with the span fzf reports (what the `begin`, `end` and
+    /// `chunk` tie-breaks read): from the greedy first occurrence of the
+    /// first char (fzf does not backtrack for it) to after the best column;
+    /// one char: its position; v1: its span. `forward: false` is fzf's
+    /// backward scan (when the `end` tie-break comes before `begin`): ties
+    /// go to the last column, one char takes the last best occurrence, v1
+    /// matches from the end.
+    @inline(__always)
+    static func match<T: FixedWidthInteger>(text: UnsafeBufferPointer<T>, bonus: UnsafePointer<UInt8>,
+                                            pattern: UnsafeBufferPointer<T>, from start: Int,
+                                            forward: Bool = true, workspace ws: FuzzyWorkspace) -> Span? {
         let m = pattern.count, n = text.count
-        guard m > 0 else { return 0 }
+        guard m > 0 else { return Span(score: 0, start: 0, end: 0) }
         guard n >= m else { return nil }
-        if n &* m > v1Cells { return scoreV1(text: text, bonus: bonus, pattern: pattern, from: start) }
+        if n &* m > v1Cells {
+            guard let span = spanV1(text: text, pattern: pattern, from: start, forward: forward) else { return nil }
+            return Span(score: scoreSpan(text: text, bonus: bonus, pattern: pattern, span: span, positions: nil),
+                        start: span.lowerBound, end: span.upperBound)
+        }
         ws.reserve(rows: m, columns: n)
         let first = ws.first
         guard let last = span(text, pattern, from: start, first: first) else { return nil }
         let f0 = first[0]
-        if m == 1 { return oneChar(text: text, bonus: bonus, unit: pattern[0], from: f0, to: last).score }
+        if m == 1 {
+            let (s, p) = oneChar(text: text, bonus: bonus, unit: pattern[0], from: f0, to: last, forward: forward)
+            return Span(score: s, start: p, end: p &+ 1)
+        }
         var prevH = ws.rowH0, prevC = ws.rowC0, curH = ws.rowH1, curC = ws.rowC1
         // Row 0: a match takes its own score; a gap decays from the left.
         let p0 = pattern[0]
@@ -81,6 +102,7 @@ enum FzfAlgo {
             prevH[j] = left
         }
         var best: Int32 = 0
+        var bestColumn = f0
         for i in 1..<m {
             let pi = pattern[i]
             let lastRow = i == m &- 1
@@ -113,31 +135,33 @@ enum FzfAlgo {
                 curC[j] = run
                 inGap = s1 < s2
                 let s = max(max(s1, s2), 0)
-                if lastRow && s > best { best = s }
+                if lastRow && (s > best || (!forward && s == best)) { best = s; bestColumn = j }
                 curH[j] = s
                 left = s
             }
             swap(&prevH, &curH)
             swap(&prevC, &curC)
         }
-        return Int(best)
+        return Span(score: Int(best), start: f0, end: bestColumn &+ 1)
     }
 
     /// One pattern unit: the first occurrence whose bonus is a boundary
-    /// (≥ 8) if it beats the ones before, else the best occurrence.
+    /// (≥ 8) if it beats the ones before, else the best occurrence;
+    /// backward: the last of the best occurrences.
     @inline(__always)
     static func oneChar<T: FixedWidthInteger>(text: UnsafeBufferPointer<T>, bonus: UnsafePointer<UInt8>,
-                                              unit: T, from start: Int, to end: Int) -> (score: Int, position: Int) {
+                                              unit: T, from start: Int, to end: Int,
+                                              forward: Bool = true) -> (score: Int, position: Int) {
         var best = 0, position = start
         var j = start
         while j <= end {
             if text[j] == unit {
                 let b = Int(bonus[j])
                 let s = FuzzyScoring.match &+ b &* FuzzyScoring.firstCharMultiplier
-                if s > best {
+                if s > best || (!forward && s == best) {
                     best = s
                     position = j
-                    if b >= FuzzyScoring.boundary { break }
+                    if forward && b >= FuzzyScoring.boundary { break }
                 }
             }
             j &+= 1
@@ -147,11 +171,35 @@ enum FzfAlgo {
 
     /// fzf's v1 span: the greedy forward match, then the shortest span
     /// ending at its end found backwards; `nil` when it does not match.
+    /// Backward: the same from the text's end (mirrored).
     /// - Complexity: O(text.count)
     static func spanV1<T: FixedWidthInteger>(text: UnsafeBufferPointer<T>, pattern: UnsafeBufferPointer<T>,
-                                             from start: Int) -> Range<Int>? {
+                                             from start: Int, forward: Bool = true) -> Range<Int>? {
         let m = pattern.count, n = text.count
         guard m > 0 else { return nil }
+        if !forward {
+            // Greedy from the end for the last char back to the first, then
+            // the shortest span from that start found forwards.
+            var k = m &- 1, j = n &- 1, begin = -1
+            while j >= start {
+                if text[j] == pattern[k] {
+                    if k == 0 { begin = j; break }
+                    k &-= 1
+                }
+                j &-= 1
+            }
+            guard begin >= 0 else { return nil }
+            k = 0
+            j = begin
+            while j < n {
+                if text[j] == pattern[k] {
+                    k &+= 1
+                    if k == m { return begin..<j &+ 1 }
+                }
+                j &+= 1
+            }
+            return nil
+        }
         var k = 0, j = start, end = -1
         while j < n {
             if text[j] == pattern[k] {
@@ -171,13 +219,6 @@ enum FzfAlgo {
             j &-= 1
         }
         return nil
-    }
-
-    /// fzf's v1 score: the span of `spanV1` scored by `scoreSpan`.
-    static func scoreV1<T: FixedWidthInteger>(text: UnsafeBufferPointer<T>, bonus: UnsafePointer<UInt8>,
-                                              pattern: UnsafeBufferPointer<T>, from start: Int) -> Int? {
-        guard let span = spanV1(text: text, pattern: pattern, from: start) else { return nil }
-        return scoreSpan(text: text, bonus: bonus, pattern: pattern, span: span, positions: nil)
     }
 
     /// fzf's `calculateScore`: the pattern matched greedily inside `span`

@@ -29,16 +29,21 @@ public struct SearchQuery: Equatable, Sendable {
     public var order: SearchOrder
     /// Maximum number of hits (`nil` = all; values ≤ 0 give no hits).
     public var limit: Int?
-    /// fzf's bonus scheme for fuzzy scores.
+    /// fzf's bonus scheme for fuzzy and exact scores.
     public var scheme: SearchScheme
+    /// fzf's tie-breaks for fuzzy and exact scores (`nil`: the scheme's
+    /// default, `[.length]`, or `[.index]` for `history`). Must pass
+    /// `SearchTiebreak.problem(in:)`.
+    public var tiebreak: [SearchTiebreak]?
 
     public init(text: String, mode: SearchMode = .fuzzy, order: SearchOrder = .score, limit: Int? = nil,
-                scheme: SearchScheme = .default) {
+                scheme: SearchScheme = .default, tiebreak: [SearchTiebreak]? = nil) {
         self.text = text
         self.mode = mode
         self.order = order
         self.limit = limit
         self.scheme = scheme
+        self.tiebreak = tiebreak
     }
 
     /// Whether fuzzy smart case makes this query case-sensitive (lowercasing
@@ -132,9 +137,17 @@ struct PreparedQuery: Sendable {
     let foldedIsExact: Bool
     /// The position bonuses fuzzy scores use.
     let scheme: FzfBonusTable
-    /// Fuzzy: equal scores rank the shorter text first (fzf's default;
-    /// the `history` scheme ranks by index alone).
-    let lengthTiebreak: Bool
+    /// Fuzzy/exact: the tie-breaks after the score (`index` implied last;
+    /// empty for a query of inverse terms only, which fzf leaves unsorted).
+    let criteria: [SearchTiebreak]
+    /// Some criterion reads the matched spans (`begin`, `end`, `chunk`).
+    let needsOffsets: Bool
+    /// fzf scans backward when `end` comes before `begin` in the
+    /// tie-breaks (`FzfAlgo.match`).
+    let forward: Bool
+    /// The `chunk` tie-break reads where fuzzy matches really start (fzf's
+    /// backtrace), which costs the whole matrix per match.
+    let exactStart: Bool
     /// `laterBytes[b]`: byte `b` occurs in the needle after its first byte
     /// (what bounds the bonus of the query's later chars; see
     /// `FuzzyMatcher.maxScore`).
@@ -154,23 +167,31 @@ struct PreparedQuery: Sendable {
     init(_ query: SearchQuery) {
         if query.mode == .substring {
             self.init(mode: .substring, typed: query.text.unicodeScalars.map(\.value), extended: nil,
-                      scheme: query.scheme)
+                      scheme: query.scheme, tiebreak: nil)
             return
         }
         let parsed = FzfQuery(query.text, fuzzy: query.mode == .fuzzy)
         if let single = parsed.singleFuzzyTerm {
-            self.init(mode: .fuzzy, typed: single.typed, extended: nil, scheme: query.scheme)
+            self.init(mode: .fuzzy, typed: single.typed, extended: nil, scheme: query.scheme, tiebreak: query.tiebreak)
         } else {
-            self.init(mode: query.mode, typed: [], extended: parsed.isEmpty ? nil : parsed, scheme: query.scheme)
+            self.init(mode: query.mode, typed: [], extended: parsed.isEmpty ? nil : parsed, scheme: query.scheme,
+                      tiebreak: query.tiebreak)
         }
     }
 
-    init(mode: SearchMode, typed: [UInt32], extended: FzfQuery?, scheme: SearchScheme) {
+    init(mode: SearchMode, typed: [UInt32], extended: FzfQuery?, scheme: SearchScheme, tiebreak: [SearchTiebreak]?) {
         self.mode = mode
         self.extended = extended
         self.scheme = FzfBonusTable.of(scheme)
         // fzf does not sort a query of inverse terms only: input order.
-        lengthTiebreak = scheme != .history && extended?.sortable != false
+        if extended?.sortable == false {
+            criteria = []
+        } else {
+            criteria = (tiebreak ?? (scheme == .history ? [] : [.length])).filter { $0 != .index }
+        }
+        needsOffsets = mode != .substring && FzfTiebreakKey.needsOffsets(criteria)
+        forward = FzfTiebreakKey.forward(tiebreak ?? [])
+        exactStart = criteria.contains(.chunk)
         let folded = typed.map(TextFolding.fold)
         if mode != .substring {
             pattern = FzfPattern(typed: typed)
@@ -267,7 +288,8 @@ extension SearchIndex {
                 }
             case .fuzzy, .exact:
                 if let extended = prepared.extended {
-                    return FuzzyMatcher.ranges(extended.positions(table, index, scheme: prepared.scheme))
+                    return FuzzyMatcher.ranges(extended.positions(table, index, scheme: prepared.scheme,
+                                                                  forward: prepared.forward))
                 }
                 return FuzzyMatcher.ranges(FuzzyMatcher.positions(table, index, query: prepared))
             }

@@ -204,20 +204,23 @@ struct Scanner {
                                 if !top.admitsNext(score: quick, length: length) { continue }
                                 if shared != 0 && SharedFloor.pack(score: quick, length: length) < shared { continue }
                             }
-                            var tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
-                            if !top.admitsNext(score: tight, length: length) { continue }
-                            if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
-                            // About to be scored: first the gaps it cannot avoid.
-                            if !oneChar {
-                                tight &+= FuzzyMatcher.splitPairGaps(table, i, query: query, needle: needle)
-                                if !top.admitsNext(score: tight, length: length) { continue }
-                                if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
-                            }
-                            // One char on ASCII: fzf's rule in one pass; no DP.
                             if oneChar && table.isASCII(i) && !query.needsOffsets {
+                                // One char on ASCII: fzf's rule in one pass (the
+                                // cost of a bound), so no bound and no DP.
                                 guard let s = FuzzyMatcher.oneCharScore(table, i, query: query) else { continue }
                                 if !top.admitsNext(score: s, length: length) { continue }
+                                if shared != 0 && SharedFloor.pack(score: s, length: length) < shared { continue }
                                 known = s
+                            } else {
+                                var tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
+                                if !top.admitsNext(score: tight, length: length) { continue }
+                                if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
+                                // About to be scored: first the gaps it cannot avoid.
+                                if !oneChar {
+                                    tight &+= FuzzyMatcher.splitPairGaps(table, i, query: query, needle: needle)
+                                    if !top.admitsNext(score: tight, length: length) { continue }
+                                    if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
+                                }
                             }
                         }
                     }

@@ -36,6 +36,10 @@ public struct SearchIndex: Sendable {
         /// (a camelCase hump). Without one, position bonuses computed on the
         /// folded copy equal those of the original, which is then not read.
         static let hasHump: UInt8 = 4
+        /// Starts or ends with whitespace: fzf's length tie-break must trim
+        /// it (`TextTable.trimmedLength`); without it the length is read
+        /// from the offsets, not the text.
+        static let hasOuterSpace: UInt8 = 8
     }
 
     /// An empty index.
@@ -160,12 +164,13 @@ public struct SearchIndex: Sendable {
                             }
                             ascii = any
                         }
+                        let outer = Self.hasOuterSpace(text) ? Flag.hasOuterSpace : 0
                         if ascii < 0x80 {
-                            flags.append(hump ? Flag.isASCII | Flag.hasHump : Flag.isASCII)
+                            flags.append((hump ? Flag.isASCII | Flag.hasHump : Flag.isASCII) | outer)
                             foldedEnd += n
                         } else {
                             // Non-ASCII: fold scalar by scalar (never longer).
-                            flags.append(0)
+                            flags.append(outer)
                             scratch.removeAll(keepingCapacity: true)
                             TextFolding.appendFolded(text.unicodeScalars, to: &scratch)
                             for (k, b) in scratch.enumerated() { fold[foldedEnd + k] = b }
@@ -235,6 +240,12 @@ public struct SearchIndex: Sendable {
     public mutating func insert(_ text: String?, at index: Int) {
         let at = min(max(index, 0), count)
         replaceSubrange(at..<at, with: [text])
+    }
+
+    /// Whether `text` starts or ends with whitespace (as fzf trims it).
+    static func hasOuterSpace(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return false }
+        return FzfText.isSpace(first.value) || FzfText.isSpace(last.value)
     }
 
     /// Removes the text at `index` (ignored when out of range).
@@ -313,13 +324,11 @@ struct TextTable: @unchecked Sendable {
     /// - Complexity: O(1) for ASCII texts without surrounding whitespace,
     ///   O(length) otherwise.
     @inline(__always) func trimmedLength(_ i: Int) -> Int {
+        if flags[i] & SearchIndex.Flag.hasOuterSpace == 0 { return min(scalarLength(i), 65535) }
         let text = foldedText(i)
         let n = text.count
         guard n > 0 else { return 0 }
         if isASCII(i) {
-            if CharClass.of(byte: text[0]) != CharClass.white && CharClass.of(byte: text[n &- 1]) != CharClass.white {
-                return min(n, 65535)
-            }
             var lo = 0, hi = n
             while lo < hi && CharClass.of(byte: text[lo]) == CharClass.white { lo &+= 1 }
             while hi > lo && CharClass.of(byte: text[hi &- 1]) == CharClass.white { hi &-= 1 }

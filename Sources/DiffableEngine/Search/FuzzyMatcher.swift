@@ -146,16 +146,13 @@ enum FuzzyMatcher {
                 guard let first = ByteScan.subsequence(q, in: units) else { return nil }
                 ws.reserveColumns(units.count)
                 let bonus = ws.bonus
-                scheme.asciiClass.withUnsafeBufferPointer { cls in
-                    scheme.bonus.withUnsafeBufferPointer { bt in
-                        // Only columns from `first` on are read.
-                        var prev = first == 0 ? Int(scheme.initialClass) : Int(cls[Int(classes[first &- 1])])
-                        for j in first..<classes.count {
-                            let cur = Int(cls[Int(classes[j])])
-                            bonus[j] = bt[prev &* 8 &+ cur]
-                            prev = cur
-                        }
-                    }
+                let cls = scheme.asciiClass, bt = scheme.bonus
+                // Only columns from `first` on are read.
+                var prev = first == 0 ? Int(scheme.initialClass) : Int(cls[Int(classes[first &- 1])])
+                for j in first..<classes.count {
+                    let cur = Int(cls[Int(classes[j])])
+                    bonus[j] = bt[prev &* 8 &+ cur]
+                    prev = cur
                 }
                 return FzfAlgo.match(text: units, bonus: bonus, pattern: q, from: first, forward: query.forward,
                                      workspace: ws)

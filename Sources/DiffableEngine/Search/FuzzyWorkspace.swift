@@ -56,16 +56,13 @@ final class FuzzyWorkspace {
         var n = 0
         var prev = scheme.initialClass
         let units = self.units, bonus = self.bonus
-        scheme.asciiClass.withUnsafeBufferPointer { cls in
-            scheme.bonus.withUnsafeBufferPointer { bt in
-                FzfText.forEachScalar(bytes) { v in
-                    let cur = v < 0x80 ? cls[Int(v)] : FzfText.charClass(nonASCII: v)
-                    bonus[n] = bt[Int(prev) &* 8 &+ Int(cur)]
-                    units[n] = pattern.transform(v, class: cur)
-                    prev = cur
-                    n &+= 1
-                }
-            }
+        let cls = scheme.asciiClass, bt = scheme.bonus
+        FzfText.forEachScalar(bytes) { v in
+            let cur = v < 0x80 ? cls[Int(v)] : FzfText.charClass(nonASCII: v)
+            bonus[n] = bt[Int(prev) &* 8 &+ Int(cur)]
+            units[n] = pattern.transform(v, class: cur)
+            prev = cur
+            n &+= 1
         }
         return n
     }

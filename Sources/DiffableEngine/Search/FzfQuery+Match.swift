@@ -97,15 +97,12 @@ extension FzfTerm {
             let classes = table.classBytes(i)
             ws.reserveColumns(units.count)
             let bonus = ws.bonus
-            scheme.asciiClass.withUnsafeBufferPointer { cls in
-                scheme.bonus.withUnsafeBufferPointer { bt in
-                    var prev = Int(scheme.initialClass)
-                    for j in 0..<classes.count {
-                        let cur = Int(cls[Int(classes[j])])
-                        bonus[j] = bt[prev &* 8 &+ cur]
-                        prev = cur
-                    }
-                }
+            let cls = scheme.asciiClass, bt = scheme.bonus
+            var prev = Int(scheme.initialClass)
+            for j in 0..<classes.count {
+                let cur = Int(cls[Int(classes[j])])
+                bonus[j] = bt[prev &* 8 &+ cur]
+                prev = cur
             }
             return bytes.withUnsafeBufferPointer { p in
                 run(text: units, bonus: bonus, pattern: p, scheme: scheme, forward: forward, workspace: ws)

@@ -14,12 +14,16 @@ public enum SearchScheme: String, Sendable, CaseIterable {
 /// The tables one scheme scores with. Every bonus of `path` and `history` is
 /// at most the `default` one at the same position, so the score bounds
 /// computed with the default tables bound every scheme.
-struct FzfBonusTable: Sendable {
+///
+/// The tables live as long as the process (three of them, built once), so
+/// the struct is plain pointers and numbers: passing it per text costs no
+/// reference counting.
+struct FzfBonusTable: @unchecked Sendable {
     /// Class of every byte (bytes ≥ 0x80 count as letters, for ASCII-only
-    /// callers).
-    let asciiClass: [UInt8]
-    /// `bonus[prev &* 8 &+ cur]`.
-    let bonus: [UInt8]
+    /// callers); 256 entries.
+    let asciiClass: UnsafePointer<UInt8>
+    /// `bonus[prev &* 8 &+ cur]`; 64 entries.
+    let bonus: UnsafePointer<UInt8>
     /// The class that precedes the first character.
     let initialClass: UInt8
     let boundaryWhite: Int
@@ -45,19 +49,21 @@ struct FzfBonusTable: Sendable {
         }
         boundaryWhite = white
         initialClass = scheme == .path ? CharClass.delimiter : CharClass.white
-        asciiClass = (0..<256).map { v -> UInt8 in
+        let classes = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+        for v in 0..<256 {
             let c = CharClass.of(byte: UInt8(v))
-            guard c == CharClass.delimiter, scheme == .path else { return c }
-            return v == 0x2F ? CharClass.delimiter : CharClass.nonWord
+            classes[v] = c == CharClass.delimiter && scheme == .path && v != 0x2F ? CharClass.nonWord : c
         }
-        var table = [UInt8](repeating: 0, count: 64)
+        asciiClass = UnsafePointer(classes)
+        let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
+        table.initialize(repeating: 0, count: 64)
         for prev in 0..<7 {
             for cur in 0..<7 {
                 table[prev * 8 + cur] = UInt8(Self.bonusFor(prev: UInt8(prev), cur: UInt8(cur),
                                                             white: white, delimiter: delimiter))
             }
         }
-        bonus = table
+        bonus = UnsafePointer(table)
     }
 
     /// fzf's `bonusFor` (0.38): word boundaries first (a delimiter counts as

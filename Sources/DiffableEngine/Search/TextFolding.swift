@@ -110,7 +110,7 @@ enum CharClass {
     /// counts as a word char for boundaries, as in fzf (`/` after a space
     /// earns 10). The score bounds use this table: it is the largest of the
     /// schemes at every position.
-    static let bonus: [UInt8] = FzfBonusTable.default.bonus
+    static let bonus: [UInt8] = (0..<64).map { FzfBonusTable.default.bonus[$0] }
 
     static func bonusFor(prev: UInt8, cur: UInt8) -> Int {
         FzfBonusTable.bonusFor(prev: prev, cur: cur, white: FuzzyScoring.boundaryWhite,

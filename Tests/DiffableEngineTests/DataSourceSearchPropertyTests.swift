@@ -59,14 +59,8 @@ struct DataSourceSearchPropertyTests {
         case .substring:
             let t = String(fold(text)), q = String(fold(query.text))
             return t.contains(q)
-        case .fuzzy:
-            let caseSensitive = query.text.contains { $0.isUppercase }
-            // A case-sensitive (smart case) query matches the text as written.
-            let t = caseSensitive ? Array(text) : fold(text)
-            let q = caseSensitive ? Array(query.text) : fold(query.text)
-            var i = 0
-            for c in t where i < q.count && c == q[i] { i += 1 }
-            return i == q.count
+        case .fuzzy, .exact:
+            return FzfModel.matches(text, query.text, fuzzy: query.mode == .fuzzy)
         }
     }
 

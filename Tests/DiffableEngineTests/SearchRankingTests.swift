@@ -41,7 +41,13 @@ import Testing
             #expect(all == index.search(q, among: nil))
             let matches = index.matchingIndices(q, among: nil)
             #expect(all.map(\.index).sorted() == matches)
-            let length = { (i: Int) in texts[i]?.unicodeScalars.count ?? 0 }
+            // Fuzzy ties on fzf's length: without surrounding whitespace.
+            let length = { (i: Int) -> Int in
+                let scalars = Array(texts[i]?.unicodeScalars ?? "".unicodeScalars)
+                guard mode == .fuzzy else { return scalars.count }
+                let inner = scalars.drop { FzfText.isSpace($0.value) }.reversed().drop { FzfText.isSpace($0.value) }
+                return inner.count
+            }
             for (a, b) in zip(all, all.dropFirst()) {
                 let ordered = a.score > b.score || (a.score == b.score
                     && (length(a.index) < length(b.index) || (length(a.index) == length(b.index) && a.index < b.index)))

@@ -1,23 +1,11 @@
-/// fzf-like fuzzy (subsequence) matching with scoring.
+/// fzf's fuzzy matching on the index's texts: the byte prefilters and
+/// score bounds that decide most texts without scoring them, and the
+/// scoring itself (`FzfAlgo`, which reproduces fzf's scores).
 ///
-/// A text matches when the query's scalars occur in it in order. With smart
-/// case, an all-lowercase query matches the folded text (case- and
-/// Latin-1-accent-insensitive); a query with any uppercase letter matches the
-/// original text exactly (case- and accent-sensitive).
-///
-/// Score of an alignment (the best one is kept, computed by dynamic
-/// programming; see `FuzzyScoring` for the constants):
-/// - each matched char: `match` (16) + its position bonus, where the bonus is
-///   10 at the text start or after whitespace, 9 after `/ , : ; |`, 8 after
-///   other punctuation (or on a matched punctuation char), 7 on a camelCase
-///   hump or letter→digit transition, 0 otherwise;
-/// - the first query char's bonus counts twice;
-/// - a char extending a consecutive run gets at least `consecutive` (4) and at
-///   least the bonus of the run's first char (the run's boundary bonus is
-///   carried along), unless its own bonus is a boundary (≥ 8) greater than
-///   the carried one, in which case a new run starts there;
-/// - unmatched chars between the first and last matched ones: −3 for the
-///   first of each gap, −1 for each further one. Leading/trailing text is free.
+/// A text matches when the term's compared chars (`FzfPattern`: smart case,
+/// Latin normalization) occur in it in order. ASCII texts are compared on
+/// bytes (the folded copy, or the original when case-sensitive); others are
+/// decoded and transformed char by char as fzf does.
 enum FuzzyMatcher {
     /// A sentinel far below any reachable score.
     static let impossible = Int.min / 4
@@ -69,7 +57,8 @@ enum FuzzyMatcher {
                          needle: UnsafeBufferPointer<UInt8>) -> Int {
         let m = query.scalars.count
         guard table.isASCII(i), m > 0, let q0 = needle.first else { return maxScore(queryLength: m) }
-        let units = query.caseSensitive ? table.original(i) : table.foldedText(i)
+        // The folded copy holds every position an alignment can use.
+        let units = table.foldedText(i)
         let classes = table.classBytes(i)
         guard let base = units.baseAddress else { return maxScore(queryLength: m) }
         let n = units.count
@@ -119,7 +108,7 @@ enum FuzzyMatcher {
                               needle: UnsafeBufferPointer<UInt8>) -> Int {
         let m = query.scalars.count
         guard m > 1, needle.count == m, table.isASCII(i) else { return 0 }
-        let units = query.caseSensitive ? table.original(i) : table.foldedText(i)
+        let units = table.foldedText(i)
         guard let base = units.baseAddress, let q0 = needle.first else { return 0 }
         let n = units.count
         let first = ByteScan.find(q0, base, from: 0, end: n)
@@ -134,125 +123,91 @@ enum FuzzyMatcher {
         return split * FuzzyScoring.gapStart
     }
 
-    /// Best score of `query` in `text` (`bonus[j]` = position bonus of
-    /// `text[j]`), with `first` = first possible position of `query[0]`.
-    /// Rows are query chars, columns text positions; one column is kept.
-    /// - Complexity: O((last − first) × query.count) time, O(query.count) space.
-    @inline(__always)
-    static func bestScore<T: FixedWidthInteger>(
-        text: UnsafeBufferPointer<T>, bonus: UnsafeBufferPointer<UInt8>,
-        query: UnsafeBufferPointer<T>, first: Int, workspace ws: FuzzyWorkspace
-    ) -> Int {
-        let m = query.count
-        // Last position of the last query char: no column after it matters.
-        var last = text.count - 1
-        let lastChar = query[m - 1]
-        while last >= first && text[last] != lastChar { last -= 1 }
-        if last < first { return impossible }
-        if m == 1 {
-            var best = impossible
-            for j in first...last where text[j] == lastChar {
-                let s = FuzzyScoring.match + Int(bonus[j]) * FuzzyScoring.firstCharMultiplier
-                if s > best { best = s }
-            }
-            return best
-        }
-        ws.reserve(m)
-        let mRow = ws.matchRow, gRow = ws.gapRow, rRow = ws.runRow
-        for i in 0..<m { mRow[i] = impossible; gRow[i] = impossible; rRow[i] = 0 }
-        let valid = impossible / 2
-        var best = impossible
-        for j in first...last {
-            let c = text[j]
-            let b = Int(bonus[j])
-            let high = min(m - 1, j - first)
-            let low = max(0, m - 1 - (last - j))
-            if high < low { continue }
-            var i = high
-            while i >= low {
-                let oldM = mRow[i], oldG = gRow[i]
-                let gapFromMatch = oldM + FuzzyScoring.gapStart
-                let gapFromGap = oldG + FuzzyScoring.gapExtension
-                gRow[i] = gapFromMatch >= gapFromGap ? gapFromMatch : gapFromGap
-                var newM = impossible
-                var newR = 0
-                if c == query[i] {
-                    if i == 0 {
-                        newM = FuzzyScoring.match + b * FuzzyScoring.firstCharMultiplier
-                        newR = b
-                    } else {
-                        let pm = mRow[i - 1], pg = gRow[i - 1]
-                        var consecutive = impossible
-                        var consecutiveR = 0
-                        if pm > valid {
-                            let fb = rRow[i - 1]
-                            var bb = b
-                            if b >= FuzzyScoring.boundary && b > fb {
-                                consecutiveR = b
-                            } else {
-                                bb = max(max(b, FuzzyScoring.consecutive), fb)
-                                consecutiveR = fb
-                            }
-                            consecutive = pm + FuzzyScoring.match + bb
-                        }
-                        let gap = pg > valid ? pg + FuzzyScoring.match + b : impossible
-                        if consecutive > valid && consecutive >= gap {
-                            newM = consecutive; newR = consecutiveR
-                        } else if gap > valid {
-                            newM = gap; newR = b
-                        }
-                    }
+    /// fzf's score of text `i` for a prepared fuzzy query, or `nil` when
+    /// it does not match.
+    /// - Complexity: O(length × query length); no allocation once the
+    ///   workspace fits the text.
+    static func score(_ table: TextTable, _ i: Int, query: PreparedQuery,
+                      workspace ws: FuzzyWorkspace) -> Int? {
+        match(table, i, query: query, workspace: ws)?.score
+    }
+
+    /// `score` with fzf's span of the match (`FzfAlgo.match`).
+    static func match(_ table: TextTable, _ i: Int, query: PreparedQuery,
+                      workspace ws: FuzzyWorkspace) -> FzfAlgo.Span? {
+        if table.isNil(i) { return nil }
+        let scheme = query.scheme
+        if table.isASCII(i) {
+            // A non-ASCII pattern never matches an ASCII text (as in fzf).
+            guard query.pattern.isASCII else { return nil }
+            let units = query.caseSensitive ? table.original(i) : table.foldedText(i)
+            let classes = table.classBytes(i)
+            return query.unitBytes.withUnsafeBufferPointer { q -> FzfAlgo.Span? in
+                guard let first = ByteScan.subsequence(q, in: units) else { return nil }
+                ws.reserveColumns(units.count)
+                let bonus = ws.bonus
+                let cls = scheme.asciiClass, bt = scheme.bonus
+                // Only columns from `first` on are read.
+                var prev = first == 0 ? Int(scheme.initialClass) : Int(cls[Int(classes[first &- 1])])
+                for j in first..<classes.count {
+                    let cur = Int(cls[Int(classes[j])])
+                    bonus[j] = bt[prev &* 8 &+ cur]
+                    prev = cur
                 }
-                mRow[i] = newM
-                rRow[i] = newR
-                i -= 1
+                return FzfAlgo.match(text: units, bonus: bonus, pattern: q, from: first, forward: query.forward,
+                                     workspace: ws)
             }
-            if high == m - 1 && mRow[m - 1] > best { best = mRow[m - 1] }
+        }
+        let n = ws.load(table, i, pattern: query.pattern, scheme: scheme)
+        return query.pattern.units.withUnsafeBufferPointer { q in
+            FzfAlgo.match(text: UnsafeBufferPointer(start: ws.units, count: n), bonus: ws.bonus,
+                          pattern: q, from: 0, forward: query.forward, workspace: ws)
+        }
+    }
+
+    /// fzf's score of a one-char query in ASCII text `i` (the first
+    /// occurrence with a boundary bonus, else the best), without the
+    /// workspace; `nil` when the char does not occur.
+    /// - Complexity: O(length of the text), no allocation.
+    static func oneCharScore(_ table: TextTable, _ i: Int, query: PreparedQuery) -> Int? {
+        guard query.pattern.isASCII, let unit = query.unitBytes.first else { return nil }
+        let units = query.caseSensitive ? table.original(i) : table.foldedText(i)
+        let classes = table.classBytes(i)
+        guard let base = units.baseAddress else { return nil }
+        let n = units.count
+        let scheme = query.scheme
+        var p = ByteScan.find(unit, base, from: 0, end: n)
+        guard p < n else { return nil }
+        var best = 0
+        while p < n {
+            let prev = p == 0 ? scheme.initialClass : scheme.asciiClass[Int(classes[p &- 1])]
+            let b = Int(scheme.bonus[Int(prev) &* 8 &+ Int(scheme.asciiClass[Int(classes[p])])])
+            let s = FuzzyScoring.match &+ b &* FuzzyScoring.firstCharMultiplier
+            if s > best {
+                best = s
+                if b >= FuzzyScoring.boundary { break }
+            }
+            p = ByteScan.find(unit, base, from: p &+ 1, end: n)
         }
         return best
     }
 
-    /// Score of text `i` for a prepared fuzzy query, or `nil` when it does
-    /// not match. ASCII texts run on bytes; others on decoded scalars.
-    /// - Complexity: O(length × query length)
-    static func score(_ table: TextTable, _ i: Int, query: PreparedQuery,
-                      workspace ws: FuzzyWorkspace) -> Int? {
-        if table.isNil(i) { return nil }
-        if table.isASCII(i) {
-            // A non-ASCII (folded) query never matches an ASCII (folded) text.
-            guard query.isASCII else { return nil }
-            let units = query.caseSensitive ? table.original(i) : table.foldedText(i)
-            let original = table.classBytes(i)
-            return query.bytes.withUnsafeBufferPointer { q -> Int? in
-                guard let first = ByteScan.subsequence(q, in: units) else { return nil }
-                ws.reserveBonus(units.count)
-                let bonus = ws.bonus
-                CharClass.ascii.withUnsafeBufferPointer { cls in
-                    CharClass.bonus.withUnsafeBufferPointer { bt in
-                        // Only columns from `first` on are read.
-                        var prev = first == 0 ? Int(CharClass.white) : Int(cls[Int(original[first &- 1])])
-                        for j in first..<original.count {
-                            let cur = Int(cls[Int(original[j])])
-                            bonus[j] = bt[prev &* 8 &+ cur]
-                            prev = cur
-                        }
-                    }
-                }
-                let s = bestScore(text: units, bonus: UnsafeBufferPointer(start: bonus, count: units.count),
-                                  query: q, first: first, workspace: ws)
-                return s > impossible / 2 ? s : nil
+    /// Whether the non-ASCII text `i` holds `pattern` as a subsequence of
+    /// its chars transformed as fzf compares them.
+    /// - Complexity: O(length of the text), no allocation.
+    static func scalarsMatch(_ table: TextTable, _ i: Int, pattern: FzfPattern) -> Bool {
+        let units = pattern.units
+        guard !units.isEmpty else { return true }
+        var k = 0
+        let m = units.count
+        units.withUnsafeBufferPointer { q in
+            FzfText.forEachScalar(table.original(i)) { v in
+                guard k < m else { return }
+                let cls = v < 0x80 ? CharClass.of(byte: UInt8(v)) : FzfText.charClass(nonASCII: v)
+                if pattern.transform(v, class: cls) == q[k] { k &+= 1 }
             }
         }
-        let scalars = ScalarText(table, i, caseSensitive: query.caseSensitive)
-        return scalars.units.withUnsafeBufferPointer { units in
-            scalars.bonus.withUnsafeBufferPointer { bonus in
-                query.scalars.withUnsafeBufferPointer { q -> Int? in
-                    guard let first = prefilter(q, units) else { return nil }
-                    let s = bestScore(text: units, bonus: bonus, query: q, first: first, workspace: ws)
-                    return s > impossible / 2 ? s : nil
-                }
-            }
-        }
+        return k == m
     }
 
     /// `matchEnd` of a candidate whose match resumes at `resume` with
@@ -275,75 +230,18 @@ enum FuzzyMatcher {
     static func matchEnd(_ table: TextTable, _ i: Int, query: PreparedQuery,
                          needle: UnsafeBufferPointer<UInt8>, start: Int, from: Int) -> Int? {
         if table.isNil(i) { return nil }
-        let units = query.caseSensitive ? table.original(i) : table.foldedText(i)
-        guard let end = ByteScan.greedyEnd(needle, from: from, in: units, start: start) else { return nil }
-        if table.isASCII(i) { return end }
-        // Byte subsequences can cross scalar boundaries: confirm on scalars.
-        let scalars = ScalarText(table, i, caseSensitive: query.caseSensitive)
-        let confirmed = scalars.units.withUnsafeBufferPointer { u in
-            query.scalars.withUnsafeBufferPointer { q in prefilter(q, u) != nil }
+        guard let end = ByteScan.greedyEnd(needle, from: from, in: table.foldedText(i), start: start)
+        else { return nil }
+        if table.isASCII(i) {
+            if query.foldedIsExact { return end }
+            guard query.pattern.isASCII else { return nil }
+            // Case-sensitive: the original bytes decide.
+            let found = query.unitBytes.withUnsafeBufferPointer { q in
+                ByteScan.subsequence(q, in: table.original(i)) != nil
+            }
+            return found ? end : nil
         }
-        return confirmed ? end : nil
-    }
-}
-
-/// A text decoded to scalars for the non-ASCII path: the matched units
-/// (folded or original) and the position bonus of each scalar.
-struct ScalarText {
-    var units: [UInt32] = []
-    var bonus: [UInt8] = []
-
-    init(_ table: TextTable, _ i: Int, caseSensitive: Bool) {
-        var original: [UInt32] = []
-        TextFolding.decode(table.original(i), into: &original)
-        if caseSensitive {
-            units = original
-        } else {
-            TextFolding.decode(table.foldedText(i), into: &units)
-        }
-        bonus.reserveCapacity(original.count)
-        var prev = CharClass.white
-        for v in original {
-            let cur = CharClass.of(v)
-            bonus.append(CharClass.bonus[Int(prev) * 8 + Int(cur)])
-            prev = cur
-        }
-    }
-}
-
-/// Reusable scratch rows for `FuzzyMatcher.bestScore` (one per thread).
-final class FuzzyWorkspace {
-    private(set) var matchRow: UnsafeMutablePointer<Int>
-    private(set) var gapRow: UnsafeMutablePointer<Int>
-    private(set) var runRow: UnsafeMutablePointer<Int>
-    private(set) var bonus: UnsafeMutablePointer<UInt8>
-    private var rowCapacity = 16
-    private var bonusCapacity = 256
-
-    init() {
-        matchRow = .allocate(capacity: 16)
-        gapRow = .allocate(capacity: 16)
-        runRow = .allocate(capacity: 16)
-        bonus = .allocate(capacity: 256)
-    }
-
-    deinit {
-        matchRow.deallocate(); gapRow.deallocate(); runRow.deallocate(); bonus.deallocate()
-    }
-
-    @inline(__always) func reserve(_ m: Int) {
-        guard m > rowCapacity else { return }
-        matchRow.deallocate(); gapRow.deallocate(); runRow.deallocate()
-        rowCapacity = max(m, rowCapacity * 2)
-        matchRow = .allocate(capacity: rowCapacity)
-        gapRow = .allocate(capacity: rowCapacity)
-        runRow = .allocate(capacity: rowCapacity)
-    }
-
-    @inline(__always) func reserveBonus(_ n: Int) {
-        guard n > bonusCapacity else { return }
-        bonus.deallocate()
-        bonusCapacity = max(n, bonusCapacity * 2)
-        bonus = .allocate(capacity: bonusCapacity)
+        // The folded bytes only prefilter: confirm on the chars fzf compares.
+        return scalarsMatch(table, i, pattern: query.pattern) ? end : nil
     }
 }

@@ -11,9 +11,50 @@ struct Scanner {
         switch query.mode {
         case .substring:
             return query.bytes.withUnsafeBufferPointer { SubstringMatcher.score(table, i, needle: $0) }
-        case .fuzzy:
+        case .fuzzy, .exact:
+            if let extended = query.extended {
+                return extended.score(table, i, scheme: query.scheme, forward: query.forward, workspace: workspace)
+            }
             return FuzzyMatcher.score(table, i, query: query, workspace: workspace)
         }
+    }
+
+    /// The tie-break key of text `i` (`RankKey.length`): the length in
+    /// scalars for substring queries; fzf's tie-breaks for the others
+    /// (`FzfTiebreakKey`), a lower bound of them when `offsets` is nil and
+    /// they read the matched spans.
+    @inline(__always)
+    func rankLength(_ i: Int, offsets: FzfOffsets? = nil) -> Int {
+        if query.mode == .substring { return table.scalarLength(i) }
+        if query.criteria.isEmpty { return 0 }
+        if query.criteria.count == 1 && query.criteria[0] == .length { return table.trimmedLength(i) }
+        return FzfTiebreakKey.key(query.criteria, table, i, offsets: offsets)
+    }
+
+    /// The score of text `i` (`known` when already computed) and its
+    /// tie-break key, or nil when it does not match. Tie-breaks that read
+    /// the matched spans score the text again when its spans are unknown.
+    @inline(__always)
+    func scoredKey(_ i: Int, known: Int?, offsets: FzfOffsets?) -> (score: Int, key: Int)? {
+        guard query.needsOffsets else {
+            guard let s = known ?? score(i) else { return nil }
+            return (s, rankLength(i))
+        }
+        if let known, let offsets { return (known, rankLength(i, offsets: offsets)) }
+        var found = FzfOffsets()
+        let s: Int?
+        if let extended = query.extended {
+            s = extended.score(table, i, scheme: query.scheme, forward: query.forward, workspace: workspace,
+                               offsets: &found, exactStart: query.exactStart)
+        } else if let span = FuzzyMatcher.match(table, i, query: query, workspace: workspace) {
+            let start = query.exactStart ? FuzzyMatcher.positions(table, i, query: query).first ?? span.start : span.start
+            found.add(start, span.end)
+            s = span.score
+        } else {
+            s = known
+        }
+        guard let s else { return nil }
+        return (s, rankLength(i, offsets: found))
     }
 
     /// Scans `candidates` (positions in `table`, ascending, in range) into
@@ -71,19 +112,28 @@ struct Scanner {
         // unknown (-1: from scratch) and found after the reply
         // (`CompactSegment.pendingResume`), so this key does not read the
         // texts it matches.
-        let fuzzy1Byte = holdFirstByte && query.mode == .fuzzy && query.bytes.count == 1
+        let fuzzy1Byte = holdFirstByte && query.mode == .fuzzy && query.bytes.count == 1 && query.foldedIsExact
         let lastPairBit = matched?.pairBit ?? 0
         query.bytes.withUnsafeBufferPointer { needle in query.pairBits.withUnsafeBufferPointer { pairs in
             for i in candidates {
                 k &+= 1
                 // 1. Match (and the score when it is free).
                 var known: Int?
+                var knownOffsets: FzfOffsets?
                 var end = 0
                 // The last needle byte never follows the one before it
                 // (the candidate's followers): a gap in every alignment.
                 var splitLast = false
                 if query.isEmpty {
                     known = 0
+                } else if let extended = query.extended {
+                    // Term by term: no needle, no resume position.
+                    var offsets = FzfOffsets()
+                    guard let s = extended.score(table, i, scheme: query.scheme, forward: query.forward,
+                                                 workspace: workspace, offsets: &offsets,
+                                                 exactStart: query.exactStart) else { continue }
+                    known = s
+                    knownOffsets = offsets
                 } else if query.mode == .substring {
                     if ranked {
                         guard let s = SubstringMatcher.score(table, i, needle: needle) else { continue }
@@ -94,6 +144,8 @@ struct Scanner {
                         else { continue }
                     }
                 } else if fuzzy1Byte {
+                    // Folded bytes only prefilter a non-ASCII text.
+                    if !table.isASCII(i) && !FuzzyMatcher.scalarsMatch(table, i, pattern: query.pattern) { continue }
                     end = -1
                 } else if let matched {
                     end = Int(matched.ends[k])
@@ -120,18 +172,18 @@ struct Scanner {
                 case .none:
                     continue
                 case .firstInSource:
-                    if state.keys.count < firstK, let s = known ?? score(i) {
-                        state.keys.append(RankKey(score: s, length: table.scalarLength(i), index: id()))
+                    if state.keys.count < firstK, let (s, key) = scoredKey(i, known: known, offsets: knownOffsets) {
+                        state.keys.append(RankKey(score: s, length: key, index: id()))
                     } else if !state.keepMatches {
                         state.stopped = true
                         return
                     }
                 case .all:
-                    if let s = known ?? score(i) {
-                        state.keys.append(RankKey(score: s, length: table.scalarLength(i), index: id()))
+                    if let (s, key) = scoredKey(i, known: known, offsets: knownOffsets) {
+                        state.keys.append(RankKey(score: s, length: key, index: id()))
                     }
                 case .best:
-                    let length = table.scalarLength(i)
+                    let length = rankLength(i)
                     // Another thread already keeps k keys better than this
                     // text can score: skip it.
                     let shared = floor?.value ?? 0
@@ -152,22 +204,28 @@ struct Scanner {
                                 if !top.admitsNext(score: quick, length: length) { continue }
                                 if shared != 0 && SharedFloor.pack(score: quick, length: length) < shared { continue }
                             }
-                            var tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
-                            if !top.admitsNext(score: tight, length: length) { continue }
-                            if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
-                            // About to be scored: first the gaps it cannot avoid.
-                            if !oneChar {
-                                tight &+= FuzzyMatcher.splitPairGaps(table, i, query: query, needle: needle)
+                            if oneChar && table.isASCII(i) && !query.needsOffsets {
+                                // One char on ASCII: fzf's rule in one pass (the
+                                // cost of a bound), so no bound and no DP.
+                                guard let s = FuzzyMatcher.oneCharScore(table, i, query: query) else { continue }
+                                if !top.admitsNext(score: s, length: length) { continue }
+                                if shared != 0 && SharedFloor.pack(score: s, length: length) < shared { continue }
+                                known = s
+                            } else {
+                                var tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
                                 if !top.admitsNext(score: tight, length: length) { continue }
                                 if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
+                                // About to be scored: first the gaps it cannot avoid.
+                                if !oneChar {
+                                    tight &+= FuzzyMatcher.splitPairGaps(table, i, query: query, needle: needle)
+                                    if !top.admitsNext(score: tight, length: length) { continue }
+                                    if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
+                                }
                             }
-                            // One char on ASCII: the bound is the score (its
-                            // best occurrence); no DP.
-                            if oneChar && table.isASCII(i) { known = tight }
                         }
                     }
-                    if let s = known ?? score(i) {
-                        top.insert(RankKey(score: s, length: length, index: id()))
+                    if let (s, key) = scoredKey(i, known: known, offsets: knownOffsets) {
+                        top.insert(RankKey(score: s, length: key, index: id()))
                         if let floor, top.isFull, let worst = top.worst {
                             floor.raise(to: SharedFloor.pack(score: worst.score, length: worst.length))
                         }

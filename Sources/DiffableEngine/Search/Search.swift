@@ -2,8 +2,13 @@
 public enum SearchMode: String, Sendable {
     /// Case-insensitive substring (always; see `SubstringMatcher`).
     case substring
-    /// fzf-like subsequence with smart case (see `FuzzyMatcher`).
+    /// fzf's extended search (see `FzfQuery`): terms of subsequences
+    /// (plain words), substrings (`'word`), prefixes, suffixes, negations
+    /// and alternatives, ranked by fzf's scores.
     case fuzzy
+    /// fzf's `--exact`: the same syntax with plain words matched as
+    /// substrings (`'word` is then a subsequence).
+    case exact
 }
 
 /// The order of search results.
@@ -16,34 +21,46 @@ public enum SearchOrder: String, Sendable {
 
 /// A search request.
 public struct SearchQuery: Equatable, Sendable {
-    /// The query text, matched literally (spaces included). Empty matches
-    /// every text, `nil` texts included, with score 0.
+    /// The query text. Substring: matched literally (spaces included).
+    /// Fuzzy: one fzf term (see `FzfAlgo`). Empty matches every text,
+    /// `nil` texts included, with score 0.
     public var text: String
     public var mode: SearchMode
     public var order: SearchOrder
     /// Maximum number of hits (`nil` = all; values ≤ 0 give no hits).
     public var limit: Int?
+    /// fzf's bonus scheme for fuzzy and exact scores.
+    public var scheme: SearchScheme
+    /// fzf's tie-breaks for fuzzy and exact scores (`nil`: the scheme's
+    /// default, `[.length]`, or `[.index]` for `history`). Must pass
+    /// `SearchTiebreak.problem(in:)`.
+    public var tiebreak: [SearchTiebreak]?
 
-    public init(text: String, mode: SearchMode = .fuzzy, order: SearchOrder = .score, limit: Int? = nil) {
+    public init(text: String, mode: SearchMode = .fuzzy, order: SearchOrder = .score, limit: Int? = nil,
+                scheme: SearchScheme = .default, tiebreak: [SearchTiebreak]? = nil) {
         self.text = text
         self.mode = mode
         self.order = order
         self.limit = limit
+        self.scheme = scheme
+        self.tiebreak = tiebreak
     }
 
-    /// Whether fuzzy smart case makes this query case-sensitive (it contains
-    /// an uppercase letter). Substring queries are never case-sensitive.
+    /// Whether fuzzy smart case makes this query case-sensitive (lowercasing
+    /// changes it, as fzf decides). Substring queries never are.
     public var isCaseSensitive: Bool {
-        mode == .fuzzy && text.unicodeScalars.contains { $0.properties.isUppercase }
+        mode != .substring && FzfText.hasUppercase(text.unicodeScalars.lazy.map(\.value))
     }
 
     /// Whether every text matching `self` also matches `previous`, so that
     /// `previous`'s unlimited match set (`matchingIndices`) can be passed as
     /// the candidates of `self` ("narrowing"). True when `previous` is empty,
     /// or in the same mode and: substring — `previous` (folded) occurs in
-    /// `self` (folded); fuzzy — `previous` is a subsequence of `self`, compared
-    /// folded unless both are case-sensitive (a case-sensitive query refines
-    /// a case-insensitive one, not the other way round).
+    /// `self` (folded); fuzzy — same scheme, `previous`'s compared units are
+    /// a subsequence of `self`'s transformed as `previous` transforms text
+    /// (a case-sensitive query refines a case-insensitive one, not the other
+    /// way round; one that leaves accents alone refines one that
+    /// normalizes them, not the other way round).
     /// - Complexity: O(text lengths)
     public func refines(_ previous: SearchQuery) -> Bool {
         if previous.text.isEmpty { return true }
@@ -57,11 +74,20 @@ public struct SearchQuery: Equatable, Sendable {
                     SubstringMatcher.firstOccurrence(of: o, in: n) != nil
                 }
             }
-        case .fuzzy:
-            if old.caseSensitive && !new.caseSensitive { return false }
-            let newScalars = old.caseSensitive ? new.scalars : new.scalars.map(TextFolding.fold)
-            return newScalars.withUnsafeBufferPointer { n in
-                old.scalars.withUnsafeBufferPointer { o in FuzzyMatcher.prefilter(o, n) != nil }
+        case .fuzzy, .exact:
+            // Extended queries compare as parsed queries (`FzfQuery.refines`).
+            if old.extended != nil || new.extended != nil || mode == .exact {
+                return FzfQuery(text, fuzzy: mode == .fuzzy)
+                    .refines(FzfQuery(previous.text, fuzzy: previous.mode == .fuzzy))
+            }
+            let o = old.pattern, n = new.pattern
+            if o.caseSensitive && !n.caseSensitive { return false }
+            if !o.normalize && n.normalize { return false }
+            var units = n.units
+            if !o.caseSensitive { units = units.map(FzfText.lower) }
+            if o.normalize { units = units.map(FzfText.normalize) }
+            return units.withUnsafeBufferPointer { n in
+                o.units.withUnsafeBufferPointer { o in FuzzyMatcher.prefilter(o, n) != nil }
             }
         }
     }
@@ -89,12 +115,39 @@ public struct SearchResult: Equatable, Sendable {
 /// A query in the form the matchers use.
 struct PreparedQuery: Sendable {
     let mode: SearchMode
+    /// Fuzzy: the term's characters as fzf compares them.
+    let pattern: FzfPattern
+    /// Fuzzy: the text is compared as is (`pattern.caseSensitive`).
     let caseSensitive: Bool
-    /// UTF-8 of the matched form (folded unless case-sensitive).
+    /// The folded needle (`TextFolding.fold` of each compared char), UTF-8:
+    /// what the byte prefilters, byte sets and resume positions work on,
+    /// always against the folded copy. Every fzf match holds it.
     let bytes: [UInt8]
-    /// Scalars of the matched form.
+    /// UTF-8 of `pattern.units`: compared with an ASCII text's bytes (its
+    /// folded copy unless case-sensitive).
+    let unitBytes: [UInt8]
+    /// Scalars of the compared form (fuzzy: `pattern.units`; substring: the
+    /// folded query).
     let scalars: [UInt32]
+    /// The needle is ASCII and so is every compared char.
     let isASCII: Bool
+    /// A folded-bytes match of `bytes` in an ASCII text is an fzf match
+    /// (case-insensitive, ASCII pattern): the byte machinery decides ASCII
+    /// texts alone. Non-ASCII texts are always confirmed on scalars.
+    let foldedIsExact: Bool
+    /// The position bonuses fuzzy scores use.
+    let scheme: FzfBonusTable
+    /// Fuzzy/exact: the tie-breaks after the score (`index` implied last;
+    /// empty for a query of inverse terms only, which fzf leaves unsorted).
+    let criteria: [SearchTiebreak]
+    /// Some criterion reads the matched spans (`begin`, `end`, `chunk`).
+    let needsOffsets: Bool
+    /// fzf scans backward when `end` comes before `begin` in the
+    /// tie-breaks (`FzfAlgo.match`).
+    let forward: Bool
+    /// The `chunk` tie-break reads where fuzzy matches really start (fzf's
+    /// backtrace), which costs the whole matrix per match.
+    let exactStart: Bool
     /// `laterBytes[b]`: byte `b` occurs in the needle after its first byte
     /// (what bounds the bonus of the query's later chars; see
     /// `FuzzyMatcher.maxScore`).
@@ -105,21 +158,61 @@ struct PreparedQuery: Sendable {
     let firstBucket: UInt32
     let laterBuckets: UInt32
     let pairBits: [UInt32]
-    var isEmpty: Bool { scalars.isEmpty }
+    /// An extended query that is not one plain fuzzy term (those take the
+    /// single-needle path, with `pattern`): scored term by term, with no
+    /// needle (`bytes` empty).
+    let extended: FzfQuery?
+    var isEmpty: Bool { scalars.isEmpty && extended == nil }
 
     init(_ query: SearchQuery) {
-        mode = query.mode
-        caseSensitive = query.isCaseSensitive
-        let scalars: [UInt32] = caseSensitive
-            ? query.text.unicodeScalars.map(\.value)
-            : query.text.unicodeScalars.map { TextFolding.fold($0.value) }
+        if query.mode == .substring {
+            self.init(mode: .substring, typed: query.text.unicodeScalars.map(\.value), extended: nil,
+                      scheme: query.scheme, tiebreak: nil)
+            return
+        }
+        let parsed = FzfQuery(query.text, fuzzy: query.mode == .fuzzy)
+        if let single = parsed.singleFuzzyTerm {
+            self.init(mode: .fuzzy, typed: single.typed, extended: nil, scheme: query.scheme, tiebreak: query.tiebreak)
+        } else {
+            self.init(mode: query.mode, typed: [], extended: parsed.isEmpty ? nil : parsed, scheme: query.scheme,
+                      tiebreak: query.tiebreak)
+        }
+    }
+
+    init(mode: SearchMode, typed: [UInt32], extended: FzfQuery?, scheme: SearchScheme, tiebreak: [SearchTiebreak]?) {
+        self.mode = mode
+        self.extended = extended
+        self.scheme = FzfBonusTable.of(scheme)
+        // fzf does not sort a query of inverse terms only: input order.
+        if extended?.sortable == false {
+            criteria = []
+        } else {
+            criteria = (tiebreak ?? (scheme == .history ? [] : [.length])).filter { $0 != .index }
+        }
+        needsOffsets = mode != .substring && FzfTiebreakKey.needsOffsets(criteria)
+        forward = FzfTiebreakKey.forward(tiebreak ?? [])
+        exactStart = criteria.contains(.chunk)
+        let folded = typed.map(TextFolding.fold)
+        if mode != .substring {
+            pattern = FzfPattern(typed: typed)
+            scalars = pattern.units
+        } else {
+            pattern = FzfPattern(typed: folded)
+            scalars = folded
+        }
+        caseSensitive = mode != .substring && pattern.caseSensitive
         var bytes: [UInt8] = []
         for v in scalars {
-            if let s = Unicode.Scalar(v) { UTF8.encode(s) { bytes.append($0) } }
+            if let s = Unicode.Scalar(TextFolding.fold(v)) { UTF8.encode(s) { bytes.append($0) } }
         }
-        self.scalars = scalars
+        var unitBytes: [UInt8] = []
+        for v in scalars {
+            if let s = Unicode.Scalar(v) { UTF8.encode(s) { unitBytes.append($0) } }
+        }
         self.bytes = bytes
-        isASCII = bytes.allSatisfy { $0 < 0x80 }
+        self.unitBytes = unitBytes
+        isASCII = pattern.isASCII && bytes.allSatisfy { $0 < 0x80 }
+        foldedIsExact = mode == .substring || (!caseSensitive && isASCII)
         var later = [Bool](repeating: false, count: 256)
         for b in bytes.dropFirst() { later[Int(b)] = true }
         laterBytes = later
@@ -193,7 +286,11 @@ extension SearchIndex {
                 return prepared.bytes.withUnsafeBufferPointer {
                     SubstringMatcher.highlight(table, index, needle: $0)
                 }
-            case .fuzzy:
+            case .fuzzy, .exact:
+                if let extended = prepared.extended {
+                    return FuzzyMatcher.ranges(extended.positions(table, index, scheme: prepared.scheme,
+                                                                  forward: prepared.forward))
+                }
                 return FuzzyMatcher.ranges(FuzzyMatcher.positions(table, index, query: prepared))
             }
         }

@@ -137,7 +137,8 @@ extension SearchIndex {
         let old = PreparedQuery(previous)
         if old.isEmpty { return 0 }
         let new = PreparedQuery(query)
-        guard old.mode == .fuzzy, new.mode == .fuzzy, old.caseSensitive == new.caseSensitive,
+        guard old.mode == .fuzzy, new.mode == .fuzzy, old.extended == nil, new.extended == nil,
+              old.caseSensitive == new.caseSensitive,
               new.bytes.starts(with: old.bytes) else { return nil }
         return old.bytes.count
     }

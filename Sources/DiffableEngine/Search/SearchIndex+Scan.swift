@@ -124,7 +124,7 @@ extension SearchIndex {
                     if case .range(let range) = source { texts = range.lowerBound + lo ..< range.lowerBound + hi }
                     if let listed {
                         listed.withUnsafeBufferPointer { scanner.scan($0[lo..<hi], ids: nil, floor: floor, into: &state) }
-                    } else if let first = scanner.query.bytes.first, !scanner.query.caseSensitive,
+                    } else if let first = scanner.query.bytes.first,
                               BytePresence.isExact(first), table.presence.count == table.count {
                         // A one-byte substring query kept unranked (a picker's
                         // first letter) takes each block whole: every text in
@@ -142,7 +142,7 @@ extension SearchIndex {
                         }
                     } else {
                         scanner.scan(scanner.query.bytes.first.map {
-                            TextsContainingByte(table, texts, byte: $0, original: scanner.query.caseSensitive)
+                            TextsContainingByte(table, texts, byte: $0, original: false)
                         } ?? TextsContainingByte(everyTextIn: texts), ids: nil, floor: floor,
                                      holdFirstByte: !scanner.query.bytes.isEmpty, into: &state)
                     }

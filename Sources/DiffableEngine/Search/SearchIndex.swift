@@ -36,6 +36,10 @@ public struct SearchIndex: Sendable {
         /// (a camelCase hump). Without one, position bonuses computed on the
         /// folded copy equal those of the original, which is then not read.
         static let hasHump: UInt8 = 4
+        /// Starts or ends with whitespace: fzf's length tie-break must trim
+        /// it (`TextTable.trimmedLength`); without it the length is read
+        /// from the offsets, not the text.
+        static let hasOuterSpace: UInt8 = 8
     }
 
     /// An empty index.
@@ -160,12 +164,13 @@ public struct SearchIndex: Sendable {
                             }
                             ascii = any
                         }
+                        let outer = Self.hasOuterSpace(text) ? Flag.hasOuterSpace : 0
                         if ascii < 0x80 {
-                            flags.append(hump ? Flag.isASCII | Flag.hasHump : Flag.isASCII)
+                            flags.append((hump ? Flag.isASCII | Flag.hasHump : Flag.isASCII) | outer)
                             foldedEnd += n
                         } else {
                             // Non-ASCII: fold scalar by scalar (never longer).
-                            flags.append(0)
+                            flags.append(outer)
                             scratch.removeAll(keepingCapacity: true)
                             TextFolding.appendFolded(text.unicodeScalars, to: &scratch)
                             for (k, b) in scratch.enumerated() { fold[foldedEnd + k] = b }
@@ -237,6 +242,12 @@ public struct SearchIndex: Sendable {
         replaceSubrange(at..<at, with: [text])
     }
 
+    /// Whether `text` starts or ends with whitespace (as fzf trims it).
+    static func hasOuterSpace(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return false }
+        return FzfText.isSpace(first.value) || FzfText.isSpace(last.value)
+    }
+
     /// Removes the text at `index` (ignored when out of range).
     /// - Complexity: O(total UTF-8 length + count)
     public mutating func remove(at index: Int) {
@@ -305,6 +316,37 @@ struct TextTable: @unchecked Sendable {
     /// Folded UTF-8 of text `i`.
     @inline(__always) func foldedText(_ i: Int) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: folded[foldedOffsets[i]..<foldedOffsets[i + 1]])
+    }
+
+    /// fzf's length tie-break of text `i`: its length in scalars without
+    /// leading and trailing whitespace, capped at 65535 (fzf keeps it in
+    /// 16 bits).
+    /// - Complexity: O(1) for ASCII texts without surrounding whitespace,
+    ///   O(length) otherwise.
+    @inline(__always) func trimmedLength(_ i: Int) -> Int {
+        if flags[i] & SearchIndex.Flag.hasOuterSpace == 0 { return min(scalarLength(i), 65535) }
+        let text = foldedText(i)
+        let n = text.count
+        guard n > 0 else { return 0 }
+        if isASCII(i) {
+            var lo = 0, hi = n
+            while lo < hi && CharClass.of(byte: text[lo]) == CharClass.white { lo &+= 1 }
+            while hi > lo && CharClass.of(byte: text[hi &- 1]) == CharClass.white { hi &-= 1 }
+            return min(hi &- lo, 65535)
+        }
+        var count = 0, leading = 0, trailing = 0
+        var seenNonSpace = false
+        FzfText.forEachScalar(original(i)) { v in
+            count &+= 1
+            if FzfText.isSpace(v) {
+                if !seenNonSpace { leading &+= 1 }
+                trailing &+= 1
+            } else {
+                seenNonSpace = true
+                trailing = 0
+            }
+        }
+        return seenNonSpace ? min(count &- leading &- trailing, 65535) : 0
     }
 
     /// Length of text `i` in scalars (for ASCII texts, read from the folded

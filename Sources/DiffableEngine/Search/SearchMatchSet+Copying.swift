@@ -96,23 +96,20 @@ extension CompactSegment {
 /// holding its byte; a narrowing keystroke matches a text whose tail set
 /// holds the one byte left (`TailSets`).
 struct PendingResume: Sendable {
+    /// The folded needle (resume positions are in the folded copy).
     let needle: [UInt8]
-    /// Matched against the original text (a case-sensitive query), else the
-    /// folded one.
-    let caseSensitive: Bool
 
     /// Nil unless `query` is a non-empty fuzzy needle.
     init?(_ query: PreparedQuery) {
         guard query.mode == .fuzzy, !query.bytes.isEmpty else { return nil }
         needle = query.bytes
-        caseSensitive = query.caseSensitive
     }
 
     /// The resume position in text `i` of `table` (-1 when the needle does
     /// not match it, which a scan's matches never do).
     /// - Complexity: O(bytes up to the end of the greedy match)
     func resume(_ table: TextTable, _ i: Int) -> Int32 {
-        let units = caseSensitive ? table.original(i) : table.foldedText(i)
+        let units = table.foldedText(i)
         if needle.count == 1, let byte = needle.first {
             // A first keystroke's one byte: its first occurrence.
             guard let base = units.baseAddress else { return -1 }

@@ -53,7 +53,7 @@ enum SubstringMatcher {
             let source = table.classBytes(i)
             let cur = CharClass.of(byte: source[p])
             let prev = p == 0 ? CharClass.white : CharClass.of(byte: source[p - 1])
-            return (p, CharClass.bonusFor(prev: prev, cur: cur))
+            return (p, CharClass.substringBonusFor(prev: prev, cur: cur))
         }
         // Non-ASCII: count scalars before the occurrence, classify from the original.
         let position = TextFolding.scalarCount(UnsafeBufferPointer(rebasing: hay[0..<p]))
@@ -62,7 +62,7 @@ enum SubstringMatcher {
         guard position < scalars.count else { return (position, 0) }
         let cur = CharClass.of(scalars[position])
         let prev = position == 0 ? CharClass.white : CharClass.of(scalars[position - 1])
-        return (position, Int(CharClass.bonus[Int(prev) &* 8 &+ Int(cur)]))
+        return (position, Int(CharClass.substringBonus[Int(prev) &* 8 &+ Int(cur)]))
     }
 
     /// The first occurrence as a scalar range `[start, end)`.

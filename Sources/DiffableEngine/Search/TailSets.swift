@@ -54,7 +54,7 @@ enum TailSets {
     /// builds (non-empty, fuzzy, case-insensitive): the needle's last byte,
     /// whose followers they hold, else nil.
     static func kept(for query: PreparedQuery) -> UInt8? {
-        guard query.mode == .fuzzy, !query.caseSensitive else { return nil }
+        guard query.mode == .fuzzy, query.foldedIsExact else { return nil }
         return query.bytes.last
     }
 
@@ -183,7 +183,7 @@ struct TailFilter {
     /// Nil when the scan cannot use tail sets (not fuzzy, case-sensitive,
     /// not resuming, nothing left to match).
     init?(_ query: PreparedQuery, skip: Int?) {
-        guard let skip, query.mode == .fuzzy, !query.caseSensitive, skip < query.bytes.count else { return nil }
+        guard let skip, query.mode == .fuzzy, query.foldedIsExact, skip < query.bytes.count else { return nil }
         let rest = query.bytes[skip...]
         need = rest.reduce(0) { $0 | BytePresence.bits[Int($1)] }
         acceptsOnBit = rest.count == 1 && rest.first.map(BytePresence.isExact) == true

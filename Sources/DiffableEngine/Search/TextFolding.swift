@@ -5,44 +5,35 @@
 /// the folded copy are positions in the original text. Folding never makes a
 /// scalar's UTF-8 encoding longer, so a folded text is never longer in bytes.
 enum TextFolding {
-    /// Folds one scalar value:
+    /// Folds one scalar value, so that whatever fzf compares equal under
+    /// any of its per-term transforms (lowercase, Latin normalization, both)
+    /// folds equal (the folded copy prefilters fuzzy matches; substring
+    /// queries match on it):
     /// - ASCII `A`–`Z` → `a`–`z`;
-    /// - Latin-1: accented letters lose their accent and case
-    ///   (`À…Å à…å` → `a`, `Ç ç` → `c`, `È…Ë è…ë` → `e`, `Ì…Ï ì…ï` → `i`,
-    ///   `Ñ ñ` → `n`, `Ò…Ö Ø ò…ö ø` → `o`, `Ù…Ü ù…ü` → `u`, `Ý ý ÿ` → `y`),
-    ///   `Æ Ð Þ` → `æ ð þ`, everything else unchanged (`ß`, `×`, `÷`…);
-    /// - other scalars: their Unicode lowercase mapping when it is a single
-    ///   scalar that encodes in no more UTF-8 bytes, otherwise unchanged.
-    /// - Complexity: O(1)
+    /// - a Latin letter fzf normalizes (`FzfText.normalize`: `É é` → `e`,
+    ///   `ß` → `s`, `ł` → `l`, …), or whose lowercase it normalizes, → that
+    ///   ASCII letter in lowercase;
+    /// - other scalars: their simple lowercase when it encodes in no more
+    ///   UTF-8 bytes, otherwise unchanged (`Æ` → `æ`, `Ω` → `ω`).
+    /// - Complexity: O(1) below U+0100, O(log 257) above.
     static func fold(_ value: UInt32) -> UInt32 {
         if value < 0x100 { return UInt32(latin1Fold[Int(value)]) }
-        guard let scalar = Unicode.Scalar(value) else { return value }
-        guard scalar.properties.changesWhenLowercased else { return value }
-        let mapped = scalar.properties.lowercaseMapping.unicodeScalars
-        guard mapped.count == 1, let lower = mapped.first,
-              UTF8.width(lower) <= UTF8.width(scalar) else { return value }
-        return lower.value
+        return foldSlow(value)
+    }
+
+    static func foldSlow(_ value: UInt32) -> UInt32 {
+        if value < 0x80 { return FzfText.lower(value) }
+        let normalized = FzfText.normalize(value)
+        if normalized != value { return FzfText.lower(normalized) }
+        let lower = FzfText.lower(value)
+        guard lower != value, let a = Unicode.Scalar(lower), let b = Unicode.Scalar(value),
+              UTF8.width(a) <= UTF8.width(b) else { return value }
+        let lowerNormalized = FzfText.normalize(lower)
+        return lowerNormalized != lower ? FzfText.lower(lowerNormalized) : lower
     }
 
     /// `latin1Fold[v]` is the fold of scalar value `v < 256`.
-    static let latin1Fold: [UInt8] = {
-        var table = (0..<256).map { UInt8($0) }
-        for v in 0x41...0x5A { table[v] = UInt8(v + 0x20) }
-        func set(_ range: ClosedRange<Int>, _ target: Character) {
-            for v in range { table[v] = target.asciiValue ?? UInt8(v) }
-        }
-        set(0xC0...0xC5, "a"); set(0xE0...0xE5, "a")
-        set(0xC7...0xC7, "c"); set(0xE7...0xE7, "c")
-        set(0xC8...0xCB, "e"); set(0xE8...0xEB, "e")
-        set(0xCC...0xCF, "i"); set(0xEC...0xEF, "i")
-        set(0xD1...0xD1, "n"); set(0xF1...0xF1, "n")
-        set(0xD2...0xD6, "o"); set(0xF2...0xF6, "o")
-        set(0xD8...0xD8, "o"); set(0xF8...0xF8, "o")
-        set(0xD9...0xDC, "u"); set(0xF9...0xFC, "u")
-        set(0xDD...0xDD, "y"); set(0xFD...0xFD, "y"); set(0xFF...0xFF, "y")
-        table[0xC6] = 0xE6; table[0xD0] = 0xF0; table[0xDE] = 0xFE
-        return table
-    }()
+    static let latin1Fold: [UInt8] = (0..<256).map { UInt8(truncatingIfNeeded: foldSlow(UInt32($0))) }
 
     /// The folded UTF-8 of `text` (appended to `out`).
     /// - Complexity: O(length of text)
@@ -114,19 +105,31 @@ enum CharClass {
         return nonWord
     }
 
-    /// `bonus[prev &* 8 &+ cur]`: the position bonus of a char of class `cur`
-    /// preceded by a char of class `prev` (see `FuzzyScoring`).
-    static let bonus: [UInt8] = {
+    /// `bonus[prev &* 8 &+ cur]`: fzf's position bonus (default scheme) of
+    /// a char of class `cur` preceded by one of class `prev`. A delimiter
+    /// counts as a word char for boundaries, as in fzf (`/` after a space
+    /// earns 10). The score bounds use this table: it is the largest of the
+    /// schemes at every position.
+    static let bonus: [UInt8] = (0..<64).map { FzfBonusTable.default.bonus[$0] }
+
+    static func bonusFor(prev: UInt8, cur: UInt8) -> Int {
+        FzfBonusTable.bonusFor(prev: prev, cur: cur, white: FuzzyScoring.boundaryWhite,
+                               delimiter: FuzzyScoring.boundaryDelimiter)
+    }
+
+    /// The substring matcher's position bonus table (its score formula is
+    /// its own: a delimiter is not a word char there).
+    static let substringBonus: [UInt8] = {
         var table = [UInt8](repeating: 0, count: 64)
         for prev in 0..<7 {
             for cur in 0..<7 {
-                table[prev * 8 + cur] = UInt8(bonusFor(prev: UInt8(prev), cur: UInt8(cur)))
+                table[prev * 8 + cur] = UInt8(substringBonusFor(prev: UInt8(prev), cur: UInt8(cur)))
             }
         }
         return table
     }()
 
-    static func bonusFor(prev: UInt8, cur: UInt8) -> Int {
+    static func substringBonusFor(prev: UInt8, cur: UInt8) -> Int {
         let isWord = cur > delimiter
         if isWord {
             if prev == white { return FuzzyScoring.boundaryWhite }
@@ -155,7 +158,7 @@ public enum FuzzyScoring {
     public static let boundaryWhite = 10
     /// Word character after one of `/ , : ; |`.
     public static let boundaryDelimiter = 9
-    /// A matched non-word character itself.
+    /// A matched non-word character itself (fuzzy: not a delimiter).
     public static let nonWord = 8
     /// Lower→upper (camelCase) and non-digit→digit transitions.
     public static let camel123 = 7

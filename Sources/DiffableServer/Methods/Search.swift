@@ -2,7 +2,7 @@ import Dispatch
 import DiffableEngine
 
 extension Server {
-    /// `search {source, query, sections?, mode?, order?, limit?, placeholder?,
+    /// `search {source, query, sections?, mode?, order?, limit?, scheme?, placeholder?,
     /// highlightLimit?, form?, baseVersion?}` → the diff of the visible
     /// snapshot, plus `search {query, matches, shown}` and `highlights`.
     /// Cancellable until the result is stored.
@@ -44,14 +44,17 @@ extension Server {
     /// `search` can answer is thrown here, so a queued search that passes
     /// will be applied (see `cancellation(for:…)`).
     func searchRequest(_ raw: JSON?) throws(RPCError) -> SearchRequest {
-        let params = try Params(raw, accepting: ["source", "query", "sections", "mode", "order", "limit", "placeholder", "highlightLimit", "form", "baseVersion", "viewport"])
+        let params = try Params(raw, accepting: ["source", "query", "sections", "mode", "order", "limit", "scheme", "tiebreak", "placeholder", "highlightLimit", "form", "baseVersion", "viewport"])
         // Params first (-32602), then what depends on the source (1001, …).
         let name = try params.sourceName()
         let baseVersion = try params.optionalCount("baseVersion")
         let form = try form(params)
         let text = try params.string("query")
-        let mode = SearchMode(rawValue: try params.optionalEnum("mode", ["substring", "fuzzy"]) ?? "substring") ?? .substring
-        let defaultOrder = mode == .fuzzy ? SearchOrder.score : .source
+        let mode = SearchMode(rawValue: try params.optionalEnum("mode", ["substring", "fuzzy", "exact"]) ?? "substring") ?? .substring
+        let defaultOrder = mode == .substring ? SearchOrder.source : .score
+        let scheme = try params.optionalEnum("scheme", SearchScheme.allCases.map(\.rawValue))
+            .flatMap(SearchScheme.init(rawValue:)) ?? .default
+        let tiebreak = try Self.tiebreak(params)
         let order = try params.optionalEnum("order", ["source", "score"]).flatMap(SearchOrder.init(rawValue:)) ?? defaultOrder
         let limit = try params.optionalCount("limit")
         let highlightLimit = try params.optionalCount("highlightLimit") ?? 100
@@ -91,9 +94,35 @@ extension Server {
             throw .invalidParams("params.placeholder.id \"\(id)\" is already an item of the source; pick an id no item uses",
                                  data: .object(JSONObject([("path", .string("params.placeholder.id")), ("ids", .array([.string(id)]))])))
         }
-        let query = SearchQuery(text: text, mode: mode, order: order, limit: limit)
+        let query = SearchQuery(text: text, mode: mode, order: order, limit: limit, scheme: scheme, tiebreak: tiebreak)
         return SearchRequest(source: source, settings: SearchSettings(query: query, scope: scope, placeholder: placeholder),
                              form: form, highlightLimit: highlightLimit, viewport: viewport)
+    }
+
+    /// `tiebreak`: fzf's criteria, each one of `SearchTiebreak`'s names
+    /// (a misspelt one gets a did-you-mean), under fzf's rules.
+    static func tiebreak(_ params: Params) throws(RPCError) -> [SearchTiebreak]? {
+        guard let list = try params.optionalArray("tiebreak") else { return nil }
+        let names = SearchTiebreak.allCases.map(\.rawValue)
+        var out: [SearchTiebreak] = []
+        for (index, value) in list.enumerated() {
+            let path = params.fieldPath("tiebreak[\(index)]")
+            guard case .string(let name) = value else { throw params.wrongType("tiebreak[\(index)]", "a string") }
+            guard let criterion = SearchTiebreak(rawValue: name) else {
+                let guess = Params.closest(to: name, in: names)
+                let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
+                throw .invalidParams("\(path) must be one of \(list), got \"\(name)\""
+                                     + (guess.map { " (did you mean \"\($0)\"?)" } ?? ""),
+                                     data: .object(JSONObject([("path", .string(path))]
+                                                              + (guess.map { [("suggestion", .string($0))] } ?? []))))
+            }
+            out.append(criterion)
+        }
+        if let problem = SearchTiebreak.problem(in: out) {
+            throw .invalidParams("\(params.fieldPath("tiebreak")): \(problem)",
+                                 data: .object(JSONObject([("path", .string(params.fieldPath("tiebreak")))])))
+        }
+        return out
     }
 
     /// `[{id, path, ranges: [[start, count]…]}]` for the first

@@ -285,6 +285,189 @@ def Line1(text: string): string
   return substitute(text, "[\n\r]", ' ', 'g')
 enddef
 
+# Field-level updates (protocol/README.md): RFC 6902 JSON Patch on json_decode
+# values, as the daemon applies it. Pointers (RFC 6901): '' is the whole value,
+# else '/'-separated tokens with ~1 = '/' and ~0 = '~'; array indices are '0'
+# or digits without a leading zero; '-' is the end of a list (for add). `test`
+# compares by value (1 == 1.0), dicts unordered. Iterative: no recursion.
+def PointerTokens(pointer: string): list<string>
+  if pointer == ''
+    return []
+  endif
+  if pointer[0] != '/'
+    throw 'not a JSON Pointer: ' .. string(pointer)
+  endif
+  var tokens: list<string> = []
+  for raw in split(pointer[1 :], '/', 1)
+    if substitute(raw, '\~[01]', '', 'g') =~ '\~'
+      throw string(pointer) .. ': ~ must be ~0 or ~1'
+    endif
+    add(tokens, substitute(substitute(raw, '\~1', '/', 'g'), '\~0', '\~', 'g'))
+  endfor
+  return tokens
+enddef
+
+def PatchIndex(token: string, length: number, end_ok: bool): number
+  if token == '-' && end_ok
+    return length
+  endif
+  if token !~ '^\(0\|[1-9][0-9]*\)$'
+    throw string(token) .. ' is not an array index'
+  endif
+  var i = str2nr(token)
+  if i > length || (i == length && !end_ok)
+    throw 'index ' .. i .. ' is out of range (' .. length .. ' elements)'
+  endif
+  return i
+enddef
+
+# The value at the first `count` tokens.
+def PatchGet(doc: any, tokens: list<string>, count: number): any
+  var value: any = doc
+  for k in range(count)
+    var token = tokens[k]
+    if type(value) == v:t_list
+      value = value[PatchIndex(token, len(value), false)]
+    elseif type(value) == v:t_dict
+      if !has_key(value, token)
+        throw 'no member ' .. string(token)
+      endif
+      value = value[token]
+    else
+      throw string(token) .. ': not inside an object or array'
+    endif
+  endfor
+  return value
+enddef
+
+def PatchAdd(doc: any, tokens: list<string>, value: any): any
+  if empty(tokens)
+    return value
+  endif
+  var parent: any = PatchGet(doc, tokens, len(tokens) - 1)
+  if type(parent) == v:t_list
+    insert(parent, value, PatchIndex(tokens[-1], len(parent), true))
+  elseif type(parent) == v:t_dict
+    parent[tokens[-1]] = value
+  else
+    throw 'the parent is neither an object nor an array'
+  endif
+  return doc
+enddef
+
+def PatchRemove(doc: any, tokens: list<string>): any
+  if empty(tokens)
+    throw 'the whole value cannot be removed'
+  endif
+  var parent: any = PatchGet(doc, tokens, len(tokens) - 1)
+  if type(parent) == v:t_list
+    return remove(parent, PatchIndex(tokens[-1], len(parent), false))
+  elseif type(parent) != v:t_dict
+    throw 'the parent is neither an object nor an array'
+  elseif !has_key(parent, tokens[-1])
+    throw 'no member ' .. string(tokens[-1])
+  endif
+  return remove(parent, tokens[-1])
+enddef
+
+# RFC 6902 `test` equality.
+export def PatchEqual(a: any, b: any): bool
+  var pending: list<list<any>> = [[a, b]]
+  while !empty(pending)
+    var [x, y] = remove(pending, -1)
+    var number = [v:t_number, v:t_float]
+    if index(number, type(x)) >= 0 && index(number, type(y)) >= 0
+      if x != y
+        return false
+      endif
+    elseif type(x) != type(y)
+      return false
+    elseif type(x) == v:t_list
+      if len(x) != len(y)
+        return false
+      endif
+      for k in range(len(x))
+        add(pending, [x[k], y[k]])
+      endfor
+    elseif type(x) == v:t_dict
+      if len(x) != len(y)
+        return false
+      endif
+      for [key, value] in items(x)
+        if !has_key(y, key)
+          return false
+        endif
+        add(pending, [value, y[key]])
+      endfor
+    elseif x != y
+      return false
+    endif
+  endwhile
+  return true
+enddef
+
+# `document` (not modified) with the ops applied in order; throws
+# 'diffable: patch op N: …' (N: the failing op's index) when one does not apply.
+export def ApplyPatch(document: any, patch: list<any>): any
+  var doc: any = deepcopy(document)
+  var i = 0
+  var failure = ''
+  for op in patch
+    try
+      var path = PointerTokens(op.path)
+      if op.op == 'add'
+        doc = PatchAdd(doc, path, deepcopy(op.value))
+      elseif op.op == 'remove'
+        PatchRemove(doc, path)
+      elseif op.op == 'replace'
+        PatchGet(doc, path, len(path))
+        var parent: any = empty(path) ? v:null : PatchGet(doc, path, len(path) - 1)
+        if type(parent) == v:t_list
+          parent[PatchIndex(path[-1], len(parent), false)] = deepcopy(op.value)
+        else
+          doc = PatchAdd(doc, path, deepcopy(op.value))
+        endif
+      elseif op.op == 'move' || op.op == 'copy'
+        var from = PointerTokens(op.from)
+        var value: any = deepcopy(PatchGet(doc, from, len(from)))
+        var same = false
+        if op.op == 'move'
+          var prefix = len(from) <= len(path) && (empty(from) || from == path[: len(from) - 1])
+          if prefix && len(from) < len(path)
+            throw 'a value cannot move into its own child'
+          endif
+          same = prefix
+          if !same
+            value = PatchRemove(doc, from)
+          endif
+        endif
+        if !same
+          doc = PatchAdd(doc, path, value)
+        endif
+      elseif op.op == 'test'
+        if !PatchEqual(PatchGet(doc, path, len(path)), op.value)
+          throw 'test failed at ' .. string(op.path)
+        endif
+      else
+        throw 'unknown op ' .. string(op.op)
+      endif
+    catch
+      failure = v:exception
+    endtry
+    # thrown after the try: Vim 9.0 mishandles a throw from inside a catch
+    if failure != ''
+      throw 'diffable: patch op ' .. i .. ': ' .. failure
+    endif
+    i += 1
+  endfor
+  return doc
+enddef
+
+# The `edit` op that patches an item's content (as the ops before it left it).
+export def PatchContent(id: string, patch: list<any>): dict<any>
+  return {op: 'patchContent', id: id, patch: patch}
+enddef
+
 def ItemOf(raw: any): dict<any>
   if type(raw) == v:t_string
     return {id: raw, content: v:null}
@@ -296,6 +479,19 @@ def ItemOf(raw: any): dict<any>
       item[key] = raw[key]
     endif
   endfor
+  return item
+enddef
+
+# A row the model holds (`held`) as a reload or a move carries it: under
+# `updates: "patch"` its `patch` (in place of `content`) applied to held's content.
+def HeldItemOf(raw: any, held: dict<any>): dict<any>
+  var item = ItemOf(raw)
+  if type(raw) == v:t_dict && has_key(raw, 'patch')
+    if type(get(held, 'content', v:null)) == v:t_none
+      throw 'diffable: client: a patch for ' .. raw.id .. ', whose content is not held'
+    endif
+    item.content = ApplyPatch(held.content, raw.patch)
+  endif
   return item
 enddef
 
@@ -439,7 +635,7 @@ def ReplaySteps(view: dict<any>, steps: list<any>)
       var line = Line(view, step.from[0], step.from[1])
       var item = remove(S[step.from[0]].items, step.from[1])
       if has_key(step, 'item')
-        item = ItemOf(step.item)
+        item = HeldItemOf(step.item, item)
       endif
       Delete(view, line, 1)
       insert(S[step.to[0]].items, item, step.to[1])
@@ -449,7 +645,10 @@ def ReplaySteps(view: dict<any>, steps: list<any>)
       Insert(view, total, Line(view, step.section, step.at), Texts(items))
       extend(S[step.section].items, items, step.at)
     elseif step.op == 'reloadItems' || step.op == 'reconfigureItems'
-      var items = mapnew(step.items, (_, i) => ItemOf(i))
+      var items: list<dict<any>> = []
+      for raw in step.items
+        add(items, HeldItemOf(raw, S[step.section].items[step.at + len(items)]))
+      endfor
       setbufline(view.buf, Line(view, step.section, step.at), Texts(items))
       var k = 0
       for item in items

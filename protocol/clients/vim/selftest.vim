@@ -572,6 +572,71 @@ def DiscoveryChecks(bin: string)
   delete(on_path, 'rf')
 enddef
 
+# Field-level updates: rows that come as patches (updates "patch", the steps
+# form this client speaks) and PatchContent, replayed to the snapshot.
+def PatchChecks(bin: string)
+  var s = diffable.Start([bin])
+  var buf = bufadd('diffable://ticker')
+  bufload(buf)
+  setbufvar(buf, '&buftype', 'nofile')
+  diffable.Attach(s, 'ticker', buf)
+  var rows: list<any> = []
+  for i in range(1, 8)
+    add(rows, {id: 't' .. i, content: {text: 'T' .. i, price: i * 10.25, tags: ['a', 'b'],
+      name: 'Ticker ' .. i .. ' Incorporated, listed on a long exchange name'}})
+  endfor
+  diffable.Request(s, 'apply', {source: 'ticker', updates: 'patch', sections: [{id: 'q', items: rows}]})
+  var patched = 0
+  var seed = 32
+  var mismatches = 0
+  var result: dict<any> = {}
+  for tick in range(1, 20)
+    seed = (seed * 48271) % 2147483647
+    var k = seed % len(rows)
+    if tick % 2 == 0
+      var value = seed % 1000
+      rows[k].content.price = value
+      result = diffable.Request(s, 'edit', {source: 'ticker', updates: 'patch',
+        ops: [diffable.PatchContent(rows[k].id, [{op: 'replace', path: '/price', value: value}])]})
+    else
+      rows[k].content.text = 'T' .. k .. ' #' .. tick
+      if tick % 5 == 0
+        insert(rows, remove(rows, -1), 0)
+      endif
+      result = diffable.Request(s, 'apply', {source: 'ticker', updates: 'patch', sections: [{id: 'q', items: rows}]})
+    endif
+    patched += count(json_encode(result), '"patch"')
+    var truth = diffable.Request(s, 'snapshot', {source: 'ticker'}).sections[0].items
+    var model = s.views.ticker[0].sections[0].items
+    if model != mapnew(truth, (_, i) => ({id: i.id, content: get(i, 'content', v:null)}))
+      mismatches += 1
+    endif
+  endfor
+  Check('patch session: the model = the snapshot after every change', mismatches, 0)
+  Check('patch session: the buffer = the snapshot drawn', Lines(buf), SnapshotLines(s, 'ticker'))
+  Check('patch session: rows came as patches', patched > 10, true)
+  var error = ''
+  try
+    diffable.Request(s, 'edit', {source: 'ticker', ops: [diffable.PatchContent('t1', [{op: 'test', path: '/price', value: -1}])]})
+  catch
+    error = v:exception
+  endtry
+  Check('a failing patch: 1004', error =~ '^diffable: 1004', true)
+  error = ''
+  try
+    diffable.ApplyPatch([1, 2], [{op: 'add', path: '/01', value: 0}])
+  catch
+    error = v:exception
+  endtry
+  Check('ApplyPatch: a leading zero is no index', error =~ '^diffable: patch op 0: ', true)
+  Check('ApplyPatch: every op', diffable.ApplyPatch({a: 1, 'm~n': [1, 2]}, [
+    {op: 'add', path: '/m~0n/-', value: 3}, {op: 'move', from: '/a', path: '/m~0n/0'},
+    {op: 'copy', from: '/m~0n', path: '/c~1d'}, {op: 'remove', path: '/m~0n/1'},
+    {op: 'test', path: '/c~1d', value: [1.0, 1, 2, 3]}]), {'m~n': [1, 2, 3], 'c/d': [1, 1, 2, 3]})
+  diffable.Stop(s)
+  Check('patch checks: daemon exit status', job_info(s.job).exitval, 0)
+enddef
+
 def Run()
   var bin = $DIFFABLE_BIN
   if bin == '' || !executable(bin)
@@ -585,6 +650,7 @@ def Run()
   var seed = $DIFFABLE_VIM_SEED == '' ? 1 : str2nr($DIFFABLE_VIM_SEED)
   var rounds = $DIFFABLE_VIM_ROUNDS == '' ? 300 : str2nr($DIFFABLE_VIM_ROUNDS)
   RandomSession(bin, seed, rounds)
+  PatchChecks(bin)
 enddef
 
 try

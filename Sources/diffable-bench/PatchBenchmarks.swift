@@ -247,6 +247,8 @@ enum PatchBenchmarks {
         var latencies: [Double] = []
         var answered = 0, late = 0, windowUpdates = 0
         var afterOneSecond: (rss: Double, peak: Double)?
+        var trace: [String] = []
+        let traceEvery = (context.quick ? 1 : 10) * rate
         let begin = nowNanoseconds()
         for k in 0..<total {
             let slot = begin + UInt64(k) * period
@@ -271,6 +273,7 @@ enum PatchBenchmarks {
                 for step in steps { windowUpdates += step["rows"]?.arrayValue?.count ?? 0 }
             }
             if k == rate - 1 { afterOneSecond = daemon.memory() }
+            if (k + 1) % traceEvery == 0, let now = daemon.memory() { trace.append(String(format: "%.1f", now.rss)) }
         }
         let elapsed = Double(nowNanoseconds() - begin) / 1e9
         let end = daemon.memory()
@@ -280,6 +283,7 @@ enum PatchBenchmarks {
         r.row("patch.pipe-10k sustained: tick latency (p50)", sample)
         r.value("patch.pipe-10k sustained: tick latency p99", percentile(sample, 99), unit: "ms")
         r.note(String(format: "%d ticks in %.2f s; %d window rows updated in the first %d ticks", answered, elapsed, windowUpdates, min(total, 600)))
+        r.note("VmRSS every \(traceEvery / rate) s (MB): " + trace.joined(separator: ", "))
         if let start, let end {
             r.value("patch.pipe-10k sustained: daemon VmRSS at start", start.rss, unit: "MB")
             if let afterOneSecond { r.value("patch.pipe-10k sustained: daemon VmRSS after 1 s", afterOneSecond.rss, unit: "MB") }

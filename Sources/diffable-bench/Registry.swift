@@ -39,6 +39,7 @@ enum BenchmarkRegistry {
         LifecycleBenchmarks.all,
         ViewportBenchmarks.all,
         OutlineBenchmarks.all,
+        PatchBenchmarks.all,
     ]
 
     static var all: [Benchmark] { groups.flatMap { $0 } }

@@ -33,6 +33,10 @@
 ///   from writing the first request byte to reading the last response byte;
 ///   and the daemon's VmRSS holding the 1M-item source (target ≤ 250 MB;
 ///   ≤ 150 MB with UUID and path-like ids).
+/// - `patch.pipe-10k` — field-level updates through the daemon: 10k ticker
+///   rows of 20 fields, 1% changing one field per tick, sent as an `apply`
+///   (replies under `updates: "content"` vs `"patch"`), as an `edit` of
+///   `patchContent` ops, and 60 ticks a second against a 50-row window.
 ///
 /// Adding benchmarks: see `Benchmark` and `BenchmarkRegistry` in Registry.swift
 /// (one file per group, one line in `BenchmarkRegistry.groups`).

@@ -325,6 +325,12 @@ struct TextTable: @unchecked Sendable {
     ///   O(length) otherwise.
     @inline(__always) func trimmedLength(_ i: Int) -> Int {
         if flags[i] & SearchIndex.Flag.hasOuterSpace == 0 { return min(scalarLength(i), 65535) }
+        return trimmedLengthSlow(i)
+    }
+
+    /// `trimmedLength` of a text with surrounding whitespace (out of line:
+    /// the common case stays a flag test and two offsets).
+    @inline(never) func trimmedLengthSlow(_ i: Int) -> Int {
         let text = foldedText(i)
         let n = text.count
         guard n > 0 else { return 0 }

@@ -164,7 +164,17 @@ public struct SearchIndex: Sendable {
                             }
                             ascii = any
                         }
-                        let outer = Self.hasOuterSpace(text) ? Flag.hasOuterSpace : 0
+                        var outer: UInt8 = 0
+                        if n > 0 {
+                            let head = raw[end], tail = raw[end &+ n &- 1]
+                            if head < 0x80 && tail < 0x80 {
+                                if CharClass.of(byte: head) == CharClass.white || CharClass.of(byte: tail) == CharClass.white {
+                                    outer = Flag.hasOuterSpace
+                                }
+                            } else if Self.hasOuterSpace(text) {
+                                outer = Flag.hasOuterSpace
+                            }
+                        }
                         if ascii < 0x80 {
                             flags.append((hump ? Flag.isASCII | Flag.hasHump : Flag.isASCII) | outer)
                             foldedEnd += n

@@ -169,8 +169,7 @@ enum FuzzyMatcher {
     /// occurrence with a boundary bonus, else the best), without the
     /// workspace; `nil` when the char does not occur.
     /// - Complexity: O(length of the text), no allocation.
-    static func oneCharScore(_ table: TextTable, _ i: Int, query: PreparedQuery) -> Int? {
-        guard query.pattern.isASCII, let unit = query.unitBytes.first else { return nil }
+    static func oneCharScore(_ table: TextTable, _ i: Int, unit: UInt8, query: PreparedQuery) -> Int? {
         let units = query.caseSensitive ? table.original(i) : table.foldedText(i)
         let classes = table.classBytes(i)
         guard let base = units.baseAddress else { return nil }
@@ -195,6 +194,7 @@ enum FuzzyMatcher {
     /// Whether the non-ASCII text `i` holds `pattern` as a subsequence of
     /// its chars transformed as fzf compares them.
     /// - Complexity: O(length of the text), no allocation.
+    @inline(never)
     static func scalarsMatch(_ table: TextTable, _ i: Int, pattern: FzfPattern) -> Bool {
         let units = pattern.units
         guard !units.isEmpty else { return true }

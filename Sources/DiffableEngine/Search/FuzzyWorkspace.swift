@@ -50,6 +50,7 @@ final class FuzzyWorkspace {
     /// compares it, with each unit's bonus under `scheme` in `bonus`;
     /// returns the unit count.
     /// - Complexity: O(length of the text)
+    @inline(never)
     func load(_ table: TextTable, _ i: Int, pattern: FzfPattern, scheme: FzfBonusTable) -> Int {
         let bytes = table.original(i)
         reserveColumns(bytes.count)

@@ -30,6 +30,13 @@ enum FzfText {
     @inline(__always)
     static func lower(_ v: UInt32) -> UInt32 {
         if v < 0x80 { return v &- 0x41 < 26 ? v | 0x20 : v }
+        return lowerNonASCII(v)
+    }
+
+    /// Out of line: reading Unicode properties sets up their metadata,
+    /// which callers inlining it would pay on every call.
+    @inline(never)
+    static func lowerNonASCII(_ v: UInt32) -> UInt32 {
         guard let scalar = Unicode.Scalar(v), scalar.properties.changesWhenLowercased else { return v }
         // Only U+0130 has a longer full mapping ("i" + U+0307); its simple
         // mapping is the first scalar.
@@ -40,6 +47,7 @@ enum FzfText {
     /// uppercase, number, other letter, whitespace, else non-word, in that
     /// order of tests.
     /// - Complexity: O(1)
+    @inline(never)
     static func charClass(nonASCII v: UInt32) -> UInt8 {
         guard let scalar = Unicode.Scalar(v) else { return CharClass.nonWord }
         let p = scalar.properties
@@ -70,8 +78,14 @@ enum FzfText {
         switch v {
         case 0x20, 0x09...0x0D, 0x85, 0xA0: return true
         case 0..<0x80: return false
-        default: return Unicode.Scalar(v)?.properties.isWhitespace ?? false
+        default: return isSpaceNonASCII(v)
         }
+    }
+
+    /// Out of line, as `lowerNonASCII`.
+    @inline(never)
+    static func isSpaceNonASCII(_ v: UInt32) -> Bool {
+        Unicode.Scalar(v)?.properties.isWhitespace ?? false
     }
 }
 

@@ -24,11 +24,29 @@ struct Scanner {
     /// (`FzfTiebreakKey`), a lower bound of them when `offsets` is nil and
     /// they read the matched spans.
     @inline(__always)
-    func rankLength(_ i: Int, offsets: FzfOffsets? = nil) -> Int {
-        if query.mode == .substring { return table.scalarLength(i) }
-        if query.criteria.isEmpty { return 0 }
-        if query.criteria.count == 1 && query.criteria[0] == .length { return table.trimmedLength(i) }
-        return FzfTiebreakKey.key(query.criteria, table, i, offsets: offsets)
+    func rankLength(_ i: Int) -> Int {
+        switch query.keyKind {
+        case .scalarLength: return table.scalarLength(i)
+        case .trimmedLength: return table.trimmedLength(i)
+        case .none: return 0
+        case .criteria: return criteriaKey(i, offsets: nil)
+        }
+    }
+
+    /// Kept out of line: the scan loop stays small enough to keep its
+    /// locals in registers.
+    @inline(never)
+    func criteriaKey(_ i: Int, offsets: FzfOffsets?) -> Int {
+        FzfTiebreakKey.key(query.criteria, table, i, offsets: offsets)
+    }
+
+    /// An extended query's score of text `i` and its matched spans.
+    @inline(never)
+    func extendedMatch(_ extended: FzfQuery, _ i: Int) -> (Int, FzfOffsets)? {
+        var offsets = FzfOffsets()
+        guard let s = extended.score(table, i, scheme: query.scheme, forward: query.forward, workspace: workspace,
+                                     offsets: &offsets, exactStart: query.exactStart) else { return nil }
+        return (s, offsets)
     }
 
     /// The score of text `i` (`known` when already computed) and its
@@ -36,11 +54,14 @@ struct Scanner {
     /// the matched spans score the text again when its spans are unknown.
     @inline(__always)
     func scoredKey(_ i: Int, known: Int?, offsets: FzfOffsets?) -> (score: Int, key: Int)? {
-        guard query.needsOffsets else {
-            guard let s = known ?? score(i) else { return nil }
-            return (s, rankLength(i))
-        }
-        if let known, let offsets { return (known, rankLength(i, offsets: offsets)) }
+        if query.needsOffsets { return scoredKeyWithOffsets(i, known: known, offsets: offsets) }
+        guard let s = known ?? score(i) else { return nil }
+        return (s, rankLength(i))
+    }
+
+    @inline(never)
+    func scoredKeyWithOffsets(_ i: Int, known: Int?, offsets: FzfOffsets?) -> (score: Int, key: Int)? {
+        if let known, let offsets { return (known, criteriaKey(i, offsets: offsets)) }
         var found = FzfOffsets()
         let s: Int?
         if let extended = query.extended {
@@ -54,7 +75,7 @@ struct Scanner {
             s = known
         }
         guard let s else { return nil }
-        return (s, rankLength(i, offsets: found))
+        return (s, criteriaKey(i, offsets: found))
     }
 
     /// Scans `candidates` (positions in `table`, ascending, in range) into
@@ -114,6 +135,12 @@ struct Scanner {
         // texts it matches.
         let fuzzy1Byte = holdFirstByte && query.mode == .fuzzy && query.bytes.count == 1 && query.foldedIsExact
         let lastPairBit = matched?.pairBit ?? 0
+        // Read once: an optional holding arrays costs reference counting per
+        // read, and this loop runs per candidate.
+        let extended = query.extended
+        let oneCharUnit = query.pattern.isASCII ? query.unitBytes.first : nil
+        let needsOffsets = query.needsOffsets
+        let queryIsEmpty = query.isEmpty
         query.bytes.withUnsafeBufferPointer { needle in query.pairBits.withUnsafeBufferPointer { pairs in
             for i in candidates {
                 k &+= 1
@@ -124,14 +151,11 @@ struct Scanner {
                 // The last needle byte never follows the one before it
                 // (the candidate's followers): a gap in every alignment.
                 var splitLast = false
-                if query.isEmpty {
+                if queryIsEmpty {
                     known = 0
-                } else if let extended = query.extended {
+                } else if let extended {
                     // Term by term: no needle, no resume position.
-                    var offsets = FzfOffsets()
-                    guard let s = extended.score(table, i, scheme: query.scheme, forward: query.forward,
-                                                 workspace: workspace, offsets: &offsets,
-                                                 exactStart: query.exactStart) else { continue }
+                    guard let (s, offsets) = extendedMatch(extended, i) else { continue }
                     known = s
                     knownOffsets = offsets
                 } else if query.mode == .substring {
@@ -204,10 +228,11 @@ struct Scanner {
                                 if !top.admitsNext(score: quick, length: length) { continue }
                                 if shared != 0 && SharedFloor.pack(score: quick, length: length) < shared { continue }
                             }
-                            if oneChar && table.isASCII(i) && !query.needsOffsets {
+                            if oneChar && table.isASCII(i) && !needsOffsets, let unit = oneCharUnit {
                                 // One char on ASCII: fzf's rule in one pass (the
                                 // cost of a bound), so no bound and no DP.
-                                guard let s = FuzzyMatcher.oneCharScore(table, i, query: query) else { continue }
+                                guard let s = FuzzyMatcher.oneCharScore(table, i, unit: unit, query: query)
+                                else { continue }
                                 if !top.admitsNext(score: s, length: length) { continue }
                                 if shared != 0 && SharedFloor.pack(score: s, length: length) < shared { continue }
                                 known = s

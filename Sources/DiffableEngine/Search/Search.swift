@@ -142,6 +142,10 @@ struct PreparedQuery: Sendable {
     let criteria: [SearchTiebreak]
     /// Some criterion reads the matched spans (`begin`, `end`, `chunk`).
     let needsOffsets: Bool
+    /// The tie-break key in the common cases, read per text without
+    /// touching `criteria` (an array).
+    let keyKind: KeyKind
+    enum KeyKind { case scalarLength, trimmedLength, none, criteria }
     /// fzf scans backward when `end` comes before `begin` in the
     /// tie-breaks (`FzfAlgo.match`).
     let forward: Bool
@@ -190,6 +194,15 @@ struct PreparedQuery: Sendable {
             criteria = (tiebreak ?? (scheme == .history ? [] : [.length])).filter { $0 != .index }
         }
         needsOffsets = mode != .substring && FzfTiebreakKey.needsOffsets(criteria)
+        if mode == .substring {
+            keyKind = .scalarLength
+        } else if criteria.isEmpty {
+            keyKind = .none
+        } else if criteria == [.length] {
+            keyKind = .trimmedLength
+        } else {
+            keyKind = .criteria
+        }
         forward = FzfTiebreakKey.forward(tiebreak ?? [])
         exactStart = criteria.contains(.chunk)
         let folded = typed.map(TextFolding.fold)

@@ -164,7 +164,17 @@ public struct SearchIndex: Sendable {
                             }
                             ascii = any
                         }
-                        let outer = Self.hasOuterSpace(text) ? Flag.hasOuterSpace : 0
+                        var outer: UInt8 = 0
+                        if n > 0 {
+                            let head = raw[end], tail = raw[end &+ n &- 1]
+                            if head < 0x80 && tail < 0x80 {
+                                if CharClass.of(byte: head) == CharClass.white || CharClass.of(byte: tail) == CharClass.white {
+                                    outer = Flag.hasOuterSpace
+                                }
+                            } else if Self.hasOuterSpace(text) {
+                                outer = Flag.hasOuterSpace
+                            }
+                        }
                         if ascii < 0x80 {
                             flags.append((hump ? Flag.isASCII | Flag.hasHump : Flag.isASCII) | outer)
                             foldedEnd += n
@@ -325,6 +335,12 @@ struct TextTable: @unchecked Sendable {
     ///   O(length) otherwise.
     @inline(__always) func trimmedLength(_ i: Int) -> Int {
         if flags[i] & SearchIndex.Flag.hasOuterSpace == 0 { return min(scalarLength(i), 65535) }
+        return trimmedLengthSlow(i)
+    }
+
+    /// `trimmedLength` of a text with surrounding whitespace (out of line:
+    /// the common case stays a flag test and two offsets).
+    @inline(never) func trimmedLengthSlow(_ i: Int) -> Int {
         let text = foldedText(i)
         let n = text.count
         guard n > 0 else { return 0 }

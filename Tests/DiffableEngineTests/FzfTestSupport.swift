@@ -44,18 +44,8 @@ final class CorpusFile {
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
-/// A small seeded generator (SplitMix64), so every run compares the same cases.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The target's seeded generator, so every run compares the same cases.
+typealias SeededRandom = SplitMix64
 
 enum FzfCorpus {
     static let words = ["app", "core", "header", "view", "model", "controller", "test", "util", "main", "index",

@@ -68,6 +68,19 @@ import Testing
         #expect(Self.send(server, #"{"jsonrpc":"2.0","id":3,"method":"snapshot","params":{"source":"s"}}"#)?.contains(#""version":1"#) == true)
     }
 
+    /// A malformed request is an invalid-params error whichever source it
+    /// names: params are checked before the source is looked up, so a
+    /// client sees the mistake it can fix, not "unknown source".
+    @Test(arguments: [
+        ("edit", #""ops":5"#), ("search", #""query":5"#), ("select", #""ids":[1]"#),
+        ("select", #""action":"pick""#), ("setSelectionMode", #""sections":[]"#),
+        ("snapshot", #""full":"yes""#), ("viewport", #""start":"x""#), ("rows", #""count":-1"#), ("expand", #""ids":"a""#), ("highlights", #""section":"0""#), ("outline", #""id":3"#), ("drop", #""bogus":1"#),
+    ])
+    func paramsAreCheckedBeforeTheSource(_ method: String, _ members: String) {
+        let answer = Self.send(Self.server(), #"{"jsonrpc":"2.0","id":2,"method":"\#(method)","params":{"source":"nowhere",\#(members)}}"#) ?? ""
+        #expect(answer.contains(#""code":-32602"#), "\(method): \(answer)")
+    }
+
     @Test(arguments: [
         ("apply", #"{"source":"s","sections":[],"frm":"steps"}"#, "frm", "form"),
         ("search", #"{"source":"s","query":"a","limt":50}"#, "limt", "limit"),

@@ -5,8 +5,8 @@ extension Server {
     /// `{source, version, selection}`. All-or-nothing.
     func select(_ raw: JSON?) throws(RPCError) -> JSON {
         let params = try Params(raw, accepting: ["source", "action", "ids", "paths", "sections", "baseVersion"])
-        var source = try existingSource(try params.sourceName())
-        try checkBaseVersion(try params.optionalCount("baseVersion"), of: source)
+        let name = try params.sourceName()
+        let baseVersion = try params.optionalCount("baseVersion")
         let actionName = try params.optionalEnum("action", SelectionAction.allCases.map(\.rawValue)) ?? "select"
         let action = SelectionAction(rawValue: actionName) ?? .select
         var targets: [SelectionTarget] = []
@@ -24,6 +24,10 @@ extension Server {
             guard case .string(let s) = id else { throw params.wrongType("sections[\(index)]", "a string") }
             targets.append(.section(s))
         }
+        // Every param is checked before the source is looked up, so a
+        // malformed request is -32602 whatever the source's name.
+        var source = try existingSource(name)
+        try checkBaseVersion(baseVersion, of: source)
         let delta: SelectionDelta
         do throws(SelectionError) {
             delta = try source.select(action, targets: targets)

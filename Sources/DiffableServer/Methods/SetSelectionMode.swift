@@ -5,9 +5,10 @@ extension Server {
     /// `{source, version, selection}`: items that break the new rules are deselected.
     func setSelectionMode(_ raw: JSON?) throws(RPCError) -> JSON {
         let params = try Params(raw, accepting: ["source", "sections"])
-        var source = try existingSource(try params.sourceName())
+        let name = try params.sourceName()
         guard let sections = try params.optionalObject("sections") else { throw params.missing("sections", "an object") }
         let policies = try SelectionCodec.policies(sections)
+        var source = try existingSource(name)
         let delta: SelectionDelta
         do throws(SelectionError) {
             delta = try source.setSelectionPolicies(policies)

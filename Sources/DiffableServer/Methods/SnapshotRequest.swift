@@ -6,8 +6,9 @@ extension Server {
     /// visible snapshot, or with `full: true` the whole one (search ignored).
     func snapshot(_ raw: JSON?) throws(RPCError) -> JSON {
         let params = try Params(raw, accepting: ["source", "full"])
-        let source = try existingSource(try params.sourceName())
+        let name = try params.sourceName()
         let full = try params.optionalBool("full") ?? false
+        let source = try existingSource(name)
         let sections: JSON
         if source.outline.isEmpty {
             sections = SnapshotCodec.encode(full ? source.snapshot : source.visible, policies: source.selection.policies)

@@ -40,6 +40,7 @@ enum BenchmarkRegistry {
         ViewportBenchmarks.all,
         OutlineBenchmarks.all,
         PatchBenchmarks.all,
+        TransportBenchmarks.all,
     ]
 
     static var all: [Benchmark] { groups.flatMap { $0 } }

@@ -71,6 +71,20 @@ public struct JSONWriter: Sendable {
         writer.flush(emit)
     }
 
+    /// `stream` into `buffer` (whose storage is reused from call to call),
+    /// leaving the last piece in `buffer` rather than emitting it: a value
+    /// shorter than `chunk` is never emitted at all, and is written without
+    /// an allocation once `buffer` has grown.
+    /// - Complexity: O(size of the output), O(chunk) memory.
+    public static func stream(_ value: JSON, chunk: Int = 1 << 20, reusing buffer: inout [UInt8],
+                              _ emit: (UnsafeRawBufferPointer) -> Void) {
+        var writer = JSONWriter()
+        swap(&writer.bytes, &buffer)
+        writer.bytes.removeAll(keepingCapacity: true)
+        writer.stream(value, chunk: chunk, emit)
+        swap(&writer.bytes, &buffer)
+    }
+
     private mutating func stream(_ value: JSON, chunk: Int, _ emit: (UnsafeRawBufferPointer) -> Void) {
         walk(value) { writer, leaf in
             if case .raw(let fragment) = leaf, fragment.count >= chunk {

@@ -326,7 +326,10 @@ public struct MessageFramer: Sendable {
                 readOffset = 0
                 scanOffset = 0
             }
-            buffer.reserveCapacity(min(length, 1 << 26))
+            // The whole body at once (it is at most `maxMessageBytes`):
+            // growing in steps would copy what arrived and fault in fresh
+            // pages at each step, and pages never written cost no memory.
+            buffer.reserveCapacity(length)
         }
         return nil
     }

@@ -37,6 +37,11 @@ final class MessageQueue: @unchecked Sendable {
     /// `$/cancelRequest` notifications queued and not yet popped: when there
     /// are none, only the next queued request can make one moot.
     private var queuedCancels = 0
+    /// Threads waiting on `condition`: the handler for an event, the reader
+    /// for room. Nobody is woken when nobody waits, so a stream of small
+    /// messages is handed over without a system call per message.
+    private var waitingForEvents = 0
+    private var waitingForRoom = 0
 
     init(byteBound: Int = MessageQueue.defaultByteBound) {
         self.byteBound = byteBound
@@ -46,15 +51,22 @@ final class MessageQueue: @unchecked Sendable {
     /// larger of its size and its `footprint`, so the bound limits both the
     /// memory queued and how far the reader runs ahead of the handler.
     func push(_ event: IncomingEvent, size: Int = 0) {
-        let cost = max(size, Self.footprint(event))
+        push([(event, size)])
+    }
+
+    /// Queues events in order, under one lock (the reader hands over the
+    /// small messages of one read together).
+    func push(_ events: [(event: IncomingEvent, size: Int)]) {
+        guard !events.isEmpty else { return }
+        let costs = events.map { max($0.size, Self.footprint($0.event)) }
         condition.lock()
-        items.append(event)
-        costs.append(cost)
-        queuedBytes += cost
-        if Self.isCancel(event) { queuedCancels += 1 }
-        // Both threads wait on the one condition (the handler for an event,
-        // the reader for room): wake whichever waits.
-        condition.broadcast()
+        for (i, (event, _)) in events.enumerated() {
+            items.append(event)
+            self.costs.append(costs[i])
+            queuedBytes += costs[i]
+            if Self.isCancel(event) { queuedCancels += 1 }
+        }
+        if waitingForEvents > 0 { condition.broadcast() }
         condition.unlock()
     }
 
@@ -79,10 +91,17 @@ final class MessageQueue: @unchecked Sendable {
         }
     }
 
-    func pop() -> IncomingEvent {
+    /// The next event, waiting for one. `whenEmpty` runs (under the lock)
+    /// before waiting: the handler's cue that no request is queued.
+    func pop(whenEmpty: () -> Void = {}) -> IncomingEvent {
         condition.lock()
         defer { condition.unlock() }
-        while head >= items.count { condition.wait() }
+        if head >= items.count { whenEmpty() }
+        while head >= items.count {
+            waitingForEvents += 1
+            condition.wait()
+            waitingForEvents -= 1
+        }
         let event = items[head]
         if Self.isCancel(event) { queuedCancels -= 1 }
         queuedBytes -= costs[head]
@@ -95,7 +114,7 @@ final class MessageQueue: @unchecked Sendable {
             costs.removeFirst(head)
             head = 0
         }
-        condition.broadcast()
+        if waitingForRoom > 0, queuedBytes <= byteBound { condition.broadcast() }
         return event
     }
 
@@ -103,7 +122,11 @@ final class MessageQueue: @unchecked Sendable {
     func waitForRoom() {
         condition.lock()
         defer { condition.unlock() }
-        while queuedBytes > byteBound { condition.wait() }
+        while queuedBytes > byteBound {
+            waitingForRoom += 1
+            condition.wait()
+            waitingForRoom -= 1
+        }
     }
 
     /// Runs `body` on the messages already queued behind the one being

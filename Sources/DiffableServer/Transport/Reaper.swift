@@ -86,7 +86,10 @@ final class Reaper: @unchecked Sendable {
         trimRequested = trimRequested || trim || !retired.isEmpty
         trimNow = trimNow || trimAtOnce
         pending.append(contentsOf: retired)
-        condition.signal()
+        // Woken only with work to do: a request that retires nothing (most
+        // small ones) costs no system call here. A trim already waiting for
+        // quiet reads the new `lastActivity` when its wait ends.
+        if !retired.isEmpty || trim || trimAtOnce { condition.signal() }
         condition.unlock()
         retired.removeAll()
     }

@@ -29,6 +29,7 @@ public final class StdioSession: @unchecked Sendable {
     let input: Int32
     let output: Int32
     let queue = MessageQueue()
+    let writer: ReplyWriter
     let reaper = Reaper()
     let tracer: Tracer?
     let maxMessageBytes: Int
@@ -48,6 +49,7 @@ public final class StdioSession: @unchecked Sendable {
         self.maxMessageBytes = maxMessageBytes
         self.input = input
         self.output = output
+        self.writer = ReplyWriter(output: output)
         self.tracer = tracer
         self.watchedProcess = parentProcessID
     }
@@ -86,11 +88,18 @@ public final class StdioSession: @unchecked Sendable {
         reader.start()
         reaper.start()
         if let pid = watchedProcess { ParentWatch.start(pid, logger: server.logger) }
-        server.notificationSink = { [self] in send(JSONWriter.bytes($0)) }
+        // Progress and other notifications go out at once: they report on
+        // work still running.
+        server.notificationSink = { [self] in
+            send(JSONWriter.bytes($0))
+            writer.flush()
+        }
         while true {
-            let next = queue.pop()
+            // Replies wait for a shared write only while requests are queued.
+            let next = queue.pop(whenEmpty: writer.flush)
             switch next {
             case .endOfInput:
+                writer.drain()
                 return 0
             case .malformed(let description):
                 send(server.framingError(description))
@@ -118,7 +127,10 @@ public final class StdioSession: @unchecked Sendable {
                 BackgroundBuilds.releaseHeldStarts()
                 reaper.free(&server.retired, trim: sentBytes >= Reaper.trimAfterResponseSize,
                             trimAtOnce: lazyParams.map { $0.release != .keep } ?? false)
-                if let code = server.exitCode { return code }
+                if let code = server.exitCode {
+                    writer.drain()
+                    return code
+                }
                 if watchedProcess == nil, let pid = server.parentProcessID {
                     watchedProcess = pid
                     ParentWatch.start(pid, logger: server.logger)
@@ -158,21 +170,24 @@ public final class StdioSession: @unchecked Sendable {
         }
     }
 
-    /// Writes one framed message.
+    /// Writes one framed message (through the batching writer).
     private func send(_ body: [UInt8]) {
         tracer?.record(body, .outgoing)
         let (header, trailer) = FrameEncoder.framing(bodyCount: body.count, mode: currentMode)
-        writeAll(header)
-        body.withUnsafeBytes(writeAll)
-        writeAll(trailer)
+        body.withUnsafeBytes { writer.post(header: header, body: $0, trailer: trailer) }
     }
+
+    /// The handler's serialization buffer, reused for every reply.
+    private var replyBytes: [UInt8] = []
 
     /// Writes one framed response, serialized as it is written: a reply
     /// that echoes a million items (~100 MB) is never held twice, nor
-    /// copied into a frame (`JSONWriter.stream`). A `Content-Length` frame
-    /// is measured by a first pass that writes nothing; a reply that comes
-    /// out of it in one piece (any but the largest) is sent from that
-    /// piece, not serialized again. Answers the body's size.
+    /// copied into a frame (`JSONWriter.stream`). A reply shorter than one
+    /// piece (any but the largest) joins the writer's next batch. A larger
+    /// one is written from here once the replies before it are out: one
+    /// message per line streams its pieces as they come; a `Content-Length`
+    /// frame is measured by a first pass that writes nothing, then
+    /// serialized again. Answers the body's size.
     private func send(_ response: JSON) -> Int {
         if tracer != nil {
             let body = JSONWriter.bytes(response)
@@ -180,21 +195,26 @@ public final class StdioSession: @unchecked Sendable {
             return body.count
         }
         let mode = currentMode
-        var count = 0
-        if mode != .lineDelimited {
-            var pieces = 0
-            var first: [UInt8] = []
-            JSONWriter.stream(response) { piece in
-                count += piece.count
-                pieces += 1
-                if pieces == 1 { first = Array(piece) }
+        var emitted = 0
+        JSONWriter.stream(response, reusing: &replyBytes) { piece in
+            if mode == .lineDelimited {
+                if emitted == 0 { writer.drain() }
+                writeAll(piece)
             }
-            if pieces <= 1 {
-                send(first)
-                return first.count
-            }
+            emitted += piece.count
         }
+        let count = emitted + replyBytes.count
         let (header, trailer) = FrameEncoder.framing(bodyCount: count, mode: mode)
+        if emitted == 0 {
+            replyBytes.withUnsafeBytes { writer.post(header: header, body: $0, trailer: trailer) }
+            return count
+        }
+        if mode == .lineDelimited {
+            writeAll(replyBytes)
+            writeAll(trailer)
+            return count
+        }
+        writer.drain()
         writeAll(header)
         var written = 0
         JSONWriter.stream(response) { piece in
@@ -211,21 +231,9 @@ public final class StdioSession: @unchecked Sendable {
         return mode
     }
 
-    /// Writes all of `bytes` to stdout. A write that fails ends the process
-    /// with exit code 3 and one line on stderr: a daemon whose answers
-    /// cannot be delivered must not go on as if they were.
+    /// Writes all of `bytes` to stdout from the handler (see `ReplyWriter.writeAll`).
     private func writeAll(_ bytes: UnsafeRawBufferPointer) {
-        var offset = 0
-        while offset < bytes.count, let base = bytes.baseAddress {
-            let written = write(output, base + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                let reason = String(cString: strerror(errno))
-                FileHandle.standardError.write(Data("diffable: cannot write to stdout: \(reason); exiting\n".utf8))
-                exit(3)
-            }
-            offset += written
-        }
+        writer.writeDirectly(bytes)
     }
 
     private func writeAll(_ bytes: [UInt8]) {
@@ -251,6 +259,7 @@ public final class StdioSession: @unchecked Sendable {
                     publishMode(framer.mode)
                     _ = enqueue(&last)
                 }
+                pushStaged()
                 queue.push(.endOfInput)
                 return
             }
@@ -267,6 +276,7 @@ public final class StdioSession: @unchecked Sendable {
                     framer.resynchronize(after: body)
                 }
             }
+            pushStaged()
         }
     }
 
@@ -284,19 +294,35 @@ public final class StdioSession: @unchecked Sendable {
         modeLock.unlock()
     }
 
+    /// Events parsed from one read, queued together (reader thread only).
+    private var staged: [(event: IncomingEvent, size: Int)] = []
+    /// Staged events are queued at least this often, so the handler starts
+    /// on the first messages of a large read while the rest are parsed.
+    static let stageLimit = 32
+
+    private func stage(_ event: IncomingEvent, size: Int = 0) {
+        staged.append((event, size))
+        if staged.count >= Self.stageLimit { pushStaged() }
+    }
+
+    private func pushStaged() {
+        queue.push(staged)
+        staged.removeAll(keepingCapacity: true)
+    }
+
     /// Queues a framed message (parsed); false when its body is not JSON
     /// (`framed` then still holds it).
     private func enqueue(_ framed: inout FramedMessage) -> Bool {
         switch framed {
         case .malformed(let description):
             tracer?.record(Array(description.utf8), .incoming, isJSON: false)
-            queue.push(.malformed(description))
+            stage(.malformed(description))
             return true
         case .tooLarge(let skipped):
             let id = RequestIDScanner.id(in: skipped.head) ?? .null
             server.logger.log(.warning, "skipped a message of \(skipped.size) bytes, over --max-message-bytes \(skipped.limit)")
             tracer?.recordTooLarge(id: id, size: skipped.size, limit: skipped.limit)
-            queue.push(.tooLarge(id: id, size: skipped.size, limit: skipped.limit))
+            stage(.tooLarge(id: id, size: skipped.size, limit: skipped.limit))
             return true
         case .body(var body):
             // A large request's bytes are handed over: once queued, the
@@ -308,6 +334,9 @@ public final class StdioSession: @unchecked Sendable {
                 server.logger.log(.debug, "validated a \(body.count)-byte request in " + Server.milliseconds(since: started))
                 tracer?.record(body, .incoming)
                 body = []
+                // Queued at once and alone: the handler must hold the only
+                // reference to its bytes.
+                pushStaged()
                 queue.push(.message(envelope, lazyParams: params))
                 return true
             }
@@ -315,11 +344,11 @@ public final class StdioSession: @unchecked Sendable {
                 let message = try JSONParser.parse(body)
                 tracer?.record(body, .incoming)
                 cancelIfRunning(message)
-                queue.push(.message(message), size: body.count)
+                stage(.message(message), size: body.count)
                 return true
             } catch {
                 tracer?.record(body, .incoming, isJSON: false)
-                queue.push(.unparsable("\(error)"), size: body.count)
+                stage(.unparsable("\(error)"), size: body.count)
                 framed = .body(body)
                 return false
             }

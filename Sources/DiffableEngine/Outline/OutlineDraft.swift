@@ -23,6 +23,9 @@ struct OutlineDraft {
     private var descendants: [ItemID: Int] = [:]
     /// Items with children now, less before.
     private var parentCountChange = 0
+    /// Ancestors visited so far (see `addDescendants`): what the edit has
+    /// paid for depth.
+    private(set) var ancestorSteps = 0
 
     init(base: Outline, descendants: [ItemID: Int]) {
         self.base = base
@@ -126,7 +129,9 @@ struct OutlineDraft {
         guard delta != 0 else { return }
         var current = p
         while let id = current {
-            descendants[id] = descendantCount(id) + delta
+            ancestorSteps += 1
+            // One lookup to read and write (the base only on the first change).
+            descendants[id, default: baseDescendants[id] ?? 0] += delta
             current = parent(id)
         }
     }

@@ -8,7 +8,10 @@ extension DataSource {
     /// changed then (the index built on the way is kept).
     ///
     /// `asked` counts the calls of `shouldStop`, one before each op; a stop
-    /// throws `stopped` with nothing changed.
+    /// throws `stopped` with nothing changed. An edit whose ops together
+    /// walk more ancestors than a quarter of the items (thousands of ops
+    /// thousands of levels deep) gives up for the general path, which costs
+    /// O(n) whatever the depth.
     /// - Complexity: the ops' costs (see `OutlineRunEdit`), plus the
     ///   derivation's (see `OutlineVisibleEdit.derive`), plus O(n) for the
     ///   first edit after the snapshot was replaced another way (to chunk
@@ -29,6 +32,10 @@ extension DataSource {
         outlineEditIndex = nil
         var run = OutlineRunEdit(workspace: EditWorkspace(snapshot, index: index.edit),
                                  draft: OutlineDraft(base: outline, descendants: index.descendants))
+        // Each op pays the depth where it works; many ops deep down (a chain
+        // of thousands of levels built in one edit) would pay more than
+        // taking the source apart once: past that, the general path runs.
+        let depthBudget = max(snapshot.itemCount / 4, 50_000)
         for (i, op) in ops.enumerated() {
             asked += 1
             if shouldStop() {
@@ -38,6 +45,10 @@ extension DataSource {
             do throws(OutlineRunEdit.Unhandled) {
                 try run.apply(op)
             } catch {
+                outlineEditIndex = index
+                return nil
+            }
+            if run.draft.ancestorSteps > depthBudget {
                 outlineEditIndex = index
                 return nil
             }

@@ -204,7 +204,7 @@ struct EditWorkspace {
     }
 
     /// Records where items landed (or moved between chunks) in a section.
-    private mutating func record(_ placements: [ItemList.Placement]?, in sectionID: String) {
+    mutating func record(_ placements: [ItemList.Placement]?, in sectionID: String) {
         guard let placements else { return }
         for placement in placements {
             overlay[placement.id] = .some(EditIndex.Location(section: sectionID, chunk: placement.chunk))

@@ -30,8 +30,9 @@ public struct Outline: Equatable, Sendable {
     /// Items shown expanded (when all their ancestors are).
     public internal(set) var expanded: Set<ItemID> = []
     /// The level of every item that has children, so any item's level is
-    /// two lookups rather than a walk to the top.
-    private var parentLevels: [ItemID: Int] = [:]
+    /// two lookups rather than a walk to the top. Internal: a fast tree
+    /// edit (`OutlineDraft`) updates it in place.
+    var parentLevels: [ItemID: Int] = [:]
 
     public init() {}
 

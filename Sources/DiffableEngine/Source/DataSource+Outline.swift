@@ -65,7 +65,7 @@ extension DataSource {
     /// visible descendants deleted) and its row is redrawn. nil when the
     /// item is not in the index (the caller takes the general path).
     private mutating func toggle(_ id: String, _ expand: Bool, recursive: Bool) -> Update? {
-        guard let q = itemFlatIndex()[ItemID(id)] else { return nil }
+        guard let q = flatIndex(of: ItemID(id)) else { return nil }
         var start = 0, s = 0
         while s < snapshot.sections.count, start + snapshot.sections[s].items.count <= q {
             start += snapshot.sections[s].items.count
@@ -125,6 +125,21 @@ extension DataSource {
         let windowUpdate = windowAfter(changeset: changeset, oldVisible: oldVisible, mayScan: false)
         return Update(changeset: changeset, oldVisible: oldVisible, newVisible: visible, selection: SelectionDelta(),
                       window: windowUpdate)
+    }
+
+    /// The flat index of an item: through the tree edit index when a fast
+    /// tree edit kept one (O(chunks + chunk size)), else through the flat
+    /// positions (O(n) once after each snapshot change).
+    private mutating func flatIndex(of id: ItemID) -> Int? {
+        guard let location = outlineEditIndex?.edit.locationOfItem[id] else { return itemFlatIndex()[id] }
+        var start = 0
+        for section in snapshot.sections {
+            if section.id == location.section {
+                return section.items.row(of: id.string, inChunk: location.chunk).map { start + $0 }
+            }
+            start += section.items.count
+        }
+        return nil
     }
 
     /// The index of `flat` in ascending `rows` (the insertion point if absent).

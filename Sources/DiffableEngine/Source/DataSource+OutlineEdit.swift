@@ -6,14 +6,40 @@ extension DataSource {
     /// redrawn (their level and parent changed), revealed and hidden rows
     /// come and go. A source whose last nesting goes is flat again.
     ///
-    /// `shouldStop` is asked before each op: a long edit stops there
+    /// The common edits take a fast path (`editOutlineByRuns`): content
+    /// ops, appending, inserting, deleting and moving items and their
+    /// subtrees, `replaceChildren`, headers, on a source with nested items
+    /// and no active search. They cost what they touch (see
+    /// `OutlineRunEdit`). Any other edit, and one that fails, takes the
+    /// general path: the source taken apart into an `OutlineForest` and
+    /// put together again.
+    ///
+    /// `shouldStop` is asked before each op, once: a long edit stops there
     /// (`EditError.Reason.stopped`) with nothing changed.
     /// - Throws: `EditError`; the source is untouched (same version).
-    /// - Complexity: O(n) to take the source apart and put it together, plus
-    ///   per op O(ids + siblings + depth) (and the subtrees it deletes or
-    ///   walks), plus O(n) to diff the visible rows.
+    /// - Complexity: fast path: see `editOutlineByRuns`. General path: O(n)
+    ///   to take the source apart and put it together, plus per op O(ids +
+    ///   siblings + depth) (and the subtrees it deletes or walks), plus O(n)
+    ///   to diff the visible rows (so a rejected edit costs O(n)).
     public mutating func editOutline(_ ops: [OutlineEditOperation],
                                      shouldStop: () -> Bool = { false }) throws(EditError) -> Update {
+        var asked = 0
+        if let update = try editOutlineByRuns(ops, shouldStop: shouldStop, asked: &asked) { return update }
+        // Ops the fast path already asked about are not asked again.
+        var skipped = 0
+        return try editOutlineRebuilding(ops) {
+            skipped += 1
+            return skipped > asked && shouldStop()
+        }
+    }
+
+    /// The general path of `editOutline`: every op on an `OutlineForest` of
+    /// the whole source, then the visible rows diffed.
+    /// - Complexity: O(n) to take the source apart and put it together,
+    ///   plus per op O(ids + siblings + depth) (and the subtrees it deletes
+    ///   or walks), plus O(n) to diff the visible rows.
+    mutating func editOutlineRebuilding(_ ops: [OutlineEditOperation],
+                                        shouldStop: () -> Bool = { false }) throws(EditError) -> Update {
         var forest = OutlineForest(snapshot, outline)
         for (index, op) in ops.enumerated() {
             if shouldStop() { throw EditError(op: index, opName: op.name, reason: .stopped, ids: []) }

@@ -28,6 +28,10 @@ public struct DataSource: Sendable {
     /// The edit index being built in the background since the last `apply`
     /// (see `prebuildEditIndexIfInteractive`); dropped with the snapshot.
     var editPrebuild: BackgroundBuild<PrebuiltEditIndex>?
+    /// Lookups of `snapshot` and `outline` for fast tree edits, kept between
+    /// them (see `editOutlineByRuns`); dropped by every other change of
+    /// the snapshot (see `commit`).
+    var outlineEditIndex: OutlineEditIndex?
     /// The frontend's viewport and the window rows it holds (nil: the
     /// frontend holds the whole visible list).
     public internal(set) var window: WindowState?
@@ -84,6 +88,7 @@ public struct DataSource: Sendable {
         let oldVisible = visible
         editIndex = nil
         editPrebuild = nil
+        outlineEditIndex = nil
         visible = replaceSnapshot(with: newFull, changes: fullChangeset)
         var changeset: Changeset
         if let fullChangeset, !isFiltering {

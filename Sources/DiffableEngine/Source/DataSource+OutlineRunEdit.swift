@@ -1,0 +1,94 @@
+extension DataSource {
+    /// The fast path of `editOutline`: the ops as flat edits of the preorder
+    /// rows (`OutlineRunEdit`), the outline changed in place, the visible
+    /// rows and their diff derived from the ops (`OutlineVisibleEdit`). nil
+    /// when it does not apply: an op it does not take or one that fails, an
+    /// active search, a source that is or becomes flat; the caller then
+    /// runs the general path, which answers every error. Nothing has
+    /// changed then (the index built on the way is kept).
+    ///
+    /// `asked` counts the calls of `shouldStop`, one before each op; a stop
+    /// throws `stopped` with nothing changed. An edit whose ops together
+    /// walk more ancestors than a quarter of the items (thousands of ops
+    /// thousands of levels deep) gives up for the general path, which costs
+    /// O(n) whatever the depth.
+    /// - Complexity: the ops' costs (see `OutlineRunEdit`), plus the
+    ///   derivation's (see `OutlineVisibleEdit.derive`), plus O(n) for the
+    ///   first edit after the snapshot was replaced another way (to chunk
+    ///   and index it, see `OutlineEditIndex`), plus selection bookkeeping
+    ///   when items are selected (as `edit`).
+    mutating func editOutlineByRuns(_ ops: [OutlineEditOperation], shouldStop: () -> Bool,
+                                    asked: inout Int) throws(EditError) -> Update? {
+        guard !outline.isEmpty, !(search?.isActive ?? false), searchCache.deferred == nil,
+              ops.allSatisfy(OutlineRunEdit.handles) else { return nil }
+        var index: OutlineEditIndex
+        if let kept = outlineEditIndex {
+            index = kept
+        } else {
+            // Same items in chunks: nothing changes for the frontend.
+            snapshot.chunkify()
+            index = OutlineEditIndex(snapshot, outline)
+        }
+        outlineEditIndex = nil
+        var run = OutlineRunEdit(workspace: EditWorkspace(snapshot, index: index.edit),
+                                 draft: OutlineDraft(base: outline, descendants: index.descendants))
+        // Each op pays the depth where it works; many ops deep down (a chain
+        // of thousands of levels built in one edit) would pay more than
+        // taking the source apart once: past that, the general path runs.
+        let depthBudget = max(snapshot.itemCount / 4, 50_000)
+        for (i, op) in ops.enumerated() {
+            asked += 1
+            if shouldStop() {
+                outlineEditIndex = index
+                throw EditError(op: i, opName: op.name, reason: .stopped, ids: [])
+            }
+            do throws(OutlineRunEdit.Unhandled) {
+                try run.apply(op)
+            } catch {
+                outlineEditIndex = index
+                return nil
+            }
+            if run.draft.ancestorSteps > depthBudget {
+                outlineEditIndex = index
+                return nil
+            }
+        }
+        let full = run.workspace.changeset()
+        guard !run.draft.isEmpty,
+              let result = OutlineVisibleEdit.derive(old: snapshot, oldVisible: visible, rowSources: searchCache.rowSources,
+                                                     full: full, run: &run) else {
+            outlineEditIndex = index
+            return nil
+        }
+
+        // Commit. The workspace and the draft hold the old index and outline:
+        // let go of them first, so both are updated in place.
+        let newSnapshot = Snapshot(sections: run.workspace.sections)
+        let overlay = run.workspace.overlay
+        var draft = run.draft
+        run = OutlineRunEdit(workspace: EditWorkspace(Snapshot(), index: EditIndex(Snapshot())),
+                             draft: OutlineDraft(base: Outline(), descendants: [:]))
+        draft.base = Outline()
+        draft.baseDescendants = [:]
+        EditWorkspace.merge(overlay, positions: nil, into: &index.edit)
+        draft.merge(into: &outline, descendants: &index.descendants)
+
+        let oldVisible = visible
+        snapshot = newSnapshot
+        visible = result.visible
+        editIndex = nil
+        editPrebuild = nil
+        // The search index and the flat positions were of the old rows.
+        let pool = searchCache.pool
+        searchCache = SearchCache()
+        searchCache.pool = pool
+        searchCache.rowSources = result.rowSources
+        prebuildSearchIndexIfIdle()
+        let reconciled = selection.reconcile(with: snapshot, visible: visible)
+        version += 1
+        outlineEditIndex = index
+        let windowUpdate = windowAfter(changeset: result.changeset, oldVisible: oldVisible, mayScan: true)
+        return Update(changeset: result.changeset, oldVisible: oldVisible, newVisible: visible,
+                      selection: reconciled, window: windowUpdate)
+    }
+}

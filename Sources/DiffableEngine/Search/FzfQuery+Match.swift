@@ -16,6 +16,10 @@ extension FzfQuery {
     /// occurrence of the first char.
     func score(_ table: TextTable, _ i: Int, scheme: FzfBonusTable, forward: Bool = true,
                workspace ws: FuzzyWorkspace, offsets: inout FzfOffsets, exactStart: Bool = false) -> Int? {
+        if fielded {
+            return fieldedScore(table, i, scheme: scheme, forward: forward, workspace: ws, offsets: &offsets,
+                                exactStart: exactStart)
+        }
         if table.isNil(i) { return nil }
         var total = 0
         for set in sets {
@@ -58,6 +62,7 @@ extension FzfQuery {
     /// term's (fuzzy: its alignment; others: their span), ascending.
     /// - Complexity: O(terms × length × term length) time and space.
     func positions(_ table: TextTable, _ i: Int, scheme: FzfBonusTable, forward: Bool = true) -> [Int] {
+        if fielded { return fieldedPositions(table, i, scheme: scheme, forward: forward) }
         if table.isNil(i) { return [] }
         let ws = FuzzyWorkspace()
         var out = Set<Int>()

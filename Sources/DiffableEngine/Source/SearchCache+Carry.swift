@@ -60,7 +60,7 @@ extension SearchCache {
             guard new.sections.indices.contains(path.section),
                   path.row >= 0, path.row < new.sections[path.section].items.count else { return nil }
             let item = new.sections[path.section].items[path.row]
-            return (newStarts[path.section] + path.row, item.text, item.id)
+            return (newStarts[path.section] + path.row, text(of: item), item.id)
         }
         // A changed row (reload, reconfigure) leaves and comes back with its
         // new text, as UIKit's batch reads a reload.
@@ -91,6 +91,7 @@ extension SearchCache {
         let pending = pendingSplice.map { $0.followed(by: splice) } ?? splice
         guard pending.changeCount <= Self.maxPendingChanges else { return nil }
         var cache = SearchCache()
+        cache.fields = fields
         cache.index = index
         cache.pendingSplice = pending
         cache.lastSplice = splice

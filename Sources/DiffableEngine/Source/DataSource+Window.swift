@@ -139,7 +139,9 @@ extension DataSource {
                 rows.append(WindowRow(kind: .item, id: item.id, section: section.id, content: item.content,
                                       selected: selection.isSelected(item.itemID),
                                       highlights: marks.map(\.range),
-                                      highlightFields: search?.fields == nil ? [] : marks.map(\.field),
+                                      highlightFields: search?.fields.map { fields in
+                                          marks.map { fields.names.indices.contains($0.field) ? fields.names[$0.field] : "" }
+                                      } ?? [],
                                       outline: outline.isEmpty || isPlaceholder ? nil : outline.row(of: item.itemID)))
             } else {
                 rows.append(WindowRow(kind: .header, id: section.id, section: section.id, content: section.header))

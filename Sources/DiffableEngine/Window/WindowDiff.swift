@@ -57,7 +57,8 @@ enum WindowDiff {
             }
         }
         for field in row.highlightFields {
-            withUnsafeBytes(of: field.littleEndian) { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: Array(field.utf8))
+            bytes.append(0)
         }
         bytes.append(contentsOf: Array(row.section.utf8))
         if let outline = row.outline {

@@ -30,14 +30,14 @@ public struct WindowRow: Equatable, Sendable {
     /// Highlighted Unicode-scalar ranges of a search match (with fields:
     /// in the text of the field `highlightFields` gives).
     public var highlights: [Range<Int>]
-    /// With a search of fields (`SearchSettings.fields`), the index of the
+    /// With a search of fields (`SearchSettings.fields`), the name of the
     /// field each of `highlights` is in; empty otherwise.
-    public var highlightFields: [Int]
+    public var highlightFields: [String]
     /// The item's place in the outline (sources with nested items).
     public var outline: OutlineRow?
 
     public init(kind: Kind, id: String, section: String, content: Content?, selected: Bool = false,
-                highlights: [Range<Int>] = [], highlightFields: [Int] = [], outline: OutlineRow? = nil) {
+                highlights: [Range<Int>] = [], highlightFields: [String] = [], outline: OutlineRow? = nil) {
         self.kind = kind
         self.id = id
         self.section = section

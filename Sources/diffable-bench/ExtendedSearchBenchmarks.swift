@@ -11,6 +11,10 @@ enum ExtendedSearchBenchmarks {
                   summary: "1M names and paths, 50-row window: multi-term fuzzy queries typed key by key (order score, no limit), and fzf --filter on the same lines") { context in
             try keystrokes(context, items: 1_000_000, window: 50)
         },
+        Benchmark(name: "extended.fields-1m",
+                  summary: "1M {name, path} contents, 50-row window: a search of fields (index built from them), another field set, fuzzy keystrokes over name and path") { context in
+            try fields(context, items: 1_000_000, window: 50)
+        },
         Benchmark(name: "extended.stream-1m",
                   summary: "1M names and paths appended in batches of 10,000 under a fuzzy query (order score), 50-row window: each append, and keystrokes during the stream") { context in
             try stream(context, items: 1_000_000, batch: 10_000, window: 50)
@@ -18,6 +22,53 @@ enum ExtendedSearchBenchmarks {
     ]
 
     static let queries = ["src swift$", "'view !test", "^lib | ^app"]
+
+    /// A file picker over `fields` (search.md, Fields): 1M items whose
+    /// content is `{name, path}` (a person's name is its own name under
+    /// `people/`): the first search of fields (the index built from them),
+    /// another field set (built again), and fuzzy keystrokes over name and
+    /// path.
+    static func fields(_ context: BenchContext, items: Int, window: Int) throws {
+        let r = context.reporter
+        let lines = ViewportBenchmarks.corpus(items)
+        let daemon = try connect(context)
+        defer { daemon.close() }
+        let rows = lines.enumerated().map { k, line -> String in
+            let path = line.contains("/") ? line : "people/\(line)"
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            return #"{"id":"r\#(k)","content":{"name":"\#(name)","path":"\#(path)"}}"#
+        }
+        let apply = Array(#"{"jsonrpc":"2.0","id":2,"method":"apply","params":{"source":"c","viewport":{"start":0,"count":\#(window)},"sections":[{"id":"list","items":[\#(rows.joined(separator: ","))]}]}}"#.utf8) + [0x0A]
+        _ = try daemon.exchange(apply, id: 2)
+        let request = Requester(daemon).send
+        func search(_ text: String, _ fields: String) -> String {
+            #""method":"search","params":{"source":"c","query":"\#(text)","mode":"fuzzy","order":"score","fields":\#(fields),"viewport":{"start":0,"count":\#(window)}}"#
+        }
+        let both = #"["name","path"]"#
+        var builds: [Double] = []
+        var switches: [Double] = []
+        for _ in 0..<context.runs(full: 3, quick: 1) {
+            builds.append(try request(search("zq", both)).ms)
+            switches.append(try request(search("zq", #"["path"]"#)).ms)
+            _ = try request(#""method":"edit","params":{"source":"c","ops":[{"op":"setContent","items":[{"id":"r0","content":{"name":"x","path":"x"}}]}]}"#)
+            _ = try request(#""method":"apply","params":{"source":"c","viewport":{"start":0,"count":\#(window)},"sections":[{"id":"list","items":[\#(rows.joined(separator: ","))]}]}"#)
+        }
+        r.row("extended.fields-1m first search of fields (index built from name, path)", Sample(builds))
+        r.row("extended.fields-1m another field set (index built from path)", Sample(switches))
+        let words = ["v", "vi", "vie", "view", "view ", "view s", "view sr", "view src"]
+        var times: [[Double]] = Array(repeating: [], count: words.count)
+        for round in 0..<context.runs(full: 5, quick: 2) {
+            try ViewportBenchmarks.forgetRecentMatches(round: round + 1, request: request)
+            _ = try request(search("zq", both))
+            for (k, text) in words.enumerated() {
+                Thread.sleep(forTimeInterval: 0.05)
+                times[k].append(try request(search(text, both)).ms)
+            }
+        }
+        for (k, text) in words.enumerated() {
+            r.row("extended.fields-1m \"\(text)\" over name, path", Sample(times[k]), target: .ms(10))
+        }
+    }
 
     static func connect(_ context: BenchContext) throws -> DaemonConnection {
         let daemon = try DaemonConnection(path: context.daemonPath)

@@ -11,6 +11,7 @@ extension FzfQuery {
     func fieldedScore(_ table: TextTable, _ i: Int, scheme: FzfBonusTable, forward: Bool,
                       workspace ws: FuzzyWorkspace, offsets: inout FzfOffsets, exactStart: Bool) -> Int? {
         if table.isNil(i) { return nil }
+        if table.isASCII(i) && !fieldsMayMatch(table, i) { return nil }
         let views = ws.fieldViews
         let fields = views.load(table, i)
         var total = 0
@@ -31,6 +32,26 @@ extension FzfQuery {
             total &+= score
         }
         return total
+    }
+
+    /// Whether ASCII text `i` (all its fields together) can match: a set of
+    /// plain terms needs one whose chars are in it in order (fuzzy) or
+    /// together (the others), which any field holding the term has. Read
+    /// before the fields are found.
+    /// - Complexity: O(sets × length)
+    func fieldsMayMatch(_ table: TextTable, _ i: Int) -> Bool {
+        for set in sets where !set.contains(where: \.inverse) {
+            let possible = set.contains { term in
+                guard term.pattern.isASCII else { return false }
+                let units = term.pattern.caseSensitive ? table.original(i) : table.foldedText(i)
+                return term.bytes.withUnsafeBufferPointer { p in
+                    term.type == .fuzzy ? FuzzyMatcher.prefilter(p, units) != nil
+                                        : SubstringMatcher.firstOccurrence(of: p, in: units) != nil
+                }
+            }
+            if !possible { return false }
+        }
+        return true
     }
 
     /// `matchSet` over fields: a term matches in the first field where it

@@ -18,17 +18,31 @@ public struct SearchFields: Sendable, Equatable {
     /// The fields' names, in the order they are tried (what equality,
     /// caches and highlights go by).
     public let names: [String]
-    /// The texts of the fields of a content, in `names` order (nil: the
-    /// content has no such field, or it is not a string).
-    let extract: @Sendable (Content) -> [String?]
+    /// Reads a content's fields: calls `found(k, utf8)` for each field `k`
+    /// the content has (a string there), in ascending `k`, each at most
+    /// once, with its text's UTF-8 (valid during the call). A field it does
+    /// not report is missing.
+    public typealias Reader = @Sendable (Content, _ found: (Int, UnsafeBufferPointer<UInt8>) -> Void) -> Void
+    let read: Reader
 
     /// U+000B, what separates fields in the joined text.
     static let separator: UInt8 = 0x0B
     static let separatorScalar: Unicode.Scalar = "\u{0B}"
 
-    public init(names: [String], extract: @escaping @Sendable (Content) -> [String?]) {
+    public init(names: [String], read: @escaping Reader) {
         self.names = names
-        self.extract = extract
+        self.read = read
+    }
+
+    /// Fields given as a function from content to each field's text
+    /// (nil: missing), in `names` order.
+    public init(names: [String], extract: @escaping @Sendable (Content) -> [String?]) {
+        self.init(names: names) { content, found in
+            for (k, text) in extract(content).enumerated() {
+                guard var text else { continue }
+                text.withUTF8 { found(k, $0) }
+            }
+        }
     }
 
     public static func == (a: SearchFields, b: SearchFields) -> Bool { a.names == b.names }
@@ -36,10 +50,43 @@ public struct SearchFields: Sendable, Equatable {
     /// The joined search text of `item`: nil when its content has none of
     /// the fields (or it has no content), so that it never matches a
     /// non-empty query.
-    /// - Complexity: O(what `extract` reads + the fields' lengths)
+    /// - Complexity: O(what `read` reads + the fields' lengths)
     public func text(of item: Item) -> String? {
+        var scratch: [UInt8] = []
+        return text(of: item, scratch: &scratch)
+    }
+
+    /// `text(of:)` built in `scratch` (kept between calls): one allocation,
+    /// the text's, per item.
+    func text(of item: Item, scratch: inout [UInt8]) -> String? {
         guard let content = item.content else { return nil }
-        return Self.join(extract(content), count: names.count)
+        scratch.removeAll(keepingCapacity: true)
+        var next = 0
+        let count = names.count
+        let separator = Self.separator
+        read(content) { k, utf8 in
+            guard k >= next, k < count else { return }
+            while next < k { if next > 0 { scratch.append(separator) }; next += 1 }
+            if k > 0 { scratch.append(separator) }
+            next = k + 1
+            for b in utf8 { scratch.append(b == separator ? 0x20 : b) }
+        }
+        guard next > 0 else { return nil }
+        while next < count { scratch.append(separator); next += 1 }
+        return String(decoding: scratch, as: UTF8.self)
+    }
+
+    /// The joined texts of `items`, in order, read on two threads when
+    /// there are many.
+    /// - Complexity: O(what `read` reads + the texts' lengths)
+    func texts(of items: [Item]) -> [String?] {
+        let parts = items.count >= 16_384 ? 2 : 1
+        let pieces = Parallel.map(parts, placeholder: [String?]()) { part in
+            var scratch: [UInt8] = []
+            let range = items.count * part / parts ..< items.count * (part + 1) / parts
+            return items[range].map { text(of: $0, scratch: &scratch) }
+        }
+        return pieces.count == 1 ? pieces[0] : pieces.flatMap { $0 }
     }
 
     /// The texts joined by `separator` (a missing one empty; a separator

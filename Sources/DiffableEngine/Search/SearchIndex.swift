@@ -70,7 +70,7 @@ public struct SearchIndex: Sendable {
         self.init()
         tracksBonusMasks = bonusMasks
         if let fields {
-            append(contentsOf: snapshot.sections.flatMap { $0.items.map(fields.text(of:)) })
+            append(contentsOf: fields.texts(of: snapshot.sections.flatMap { Array($0.items) }))
         } else {
             append(contentsOf: snapshot.sections.flatMap { $0.items.map(\.text) })
         }

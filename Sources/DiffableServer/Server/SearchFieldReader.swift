@@ -32,34 +32,53 @@ struct SearchFieldReader: Sendable {
 
     struct InvalidField: Error { let index: Int }
 
-    /// The engine's view of these fields.
+    /// The engine's view of these fields: each one's text handed over as
+    /// the content's own bytes when it holds no escape (no copy).
     var searchFields: SearchFields {
         let reader = self
-        return SearchFields(names: names) { content in
-            content.withUnsafeBytes { raw in reader.texts(raw.bindMemory(to: UInt8.self)) }
+        return SearchFields(names: names) { content, found in
+            content.withUnsafeBytes { raw in reader.read(raw.bindMemory(to: UInt8.self), found) }
         }
     }
 
-    /// The text of each field in a content's canonical bytes (nil: missing).
+    /// Calls `found(k, utf8)` for each field `k` a content's canonical bytes
+    /// hold a string at, in order.
     /// - Complexity: O(bytes of the content) per field, at most.
-    func texts(_ bytes: UnsafeBufferPointer<UInt8>) -> [String?] {
+    func read(_ bytes: UnsafeBufferPointer<UInt8>, _ found: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
         var tree: JSON??
-        return paths.map { path in
+        for (k, path) in paths.enumerated() {
             switch Self.scan(bytes, path) {
-            case .found(let text): return text
-            case .missing: return nil
+            case .found(let range, escaped: false):
+                found(k, UnsafeBufferPointer(rebasing: bytes[range]))
+            case .found(let range, escaped: true):
+                var s = ByteScanner(bytes, range: 0..<bytes.count)
+                s.pos = range.lowerBound - 1
+                guard let token = s.stringToken(), var text = s.string(token) else { continue }
+                text.withUTF8 { found(k, $0) }
+            case .missing:
+                continue
             case .unreadable:
                 // An escaped member name: read the parsed value.
                 if tree == nil { tree = .some(try? JSONParser.parse(UnsafeRawBufferPointer(bytes))) }
-                guard let document = tree ?? nil else { return nil }
+                guard let document = tree ?? nil else { continue }
                 let pointer = JSONPointer(tokens: path.map { String(decoding: $0, as: UTF8.self) })
-                guard case .string(let text)? = try? JSONPatch.value(at: pointer, in: document) else { return nil }
-                return text
+                guard case .string(var text)? = try? JSONPatch.value(at: pointer, in: document) else { continue }
+                text.withUTF8 { found(k, $0) }
             }
         }
     }
 
-    enum Scan { case found(String), missing, unreadable }
+    /// The text of each field (nil: missing), as `read` finds them.
+    func texts(_ bytes: UnsafeBufferPointer<UInt8>) -> [String?] {
+        var out = [String?](repeating: nil, count: paths.count)
+        read(bytes) { k, utf8 in out[k] = String(decoding: utf8, as: UTF8.self) }
+        return out
+    }
+
+    /// Where a path leads: a string (its bytes between the quotes, and
+    /// whether they hold escapes), nothing readable as a string, or bytes
+    /// this scan does not read (an escaped member name).
+    enum Scan { case found(Range<Int>, escaped: Bool), missing, unreadable }
 
     /// Follows `path` through the bytes without building a tree: an
     /// object's members are compared by their bytes (the last equal one
@@ -107,7 +126,7 @@ struct SearchFieldReader: Sendable {
         }
         s.skipWhitespace()
         guard s.byte(s.pos) == UInt8(ascii: "\"") else { return .missing }
-        guard let token = s.stringToken(), let text = s.string(token) else { return .unreadable }
-        return .found(text)
+        guard let token = s.stringToken() else { return .unreadable }
+        return .found(token.inner, escaped: token.escaped)
     }
 }

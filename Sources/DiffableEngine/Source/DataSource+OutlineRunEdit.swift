@@ -19,8 +19,7 @@ extension DataSource {
     ///   when items are selected (as `edit`).
     mutating func editOutlineByRuns(_ ops: [OutlineEditOperation], shouldStop: () -> Bool,
                                     asked: inout Int) throws(EditError) -> Update? {
-        guard !outline.isEmpty, !(search?.isActive ?? false), searchCache.deferred == nil,
-              ops.allSatisfy(OutlineRunEdit.handles) else { return nil }
+        guard !outline.isEmpty, ops.allSatisfy(OutlineRunEdit.handles) else { return nil }
         var index: OutlineEditIndex
         if let kept = outlineEditIndex {
             index = kept
@@ -56,6 +55,13 @@ extension DataSource {
             }
         }
         let full = run.workspace.changeset()
+        if (search?.isActive ?? false) || searchCache.deferred != nil {
+            guard !run.draft.isEmpty else {
+                outlineEditIndex = index
+                return nil
+            }
+            return commitSearching(&run, full: full, index: index)
+        }
         guard !run.draft.isEmpty,
               let result = OutlineVisibleEdit.derive(old: snapshot, oldVisible: visible, rowSources: searchCache.rowSources,
                                                      full: full, run: &run) else {
@@ -92,5 +98,31 @@ extension DataSource {
         let windowUpdate = windowAfter(changeset: result.changeset, oldVisible: oldVisible, mayScan: true)
         return Update(changeset: result.changeset, oldVisible: oldVisible, newVisible: visible,
                       selection: reconciled, window: windowUpdate)
+    }
+
+    /// Commits a fast edit made while a search is active: the new rows and
+    /// outline go in as any edit's do (`commit`), so the search is carried
+    /// through the rows' diff (its index spliced) and the visible rows are
+    /// the search's answer on the new tree, diffed with the old ones.
+    /// - Complexity: the search's, as after a flat edit (see
+    ///   `replaceSnapshot`), plus O(visible rows) for the diff and the
+    ///   redraws, plus a copy of the outline's tables (the old outline is
+    ///   read for the redraws while the new one is written).
+    private mutating func commitSearching(_ run: inout OutlineRunEdit, full: Changeset,
+                                          index kept: OutlineEditIndex) -> Update {
+        var index = kept
+        let newSnapshot = Snapshot(sections: run.workspace.sections)
+        let overlay = run.workspace.overlay
+        var draft = run.draft
+        run = OutlineRunEdit(workspace: EditWorkspace(Snapshot(), index: EditIndex(Snapshot())),
+                             draft: OutlineDraft(base: Outline(), descendants: [:]))
+        draft.base = Outline()
+        draft.baseDescendants = [:]
+        EditWorkspace.merge(overlay, positions: nil, into: &index.edit)
+        let oldOutline = outline
+        draft.merge(into: &outline, descendants: &index.descendants)
+        let update = commit(newSnapshot, fullChangeset: full, oldOutline: oldOutline)
+        outlineEditIndex = index
+        return update
     }
 }

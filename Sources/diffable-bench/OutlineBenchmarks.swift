@@ -84,7 +84,7 @@ enum OutlineBenchmarks {
             r.row("outline.pipe-1m expand \(c.label)", Sample(expand))
             r.row("outline.pipe-1m collapse \(c.label)", Sample(collapse), target: c.target)
         }
-        try treeEdits(context, files: context.quick ? 100 : 1000, request: request(_:refused:))
+        try treeEdits(context, files: context.quick ? 100 : 1000, send: request(_:refused:))
         for query in ["view", "vie", "d3/s4"] {
             var tree: [Double] = [], flat: [Double] = []
             for _ in 0..<context.runs(full: 3, quick: 1) {
@@ -104,8 +104,8 @@ enum OutlineBenchmarks {
     /// 1,000 folders in one edit, a chain to the deepest level built in one edit,
     /// and a one-op edit and a recursive expand at the deepest level.
     static func treeEdits(_ context: BenchContext, files: Int,
-                          request: (String, Bool) throws -> Double) throws {
-        func request(_ body: String) throws -> Double { try request(body, false) }
+                          send: (String, Bool) throws -> Double) throws {
+        func request(_ body: String) throws -> Double { try send(body, false) }
         let r = context.reporter
         let runs = context.runs(full: 5, quick: 2)
         let file = "d0/s0/view_0.swift"
@@ -161,7 +161,7 @@ enum OutlineBenchmarks {
         // search's answer on the new tree (the keystroke's cost).
         var refused: [Double] = [], searching: [Double] = [], keystroke: [Double] = []
         for _ in 0..<runs {
-            refused.append(try request(#""method":"edit","params":{"source":"tree","ops":[{"op":"moveItem","id":"\#(file)","parent":"d0/s1"},{"op":"appendItems","parent":"nope","items":["x"]}]}"#, true))
+            refused.append(try send(#""method":"edit","params":{"source":"tree","ops":[{"op":"moveItem","id":"\#(file)","parent":"d0/s1"},{"op":"appendItems","parent":"nope","items":["x"]}]}"#, true))
         }
         _ = try request(#""method":"search","params":{"source":"tree","query":"","viewport":{"start":0,"count":50}}"#)
         for run in 0..<runs * 2 {

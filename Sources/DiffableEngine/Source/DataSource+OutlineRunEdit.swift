@@ -60,7 +60,7 @@ extension DataSource {
                 outlineEditIndex = index
                 return nil
             }
-            return commitSearching(&run, full: full, index: index)
+            return commitSearching(&run, full: full, index: &index)
         }
         guard !run.draft.isEmpty,
               let result = OutlineVisibleEdit.derive(old: snapshot, oldVisible: visible, rowSources: searchCache.rowSources,
@@ -109,11 +109,11 @@ extension DataSource {
     ///   redraws, plus a copy of the outline's tables (the old outline is
     ///   read for the redraws while the new one is written).
     private mutating func commitSearching(_ run: inout OutlineRunEdit, full: Changeset,
-                                          index kept: OutlineEditIndex) -> Update {
-        var index = kept
+                                          index: inout OutlineEditIndex) -> Update {
         let newSnapshot = Snapshot(sections: run.workspace.sections)
         let overlay = run.workspace.overlay
         var draft = run.draft
+        let redrawn = run.suspects.union(run.moved)
         run = OutlineRunEdit(workspace: EditWorkspace(Snapshot(), index: EditIndex(Snapshot())),
                              draft: OutlineDraft(base: Outline(), descendants: [:]))
         draft.base = Outline()
@@ -121,8 +121,9 @@ extension DataSource {
         EditWorkspace.merge(overlay, positions: nil, into: &index.edit)
         let oldOutline = outline
         draft.merge(into: &outline, descendants: &index.descendants)
-        let update = commit(newSnapshot, fullChangeset: full, oldOutline: oldOutline)
-        outlineEditIndex = index
-        return update
+        let kept = index
+        index = OutlineEditIndex(Snapshot(), Outline())
+        return commit(newSnapshot, fullChangeset: full, oldOutline: oldOutline, outlineIndex: kept,
+                      outlineRedraws: redrawn)
     }
 }

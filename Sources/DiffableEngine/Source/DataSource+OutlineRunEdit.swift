@@ -2,9 +2,9 @@ extension DataSource {
     /// The fast path of `editOutline`: the ops as flat edits of the preorder
     /// rows (`OutlineRunEdit`), the outline changed in place, the visible
     /// rows and their diff derived from the ops (`OutlineVisibleEdit`). nil
-    /// when it does not apply: an op it does not take, an active search, a
-    /// source that is or becomes flat; the caller then runs the general
-    /// path. An op that fails throws the general path's error for it. In
+    /// when it does not apply: an op it does not take, a source that is or
+    /// becomes flat; the caller then runs the general path. During a search
+    /// the new rows go in through `commit` (`commitSearching`). An op that fails throws the general path's error for it. In
     /// both cases nothing has changed (the index built on the way is kept).
     ///
     /// `asked` counts the calls of `shouldStop`, one before each op; a stop

@@ -145,13 +145,25 @@ struct OutlineRunEditTests {
         let c = update.changeset
         let batch = Result { try before.applyingBatch(c, contentFrom: after) }
         let steps = Result { try before.applyingSteps(c.steps(from: before, to: after), contentFrom: after) }
-        guard case .success(let b) = batch, b == after else { return "batch replay: \(batch); \(c)" }
+        guard case .success(let b) = batch, b == after else {
+            return "batch replay: \((try? batch.get()).map(dump) ?? "\(batch)") expected \(dump(after)) from \(dump(before)); \(c)"
+        }
         guard case .success(let s) = steps, s == after else { return "steps replay: \(steps); \(c)" }
         let sorted = c.itemDeletes == c.itemDeletes.sorted() && c.itemInserts == c.itemInserts.sorted()
             && c.itemMoves.map(\.to) == c.itemMoves.map(\.to).sorted()
             && c.itemReloads.map(\.old) == c.itemReloads.map(\.old).sorted()
             && c.itemReconfigures.map(\.old) == c.itemReconfigures.map(\.old).sorted()
         return sorted ? nil : "unsorted changeset: \(c)"
+    }
+
+    /// Rows as `id{content}` per section, to read a failing replay.
+    static func dump(_ snapshot: Snapshot) -> String {
+        func text(_ content: Content?) -> String {
+            (content?.bytes ?? []).map { $0 < 32 ? "#\($0)" : String(UnicodeScalar($0)) }.joined()
+        }
+        return snapshot.sections.map { section in
+            "\(section.id)<\(text(section.header))>: " + section.items.map { "\($0.id){\(text($0.content))}" }.joined(separator: " ")
+        }.joined(separator: " || ")
     }
 
     /// The index kept for the next edit is the index of the source now.

@@ -112,6 +112,20 @@ public struct OutlineRow: Equatable, Hashable, Sendable {
         self.hasChildren = hasChildren
         self.expanded = expanded
     }
+
+    /// Parents are compared by their UTF-8 bytes, as ids are: a row moved
+    /// from under "e\u{301}" to under "\u{e9}" has another parent.
+    public static func == (lhs: OutlineRow, rhs: OutlineRow) -> Bool {
+        lhs.level == rhs.level && lhs.hasChildren == rhs.hasChildren && lhs.expanded == rhs.expanded
+            && lhs.parent.map(ItemID.init) == rhs.parent.map(ItemID.init)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(level)
+        hasher.combine(parent.map(ItemID.init))
+        hasher.combine(hasChildren)
+        hasher.combine(expanded)
+    }
 }
 
 /// A nested item as a client sends it: an item and its children.

@@ -19,9 +19,12 @@
 /// An op that fails throws the error the general path (`OutlineForest`)
 /// gives for it, found by the same checks in the same order (see
 /// `OutlineForest+Ops`): so a rejected edit costs what its ops touched up
-/// to the failing one. Any other op (section structure, `deleteAllItems`,
-/// `expand`/`collapse`) is `unhandled`: the caller drops the work and the
-/// general path runs the edit.
+/// to the failing one. Section ops (`appendSections`, `insertSections`,
+/// with nested items too, `deleteSections`, `moveSection`) change the
+/// section list in the workspace and forget a deleted section's items,
+/// O(sections + their items). `deleteAllItems` and `expand`/`collapse` are
+/// `unhandled`: the caller drops the work and the general path runs the
+/// edit.
 struct OutlineRunEdit {
     enum Refusal: Error {
         /// The general path runs the edit.
@@ -38,21 +41,26 @@ struct OutlineRunEdit {
     /// though they neither moved nor changed content: the parents that
     /// gained or lost children.
     var suspects: Set<ItemID> = []
-    /// Items of the subtrees the edit moved: their level or parent may have
-    /// changed. With `suspects`, the only rows whose outline row may differ
-    /// (inserted rows are drawn new).
+    /// Items of the subtrees the edit moved or added: their level or parent
+    /// may have changed. With `suspects`, the only rows whose outline row
+    /// may differ.
     var moved: Set<ItemID> = []
+    /// Whether sections were inserted, deleted or moved (the visible rows
+    /// are then found again, see `DataSource.editOutlineByRuns`).
+    var sectionsChanged = false
 
     /// Whether the fast path takes `op` (when it does not fail).
     static func handles(_ op: OutlineEditOperation) -> Bool {
         switch op {
         case .appendNodes, .insertNodes, .moveInto, .replaceChildren: return true
-        case .appendNestedSections, .insertNestedSections, .setExpanded: return false
+        case .appendNestedSections, .insertNestedSections: return true
+        case .setExpanded: return false
         case .op(let flat):
             switch flat {
             case .appendItems, .insertItems, .deleteItems, .moveItem, .reloadItems, .reconfigureItems,
-                 .setContent, .transformContent, .setHeaders, .reloadSections: return true
-            case .appendSections, .insertSections, .deleteSections, .moveSection, .deleteAllItems: return false
+                 .setContent, .transformContent, .setHeaders, .reloadSections,
+                 .appendSections, .insertSections, .deleteSections, .moveSection: return true
+            case .deleteAllItems: return false
             }
         }
     }
@@ -101,7 +109,11 @@ struct OutlineRunEdit {
                     tooDeepIDs: [parent])
             draft.settle(p)
             suspects.insert(p)
-        case .setExpanded, .appendNestedSections, .insertNestedSections:
+        case .appendNestedSections(let new):
+            try insertSections(new, at: nil)
+        case .insertNestedSections(let new, let position):
+            try insertSections(new, at: position)
+        case .setExpanded:
             throw .unhandled
         case .op(let flat):
             try apply(flat)
@@ -132,8 +144,57 @@ struct OutlineRunEdit {
         case .reloadItems, .reconfigureItems, .setContent, .transformContent, .setHeaders, .reloadSections:
             // Rows stay where they are; the flat workspace checks and records.
             do throws(EditFailure) { try workspace.apply(op) } catch { throw .failed(error) }
-        case .appendSections, .insertSections, .deleteSections, .moveSection, .deleteAllItems:
+        case .appendSections, .insertSections, .moveSection:
+            // Flat items at the top: the flat workspace checks (as the
+            // general path does) and records; the outline has no entry.
+            do throws(EditFailure) { try workspace.apply(op) } catch { throw .failed(error) }
+            sectionsChanged = true
+        case .deleteSections(let ids):
+            var doomed: [ItemID] = []
+            for id in Set(ids) {
+                guard let s = workspace.position(ofSection: id) else { continue }
+                for item in workspace.sections[s].items { doomed.append(item.itemID) }
+            }
+            do throws(EditFailure) { try workspace.apply(op) } catch { throw .failed(error) }
+            for id in doomed { draft.forget(id) }
+            sectionsChanged = true
+        case .deleteAllItems:
             throw .unhandled
+        }
+    }
+
+    /// Inserts sections of nested items (at the end, or next to
+    /// `position`'s target), checked as the general path checks them: the
+    /// target, section ids taken or listed twice, item ids taken or listed
+    /// twice, then each section's depth.
+    private mutating func insertSections(_ new: [OutlineSection], at position: EditPosition?) throws(Refusal) {
+        if let position, workspace.position(ofSection: position.target) == nil {
+            throw Refusal(.unknownSection, [position.target])
+        }
+        let taken = new.map(\.id).filter { workspace.position(ofSection: $0) != nil }
+        if !taken.isEmpty { throw Refusal(.duplicateSection, taken) }
+        let ids = new.flatMap { OutlineForest.ids($0.nodes) }
+        let existing = ids.filter(workspace.contains)
+        do throws(EditFailure) {
+            try EditWorkspace.requireDistinct(new.map(\.id), .duplicateSection)
+            if !existing.isEmpty { throw EditFailure(.duplicateItem, existing.map(\.string)) }
+            try EditWorkspace.requireDistinct(ids.map(\.string), .duplicateItem)
+        } catch {
+            throw .failed(error)
+        }
+        for section in new where OutlineForest.height(section.nodes) > Outline.maxLevel {
+            throw Refusal(.tooDeep, [section.id])
+        }
+        let empty = new.map { Section(id: $0.id, header: $0.header, items: ItemList()) }
+        do throws(EditFailure) {
+            try workspace.apply(position.map { .insertSections(empty, $0) } ?? .appendSections(empty))
+        } catch {
+            throw .failed(error)
+        }
+        sectionsChanged = true
+        for section in new {
+            guard let s = workspace.position(ofSection: section.id) else { throw .unhandled }
+            try add(section.nodes, parent: nil, section: s, at: 0, parentLevel: -1, tooDeepIDs: [section.id])
         }
     }
 
@@ -228,6 +289,9 @@ struct OutlineRunEdit {
         }
         guard parentLevel + 1 + deepest <= Outline.maxLevel else { throw Refusal(.tooDeep, tooDeepIDs) }
         workspace.insertRun(items, section: s, at: row)
+        // An id may come back in the same edit (deleted, or replaced as a
+        // child): its row is then not new, and its place may have changed.
+        moved.formUnion(ids)
         // Subtree sizes, children before parents (reverse preorder).
         var sizes = [Int](repeating: 1, count: items.count)
         for i in items.indices.reversed() where parentIndex[i] >= 0 { sizes[parentIndex[i]] += sizes[i] }

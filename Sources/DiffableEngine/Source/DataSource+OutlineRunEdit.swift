@@ -55,7 +55,7 @@ extension DataSource {
             }
         }
         let full = run.workspace.changeset()
-        if (search?.isActive ?? false) || searchCache.deferred != nil {
+        if (search?.isActive ?? false) || searchCache.deferred != nil || run.sectionsChanged {
             guard !run.draft.isEmpty else {
                 outlineEditIndex = index
                 return nil
@@ -114,11 +114,12 @@ extension DataSource {
         let overlay = run.workspace.overlay
         var draft = run.draft
         let redrawn = run.suspects.union(run.moved)
+        let positions = run.sectionsChanged ? run.workspace.positions : nil
         run = OutlineRunEdit(workspace: EditWorkspace(Snapshot(), index: EditIndex(Snapshot())),
                              draft: OutlineDraft(base: Outline(), descendants: [:]))
         draft.base = Outline()
         draft.baseDescendants = [:]
-        EditWorkspace.merge(overlay, positions: nil, into: &index.edit)
+        EditWorkspace.merge(overlay, positions: positions, into: &index.edit)
         let oldOutline = outline
         draft.merge(into: &outline, descendants: &index.descendants)
         let kept = index

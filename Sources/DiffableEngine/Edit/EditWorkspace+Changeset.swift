@@ -19,10 +19,11 @@ extension EditWorkspace {
     ///   when its content differs (a reconfigure when the change came from a
     ///   `setContent` with style `reconfigure`), else a reconfigure when asked.
     ///
-    /// - Complexity: O(t + touched chunks' rows + k log k), t = touched ids,
-    ///   k = reported changes: each chunk holding a touched item (found
-    ///   through the index) is scanned once on each side, plus O(chunks of
-    ///   its section) to find it.
+    /// - Complexity: O(t × chunks of a section + k log k), t = touched ids,
+    ///   k = reported changes, when the index's offset hints are right (a
+    ///   content-only edit); each chunk holding a touched item whose hint
+    ///   was stale is scanned once on each side (its rows' stored id
+    ///   hashes).
     mutating func changeset() -> Changeset {
         var c = Changeset()
         _ = position(ofSection: "")  // refresh positions
@@ -56,6 +57,10 @@ extension EditWorkspace {
         }
         var plans: [Plan] = []
         plans.reserveCapacity(itemMarks.count)
+        // Rows are found through the offsets the index keeps as hints
+        // (right for every item a content-only edit touched); the others
+        // are looked up chunk by chunk, each chunk scanned once.
+        var oldRows: [ItemID: Int] = [:], newRows: [ItemID: Int] = [:]
         var oldWanted: [ChunkKey: [ItemID]] = [:]
         var newWanted: [ChunkKey: [ItemID]] = [:]
         for (id, marks) in itemMarks {
@@ -63,17 +68,33 @@ extension EditWorkspace {
             // Old section index, when that section survives.
             if let old = base.locationOfItem[id], let o = base.sectionPosition[old.section], positions[old.section] != nil {
                 plan.oldSection = o
-                oldWanted[ChunkKey(section: o, chunk: old.chunk), default: []].append(id)
+                if let offset = old.offset, oldSections.indices.contains(o),
+                   let row = oldSections[o].items.row(of: id, inChunk: old.chunk, atOffset: offset) {
+                    oldRows[id] = row
+                } else {
+                    oldWanted[ChunkKey(section: o, chunk: old.chunk), default: []].append(id)
+                }
             }
             // New section index, when that section is not an inserted one.
             if let new = location(ofItem: id), isOriginal(section: new.section), let n = positions[new.section] {
                 plan.newSection = n
-                newWanted[ChunkKey(section: n, chunk: new.chunk), default: []].append(id)
+                if let offset = new.offset, sections.indices.contains(n),
+                   let row = sections[n].items.row(of: id, inChunk: new.chunk, atOffset: offset) {
+                    newRows[id] = row
+                } else {
+                    newWanted[ChunkKey(section: n, chunk: new.chunk), default: []].append(id)
+                }
             }
             if plan.oldSection != nil || plan.newSection != nil { plans.append(plan) }
         }
-        let oldRows = Self.rows(of: oldWanted, in: oldSections)
-        let newRows = Self.rows(of: newWanted, in: sections)
+        for (id, row, _) in Self.rows(of: oldWanted, in: oldSections) { oldRows[id] = row }
+        for (id, row, offset) in Self.rows(of: newWanted, in: sections) {
+            newRows[id] = row
+            // Kept as the hint of the next lookup.
+            if let location = location(ofItem: id) {
+                overlay[id] = .some(EditIndex.Location(section: location.section, chunk: location.chunk, offset: offset))
+            }
+        }
 
         for plan in plans {
             let oldPath = plan.oldSection.flatMap { s in oldRows[plan.id].map { ItemPath(section: s, row: $0) } }
@@ -126,14 +147,14 @@ extension EditWorkspace {
         var chunk: Int
     }
 
-    /// Row of each wanted id, scanning each named chunk once.
+    /// Row (and offset in its chunk) of each wanted id, scanning each
+    /// named chunk once.
     /// - Complexity: O(wanted ids + Σ over named chunks of (chunk size +
     ///   chunks of its section)).
-    private static func rows(of wanted: [ChunkKey: [ItemID]], in sections: [Section]) -> [ItemID: Int] {
-        var rows: [ItemID: Int] = [:]
+    private static func rows(of wanted: [ChunkKey: [ItemID]], in sections: [Section]) -> [(id: ItemID, row: Int, offset: Int)] {
+        var rows: [(id: ItemID, row: Int, offset: Int)] = []
         for (key, ids) in wanted where sections.indices.contains(key.section) {
-            let items = sections[key.section].items
-            for (id, r) in items.rows(of: Set(ids), inChunk: key.chunk) { rows[id] = r }
+            rows += sections[key.section].items.rows(of: ids, inChunk: key.chunk)
         }
         return rows
     }

@@ -221,6 +221,10 @@ enum EditCodec {
             throw .invalidParams("\(error.path) \(error.message)", data: Params.pathData(error.path))
         }
         return ContentTransform(id: id) { old throws(ContentTransformFailure) in
+            // Spliced in place when it can be: the same bytes and text as below.
+            if let old, let spliced = old.withUnsafeBytes({ JSONPatch.spliced(ops, into: $0.bindMemory(to: UInt8.self)) }) {
+                return (Content(bytes: spliced.bytes), spliced.text)
+            }
             var document = JSON.null
             if let old {
                 // Stored content is the daemon's own canonical JSON.

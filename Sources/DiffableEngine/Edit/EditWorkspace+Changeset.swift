@@ -54,51 +54,69 @@ extension EditWorkspace {
             var marks: ItemMarks
             var oldSection: Int?
             var newSection: Int?
+            var oldRow: Int?
+            var newRow: Int?
         }
         var plans: [Plan] = []
         plans.reserveCapacity(itemMarks.count)
         // Rows are found through the offsets the index keeps as hints
         // (right for every item a content-only edit touched); the others
         // are looked up chunk by chunk, each chunk scanned once.
-        var oldRows: [ItemID: Int] = [:], newRows: [ItemID: Int] = [:]
         var oldWanted: [ChunkKey: [ItemID]] = [:]
         var newWanted: [ChunkKey: [ItemID]] = [:]
+        // Most touched items share a section: its positions are looked up once.
+        var memo: (name: String, old: Int?, new: Int?)?
+        func sectionIndices(_ section: String) -> (old: Int?, new: Int?) {
+            if let memo, memo.name == section { return (memo.old, memo.new) }
+            let found = (base.sectionPosition[section], positions[section])
+            memo = (section, found.0, found.1)
+            return found
+        }
         for (id, marks) in itemMarks {
             var plan = Plan(id: id, marks: marks)
+            let old = base.locationOfItem[id]
             // Old section index, when that section survives.
-            if let old = base.locationOfItem[id], let o = base.sectionPosition[old.section], positions[old.section] != nil {
+            if let old, case let (o?, _?) = sectionIndices(old.section) {
                 plan.oldSection = o
                 if let offset = old.offset, oldSections.indices.contains(o),
                    let row = oldSections[o].items.row(of: id, inChunk: old.chunk, atOffset: offset) {
-                    oldRows[id] = row
+                    plan.oldRow = row
                 } else {
                     oldWanted[ChunkKey(section: o, chunk: old.chunk), default: []].append(id)
                 }
             }
             // New section index, when that section is not an inserted one.
-            if let new = location(ofItem: id), isOriginal(section: new.section), let n = positions[new.section] {
+            let new = overlay.isEmpty ? old : (overlay[id] ?? old)
+            if let new, case let (_?, n?) = sectionIndices(new.section) {
                 plan.newSection = n
                 if let offset = new.offset, sections.indices.contains(n),
                    let row = sections[n].items.row(of: id, inChunk: new.chunk, atOffset: offset) {
-                    newRows[id] = row
+                    plan.newRow = row
                 } else {
                     newWanted[ChunkKey(section: n, chunk: new.chunk), default: []].append(id)
                 }
             }
             if plan.oldSection != nil || plan.newSection != nil { plans.append(plan) }
         }
-        for (id, row, _) in Self.rows(of: oldWanted, in: oldSections) { oldRows[id] = row }
-        for (id, row, offset) in Self.rows(of: newWanted, in: sections) {
-            newRows[id] = row
-            // Kept as the hint of the next lookup.
-            if let location = location(ofItem: id) {
-                overlay[id] = .some(EditIndex.Location(section: location.section, chunk: location.chunk, offset: offset))
+        if !oldWanted.isEmpty || !newWanted.isEmpty {
+            var oldRows: [ItemID: Int] = [:], newRows: [ItemID: Int] = [:]
+            for (id, row, _) in Self.rows(of: oldWanted, in: oldSections) { oldRows[id] = row }
+            for (id, row, offset) in Self.rows(of: newWanted, in: sections) {
+                newRows[id] = row
+                // Kept as the hint of the next lookup.
+                if let location = location(ofItem: id) {
+                    overlay[id] = .some(EditIndex.Location(section: location.section, chunk: location.chunk, offset: offset))
+                }
+            }
+            for k in plans.indices {
+                if plans[k].oldSection != nil, plans[k].oldRow == nil { plans[k].oldRow = oldRows[plans[k].id] }
+                if plans[k].newSection != nil, plans[k].newRow == nil { plans[k].newRow = newRows[plans[k].id] }
             }
         }
 
         for plan in plans {
-            let oldPath = plan.oldSection.flatMap { s in oldRows[plan.id].map { ItemPath(section: s, row: $0) } }
-            let newPath = plan.newSection.flatMap { s in newRows[plan.id].map { ItemPath(section: s, row: $0) } }
+            let oldPath = plan.oldSection.flatMap { s in plan.oldRow.map { ItemPath(section: s, row: $0) } }
+            let newPath = plan.newSection.flatMap { s in plan.newRow.map { ItemPath(section: s, row: $0) } }
             switch (oldPath, newPath) {
             case let (from?, nil):
                 c.itemDeletes.append(from)

@@ -56,7 +56,7 @@ struct EditWorkspace {
     func location(ofItem id: String) -> EditIndex.Location? { location(ofItem: ItemID(id)) }
 
     func location(ofItem key: ItemID) -> EditIndex.Location? {
-        if let entry = overlay[key] { return entry }
+        if !overlay.isEmpty, let entry = overlay[key] { return entry }
         return base.locationOfItem[key]
     }
 

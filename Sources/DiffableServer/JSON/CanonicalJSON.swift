@@ -31,35 +31,36 @@ struct CanonicalJSON {
 
     /// End (past the closing quote) of the string whose opening quote is
     /// at `i`; nil when it is not closed or not escaped canonically.
+    /// - Complexity: O(its bytes), eight at a time between escapes.
     func stringEnd(_ i: Int) -> Int? {
         guard byte(i) == Self.quote else { return nil }
         var j = i + 1
-        while j < bytes.count {
+        while true {
+            j = ByteRuns.plainStringRunEnd(bytes, from: j, end: bytes.count)
+            guard j < bytes.count else { return nil }
             let b = bytes[j]
             if b == Self.quote { return j + 1 }
-            if b < 0x20 { return nil }
-            if b == Self.backslash {
-                guard let e = byte(j + 1) else { return nil }
-                switch e {
-                case Self.quote, Self.backslash, UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
-                     UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    j += 2
-                case UInt8(ascii: "u"):
-                    // The writer spells the other control characters \u00xx.
-                    guard byte(j + 2) == UInt8(ascii: "0"), byte(j + 3) == UInt8(ascii: "0"),
-                          let high = byte(j + 4), high == UInt8(ascii: "0") || high == UInt8(ascii: "1"),
-                          let low = byte(j + 5), let digit = Self.lowercaseHex(low) else { return nil }
-                    let value = (high == UInt8(ascii: "1") ? 16 : 0) + digit
-                    guard ![0x08, 0x09, 0x0A, 0x0C, 0x0D].contains(value) else { return nil }
-                    j += 6
-                default:
-                    return nil
-                }
+            if b >= 0x80 {
+                j += 1
                 continue
             }
-            j += 1
+            guard b == Self.backslash, let e = byte(j + 1) else { return nil }
+            switch e {
+            case Self.quote, Self.backslash, UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"),
+                 UInt8(ascii: "r"), UInt8(ascii: "t"):
+                j += 2
+            case UInt8(ascii: "u"):
+                // The writer spells the other control characters \u00xx.
+                guard byte(j + 2) == UInt8(ascii: "0"), byte(j + 3) == UInt8(ascii: "0"),
+                      let high = byte(j + 4), high == UInt8(ascii: "0") || high == UInt8(ascii: "1"),
+                      let low = byte(j + 5), let digit = Self.lowercaseHex(low) else { return nil }
+                let value = (high == UInt8(ascii: "1") ? 16 : 0) + digit
+                guard ![0x08, 0x09, 0x0A, 0x0C, 0x0D].contains(value) else { return nil }
+                j += 6
+            default:
+                return nil
+            }
         }
-        return nil
     }
 
     private static func lowercaseHex(_ b: UInt8) -> Int? {
@@ -233,10 +234,11 @@ struct CanonicalJSON {
         return Array(writer.bytes.dropFirst().dropLast())
     }
 
-    /// The search text of a content (as `SnapshotCodec.searchText(of:)`
-    /// finds it): a string content itself, or the string value of the
-    /// last member named `text` of an object content. The outer nil: the
-    /// content is not in the daemon's form.
+    /// The search text of a content in the daemon's form (as
+    /// `SnapshotCodec.searchText(of:)` finds it): a string content itself,
+    /// or the string value of the last member named `text` of an object
+    /// content. The outer nil: what it read is not in the daemon's form
+    /// (an object without a `"text":` is not read at all).
     func searchText() -> String?? {
         let whole = 0 ..< bytes.count
         switch byte(0) {
@@ -244,6 +246,8 @@ struct CanonicalJSON {
             guard valueEnd(0) == bytes.count, let s = string(whole) else { return nil }
             return .some(s)
         case Self.openBrace:
+            // No `"text":` anywhere: no member of that name (most contents).
+            guard contains(Self.textKey) else { return .some(nil) }
             var last: Member?
             guard forEachMember(of: whole, { if name($0.name, is: "text") { last = $0 } }) else { return nil }
             guard let text = last, byte(text.value.lowerBound) == Self.quote else { return .some(nil) }
@@ -269,6 +273,26 @@ struct CanonicalJSON {
             guard let p = bytes.baseAddress, let q = other.baseAddress, !name.isEmpty else { return true }
             return memcmp(p + range.lowerBound, q, name.count) == 0
         }
+    }
+
+    private static let textKey = Array(#""text":"#.utf8)
+
+    /// Whether `needle` occurs in the bytes.
+    /// - Complexity: O(bytes × needle) at worst; a byte compare per byte
+    ///   where the needle's first byte is not.
+    func contains(_ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, needle.count <= bytes.count else { return false }
+        var i = 0
+        let last = bytes.count - needle.count
+        while i <= last {
+            if bytes[i] == first {
+                var k = 1
+                while k < needle.count, bytes[i + k] == needle[k] { k += 1 }
+                if k == needle.count { return true }
+            }
+            i += 1
+        }
+        return false
     }
 
     /// Whether the name bytes `range` are exactly `literal` (ASCII, no escapes).

@@ -17,12 +17,27 @@ extension JSONPatch {
     /// - Complexity: O(ops × (size of the content × tokens of the op's path
     ///   + size of its value)).
     static func spliced(_ ops: [Operation], into content: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8], text: String?)? {
-        var document = Array(content)
+        // Read whole once: every part of the result is then in the daemon's
+        // form (the content's bytes, and values the writer wrote).
+        guard CanonicalJSON(content).valueEnd(0) == content.count else { return nil }
+        // Still the content itself until the first change.
+        var changed: [UInt8]?
         for op in ops {
-            let step: Splice?? = document.withUnsafeBufferPointer { splice(op, CanonicalJSON($0)) }
+            let step: Splice?? = changed?.withUnsafeBufferPointer { splice(op, CanonicalJSON($0)) } ?? splice(op, CanonicalJSON(content))
             guard let step else { return nil }
-            if let step { document.replaceSubrange(step.range, with: step.bytes) }
+            guard let step else { continue }
+            if changed == nil {
+                var bytes: [UInt8] = []
+                bytes.reserveCapacity(content.count - step.range.count + step.bytes.count)
+                bytes += UnsafeBufferPointer(rebasing: content[..<step.range.lowerBound])
+                bytes += step.bytes
+                bytes += UnsafeBufferPointer(rebasing: content[step.range.upperBound...])
+                changed = bytes
+            } else {
+                changed?.replaceSubrange(step.range, with: step.bytes)
+            }
         }
+        let document = changed ?? Array(content)
         guard document != nullBytes else { return nil }
         let text: String?? = document.withUnsafeBufferPointer { CanonicalJSON($0).searchText() }
         guard let text else { return nil }

@@ -22,10 +22,16 @@ struct DiffEncoding {
     /// `patches` (`updates: "patch"`): rows the frontend holds whose
     /// content changed (reloads, reconfigures, moves with new content)
     /// carry a patch from their old content (see `ItemEncoding.previous`).
+    /// `contentsBefore` (an edit of contents made in place, see
+    /// `DataSource.Update`): what the changed rows had; `old` then has the
+    /// new contents.
     static func encode(_ changeset: Changeset, form: DiffForm, old: Snapshot, new: Snapshot,
-                       echo: ItemEncoding = .full, patches: Bool = false) -> (key: String, value: JSON) {
+                       echo: ItemEncoding = .full, patches: Bool = false,
+                       contentsBefore: [ItemID: Content]? = nil) -> (key: String, value: JSON) {
         var encoding = echo
-        if patches { encoding.previous = previousContents(changeset, old: old, new: new, echo: echo) }
+        if patches {
+            encoding.previous = previousContents(changeset, old: old, new: new, echo: echo, contentsBefore: contentsBefore)
+        }
         let encoder = DiffEncoding(echo: encoding)
         switch form {
         case .batch: return ("batch", encoder.batch(changeset, new: new))
@@ -39,11 +45,16 @@ struct DiffEncoding {
     /// moves with new content, by id; only for rows whose content is sent
     /// (`echo`).
     /// - Complexity: O(those rows).
-    static func previousContents(_ c: Changeset, old: Snapshot, new: Snapshot, echo: ItemEncoding) -> [ItemID: Content] {
+    static func previousContents(_ c: Changeset, old: Snapshot, new: Snapshot, echo: ItemEncoding,
+                                 contentsBefore: [ItemID: Content]? = nil) -> [ItemID: Content] {
         var previous: [ItemID: Content] = [:]
         func note(_ from: ItemPath, _ to: ItemPath) {
-            guard let item = new.item(at: to), echo.includes(item), let before = old.item(at: from),
-                  let content = before.content else { return }
+            guard let item = new.item(at: to), echo.includes(item) else { return }
+            if let contentsBefore {
+                previous[item.itemID] = contentsBefore[item.itemID]
+                return
+            }
+            guard let before = old.item(at: from), let content = before.content else { return }
             previous[before.itemID] = content
         }
         for update in c.itemReloads { note(update.old, update.new) }

@@ -38,6 +38,7 @@ enum BenchmarkRegistry {
         SearchBenchmarks.all,
         LifecycleBenchmarks.all,
         ViewportBenchmarks.all,
+        ExtendedSearchBenchmarks.all,
         OutlineBenchmarks.all,
         PatchBenchmarks.all,
         TransportBenchmarks.all,

@@ -15,8 +15,10 @@ import Testing
 struct OutlineRunEditTests {
     @Test func fastEditsEqualTheGeneralPath() {
         let taken = Self.property(seeds: 1500, size: 4...120)
-        // Most edits of handled ops pass and take the fast path.
+        // Most edits of handled ops pass and take the fast path; failing
+        // ones are answered there too.
         #expect(taken.fast > 3000, "fast edits: \(taken.fast) of \(taken.edits)")
+        #expect(taken.fastRejections > 500, "fast rejections: \(taken.fastRejections) of \(taken.edits)")
     }
 
     @Test func fastEditsEqualTheGeneralPathAcrossChunks() {
@@ -48,9 +50,9 @@ struct OutlineRunEditTests {
     }
 
     /// Runs 8 random edits on each seed's forest; answers how many edits
-    /// took the fast path.
-    static func property(seeds: UInt64, size: ClosedRange<Int>) -> (fast: Int, edits: Int) {
-        var failed = 0, fast = 0, edits = 0
+    /// took the fast path, and how many the fast path refused with an error.
+    static func property(seeds: UInt64, size: ClosedRange<Int>) -> (fast: Int, fastRejections: Int, edits: Int) {
+        var failed = 0, fast = 0, fastRejections = 0, edits = 0
         for seed in 1...seeds {
             var gen = Gen(rng: SplitMix64(seed: seed), pool: OutlineEditSequenceTests.mixedPool)
             let forest = forest(&gen, size: gen.int(size), maxDepth: gen.int(1...12))
@@ -61,6 +63,12 @@ struct OutlineRunEditTests {
                 let ops = gen.handledEdit(model, handledOnly: !gen.chance(0.15))
                 var general = source
                 let before = OutlinePropertyTests.decorated(source.visible, source.outline)
+                var probe = source, asked = 0
+                do throws(EditError) {
+                    _ = try probe.editOutlineByRuns(ops, shouldStop: { false }, asked: &asked)
+                } catch {
+                    fastRejections += 1
+                }
                 let fastResult = OutlineEditSequenceTests.run(&source, ops)
                 let generalResult: Result<DataSource.Update, EditError>
                 do throws(EditError) { generalResult = .success(try general.editOutlineRebuilding(ops)) } catch { generalResult = .failure(error) }
@@ -96,7 +104,7 @@ struct OutlineRunEditTests {
             }
         }
         if failed > 0 { Issue.record(Comment(rawValue: "\(failed) of \(seeds) seeds fail")) }
-        return (fast, edits)
+        return (fast, fastRejections, edits)
     }
 
     static func compare(_ fast: DataSource, _ general: DataSource) -> String? {
@@ -159,7 +167,7 @@ struct OutlineRunEditTests {
                 && source.visible == before.3)
     }
 
-    @Test func aFailingOpIsAnsweredByTheGeneralPathAskingOncePerOp() throws {
+    @Test func aFailingOpIsAnsweredOnTheFastPathAskingOncePerOp() throws {
         var source = DataSource(name: "t")
         let root = OutlineNode(item: Item(id: "n0"), children: [OutlineNode(item: Item(id: "n1"))])
         let (snapshot, outline) = Outline.flatten([(id: "A", header: nil, nodes: [root])], previous: Outline())
@@ -179,6 +187,11 @@ struct OutlineRunEditTests {
         }
         #expect(asked == 2, "asked before ops 0 and 1, once each")
         #expect(source.snapshot == before.0 && source.outline == before.1 && source.version == before.2)
+        // The fast path itself answers it (the general path is not run).
+        var probe = source, probeAsked = 0
+        #expect(throws: EditError(op: 1, opName: "moveItem", reason: .cycle, ids: ["n0", "n2"])) {
+            _ = try probe.editOutlineByRuns(ops, shouldStop: { false }, asked: &probeAsked)
+        }
     }
 
     @Test func tooDeepIsRefusedOnTheFastPathToo() throws {

@@ -66,6 +66,18 @@ import Testing
         #expect(narrowed.matches.indices == scanned.matches.indices && narrowed.hits == scanned.hits, "seed \(seed): \(longer)")
     }
 
+    /// Texts appended after the last one extend the buffers; runs of
+    /// consecutive inserts go in one piece: both equal a rebuild.
+    @Test func appendedRunsEqualARebuild() throws {
+        let texts: [String?] = ["a", nil, "Bé", "c"]
+        let index = SearchIndex(texts: texts)
+        let tail = try #require(index.splicing(removed: [], inserted: [(4, "x"), (5, nil), (6, "yÿ")]))
+        #expect(Self.same(tail, SearchIndex(texts: texts + ["x", nil, "yÿ"])))
+        #expect(Self.same(index, SearchIndex(texts: texts)), "the spliced index is a copy")
+        let runs = try #require(index.splicing(removed: [1], inserted: [(0, "p"), (1, "q"), (3, "r"), (4, "s")]))
+        #expect(Self.same(runs, SearchIndex(texts: ["p", "q", "a", "r", "s", "Bé", "c"])))
+    }
+
     @Test func positionsThatDoNotDescribeABatchAreRefused() {
         let index = SearchIndex(texts: ["a", "b", "c"])
         #expect(index.splicing(removed: [3], inserted: []) == nil, "out of range")
@@ -110,13 +122,60 @@ import Testing
 
         // More waiting changes than a splice is worth: rebuilt.
         _ = source.setSearch(SearchSettings(query: SearchQuery(text: "")))
-        let batch = SearchCache.maxSplicedChanges - 1
+        let batch = SearchCache.maxSplicedChanges - 2
         for round in 0...(SearchCache.maxPendingChanges / batch) {
-            _ = try source.edit([.appendItems((0..<batch).map { Self.item("b\(round)-\($0)", "bulk") }, toSection: "list")])
+            _ = try source.edit([.deleteItems(["p\(45 + round)"]),
+                                 .appendItems((0..<batch).map { Self.item("b\(round)-\($0)", "bulk") }, toSection: "list")])
         }
         #expect(source.searchCache.index == nil, "too many waiting changes: rebuilt on the next search")
         _ = source.setSearch(settings)
         #expect(Self.same(try #require(source.searchCache.index), SearchIndex(snapshot: source.snapshot)))
+    }
+
+    /// A list streaming in: batches larger than `maxSplicedChanges` that
+    /// only insert are spliced (the index is extended, not rebuilt), under
+    /// a ranked search and with nothing typed; the index equals a rebuild
+    /// and the visible list a fresh source's. Past `maxSplicedInserts`
+    /// waiting inserts, the index is rebuilt.
+    @Test func largeAppendsExtendTheIndex() throws {
+        var source = DataSource(name: "stream")
+        _ = try source.apply(Snapshot(sections: [Section(id: "list", items: []), Section(id: "tail", items: [])]))
+        let ranked = SearchSettings(query: SearchQuery(text: "it 1", mode: .fuzzy, order: .score, limit: 20), scope: ["list"])
+        _ = source.setSearch(ranked)
+        var next = 0
+        func batch(_ n: Int) -> [Item] {
+            (0..<n).map { _ in next += 1; return Self.item("i\(next)", "item \(next)") }
+        }
+        for round in 0..<3 {
+            _ = try source.edit([.appendItems(batch(SearchCache.maxSplicedChanges + 1000), toSection: round == 1 ? "tail" : "list")])
+            #expect(source.searchCache.lastSplice?.inserted.count == SearchCache.maxSplicedChanges + 1000, "round \(round): spliced")
+            let same = Self.same(try #require(source.searchCache.index), SearchIndex(snapshot: source.snapshot))
+            #expect(same, "round \(round)")
+            var fresh = DataSource(name: "fresh")
+            _ = try fresh.apply(source.snapshot)
+            _ = fresh.setSearch(ranked)
+            let sameVisible = source.visible == fresh.visible
+            #expect(sameVisible, "round \(round)")
+        }
+        // Nothing typed: the inserts wait, composed, up to maxSplicedInserts.
+        _ = source.setSearch(SearchSettings(query: SearchQuery(text: "")))
+        _ = try source.edit([.appendItems(batch(10_000), toSection: "list")])
+        _ = try source.edit([.appendItems(batch(10_000), toSection: "tail")])
+        #expect(source.searchCache.pendingSplice?.changeCount == 20_000)
+        _ = source.setSearch(ranked)
+        let spliced = Self.same(try #require(source.searchCache.index), SearchIndex(snapshot: source.snapshot))
+        #expect(spliced)
+        // No search field (no background splice): past maxSplicedInserts
+        // waiting inserts the index is dropped, and rebuilt when searched.
+        _ = source.setSearch(nil)
+        for _ in 0...(SearchCache.maxSplicedInserts / 20_000) {
+            _ = try source.edit([.appendItems(batch(20_000), toSection: "list")])
+        }
+        let dropped = source.searchCache.index == nil
+        #expect(dropped, "more waiting inserts than maxSplicedInserts: rebuilt")
+        _ = source.setSearch(ranked)
+        let rebuilt = Self.same(try #require(source.searchCache.index), SearchIndex(snapshot: source.snapshot))
+        #expect(rebuilt)
     }
 
     static func item(_ id: String, _ text: String?) -> Item {

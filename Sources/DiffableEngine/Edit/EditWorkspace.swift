@@ -174,14 +174,14 @@ struct EditWorkspace {
         if !unknown.isEmpty { throw EditFailure(.unknownSection, unknown) }
     }
 
-    private func requireItems(_ ids: [String]) throws(EditFailure) {
+    func requireItems(_ ids: [String]) throws(EditFailure) {
         var unknown: [String] = [], reported = Set<ItemID>()
         for id in ids where sectionID(ofItem: id) == nil && reported.insert(ItemID(id)).inserted { unknown.append(id) }
         if !unknown.isEmpty { throw EditFailure(.unknownItem, unknown) }
     }
 
     /// Ids must be listed once each.
-    private static func requireDistinct(_ ids: [String], _ reason: EditError.Reason) throws(EditFailure) {
+    static func requireDistinct(_ ids: [String], _ reason: EditError.Reason) throws(EditFailure) {
         guard ids.count > 1 else { return }
         var repeated: [String] = []
         if reason == .duplicateItem {

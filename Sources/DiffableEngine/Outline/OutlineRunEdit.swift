@@ -16,12 +16,21 @@
 ///   moved subtree (its rows move, its levels change);
 /// - `replaceChildren`: O(k + c + d), k the old and new children's subtrees.
 ///
-/// Any other op (section structure, `deleteAllItems`, `expand`/`collapse`)
-/// and any op that fails is `Unhandled`: the caller drops the work and the
-/// general path (`OutlineForest`) runs the edit, so it answers every error
-/// exactly as before.
+/// An op that fails throws the error the general path (`OutlineForest`)
+/// gives for it, found by the same checks in the same order (see
+/// `OutlineForest+Ops`): so a rejected edit costs what its ops touched up
+/// to the failing one. Any other op (section structure, `deleteAllItems`,
+/// `expand`/`collapse`) is `unhandled`: the caller drops the work and the
+/// general path runs the edit.
 struct OutlineRunEdit {
-    struct Unhandled: Error {}
+    enum Refusal: Error {
+        /// The general path runs the edit.
+        case unhandled
+        /// The op fails with the general path's error for it.
+        case failed(EditFailure)
+
+        init(_ reason: EditError.Reason, _ ids: [String]) { self = .failed(EditFailure(reason, ids)) }
+    }
 
     var workspace: EditWorkspace
     var draft: OutlineDraft
@@ -44,88 +53,99 @@ struct OutlineRunEdit {
         }
     }
 
-    mutating func apply(_ op: OutlineEditOperation) throws(Unhandled) {
+    mutating func apply(_ op: OutlineEditOperation) throws(Refusal) {
         switch op {
         case .appendNodes(let new, let section, let parent):
             if let parent {
                 let p = ItemID(parent)
-                let run = try self.run(of: p)
-                try add(new, parent: p, section: run.section, at: run.rows.upperBound, parentLevel: draft.level(p))
+                let run = try self.run(of: p, named: parent)
+                try add(new, parent: p, section: run.section, at: run.rows.upperBound,
+                        parentLevel: draft.level(p), tooDeepIDs: [parent])
             } else {
                 let s: Int
                 if let section {
-                    guard let found = workspace.position(ofSection: section) else { throw Unhandled() }
+                    guard let found = workspace.position(ofSection: section) else {
+                        throw Refusal(.unknownSection, [section])
+                    }
                     s = found
                 } else {
-                    guard !workspace.sections.isEmpty else { throw Unhandled() }
+                    guard !workspace.sections.isEmpty else { throw Refusal(.noSection, []) }
                     s = workspace.sections.count - 1
                 }
-                try add(new, parent: nil, section: s, at: workspace.sections[s].items.count, parentLevel: -1)
+                try add(new, parent: nil, section: s, at: workspace.sections[s].items.count, parentLevel: -1,
+                        tooDeepIDs: new.prefix(1).map(\.item.id))
             }
         case .insertNodes(let new, let position):
             let target = ItemID(position.target)
-            let run = try self.run(of: target)
+            let run = try self.run(of: target, named: position.target)
             let parent = draft.parent(target)
             try add(new, parent: parent, section: run.section,
                     at: position.isAfter ? run.rows.upperBound : run.rows.lowerBound,
-                    parentLevel: parent.map(draft.level) ?? -1)
+                    parentLevel: parent.map(draft.level) ?? -1, tooDeepIDs: [position.target])
         case .moveInto(let id, let parent):
-            try move(ItemID(id), into: ItemID(parent), position: nil)
+            try move(id, into: parent, position: nil)
         case .replaceChildren(let parent, let new):
             let p = ItemID(parent)
-            let run = try self.run(of: p)
+            let run = try self.run(of: p, named: parent)
             let children = run.rows.lowerBound + 1..<run.rows.upperBound
+            // The old children go first, so their ids may come back.
             let removed = workspace.removeRun(section: run.section, rows: children)
             for item in removed { draft.forget(item.itemID) }
             draft.removeAllChildren(of: p)
             draft.addDescendants(-removed.count, from: p)
-            try add(new, parent: p, section: run.section, at: children.lowerBound, parentLevel: draft.level(p))
+            try add(new, parent: p, section: run.section, at: children.lowerBound, parentLevel: draft.level(p),
+                    tooDeepIDs: [parent])
             draft.settle(p)
             suspects.insert(p)
         case .setExpanded, .appendNestedSections, .insertNestedSections:
-            throw Unhandled()
+            throw .unhandled
         case .op(let flat):
             try apply(flat)
         }
     }
 
-    private mutating func apply(_ op: EditOperation) throws(Unhandled) {
+    private mutating func apply(_ op: EditOperation) throws(Refusal) {
         switch op {
         case .appendItems(let items, let section):
             try apply(.appendNodes(items.map { OutlineNode(item: $0) }, section: section, parent: nil))
         case .insertItems(let items, let position):
             try apply(.insertNodes(items.map { OutlineNode(item: $0) }, position))
         case .deleteItems(let ids):
-            let keys = ids.map(ItemID.init)
-            guard keys.allSatisfy(workspace.contains), Set(keys).count == keys.count else { throw Unhandled() }
+            do throws(EditFailure) {
+                try workspace.requireItems(ids)
+                try EditWorkspace.requireDistinct(ids, .duplicateItem)
+            } catch {
+                throw .failed(error)
+            }
             // A listed descendant of a listed item goes with it.
-            for id in keys where workspace.contains(id) {
-                let (parent, removed) = try detach(id)
+            for id in ids.map(ItemID.init) where workspace.contains(id) {
+                let (parent, removed) = try detach(id, named: id.string)
                 for item in removed { draft.forget(item.itemID) }
                 draft.settle(parent)
             }
         case .moveItem(let id, let position):
-            try move(ItemID(id), into: nil, position: position)
+            try move(id, into: nil, position: position)
         case .reloadItems, .reconfigureItems, .setContent, .transformContent, .setHeaders, .reloadSections:
             // Rows stay where they are; the flat workspace checks and records.
-            do throws(EditFailure) { try workspace.apply(op) } catch { throw Unhandled() }
+            do throws(EditFailure) { try workspace.apply(op) } catch { throw .failed(error) }
         case .appendSections, .insertSections, .deleteSections, .moveSection, .deleteAllItems:
-            throw Unhandled()
+            throw .unhandled
         }
     }
 
     // MARK: runs
 
-    /// The section and rows of `id`'s subtree now.
-    private mutating func run(of id: ItemID) throws(Unhandled) -> (section: Int, rows: Range<Int>) {
-        guard let path = workspace.locate(id) else { throw Unhandled() }
+    /// The section and rows of `id`'s subtree now; `name`, the id as the
+    /// op spelled it, is the one an unknown id is reported by.
+    private mutating func run(of id: ItemID, named name: String) throws(Refusal) -> (section: Int, rows: Range<Int>) {
+        guard let path = workspace.locate(id) else { throw Refusal(.unknownItem, [name]) }
         return (path.section, path.row..<path.row + 1 + draft.descendantCount(id))
     }
 
     /// Takes `id`'s subtree out of the rows and of its parent (its own
     /// outline entries stay): its old parent (to `settle`) and its items.
-    private mutating func detach(_ id: ItemID) throws(Unhandled) -> (parent: ItemID?, items: [Item]) {
-        let run = try self.run(of: id)
+    private mutating func detach(_ id: ItemID, named name: String) throws(Refusal) -> (parent: ItemID?, items: [Item]) {
+        let run = try self.run(of: id, named: name)
         let items = workspace.removeRun(section: run.section, rows: run.rows)
         let parent = draft.parent(id)
         if let parent {
@@ -136,14 +156,18 @@ struct OutlineRunEdit {
         return (parent, items)
     }
 
-    /// Moves `id` with its subtree to the end of `parent`'s children, or
-    /// next to `position`'s target (as its sibling).
-    private mutating func move(_ id: ItemID, into newParent: ItemID?, position: EditPosition?) throws(Unhandled) {
-        let target = newParent ?? ItemID(position?.target ?? "")
-        guard id != target, workspace.contains(id), workspace.contains(target),
-              !draft.isInSubtree(target, of: id) else { throw Unhandled() }
+    /// Moves `name` with its subtree to the end of `parentName`'s children,
+    /// or next to `position`'s target (as its sibling). Checked as the
+    /// general path checks it: itself, unknown ids, a cycle, the depth.
+    private mutating func move(_ name: String, into parentName: String?, position: EditPosition?) throws(Refusal) {
+        let targetName = parentName ?? position?.target ?? ""
+        let id = ItemID(name), target = ItemID(targetName)
+        let newParent = parentName.map(ItemID.init)
+        guard id != target else { throw Refusal(.relativeToItself, [name]) }
+        do throws(EditFailure) { try workspace.requireItems([name, targetName]) } catch { throw .failed(error) }
+        guard !draft.isInSubtree(target, of: id) else { throw Refusal(.cycle, [name, targetName]) }
         let oldLevel = draft.level(id)
-        let (oldParent, items) = try detach(id)
+        let (oldParent, items) = try detach(id, named: name)
         // Levels below `id` in its subtree, from the parents in it (their
         // levels are intact; `id`'s parent may have just lost its level).
         var height = draft.childCount(id) > 0 ? 1 : 0
@@ -151,11 +175,11 @@ struct OutlineRunEdit {
             height = max(height, draft.level(item.itemID) + 1 - oldLevel)
         }
         // Where it lands, read after it left (it may have been before it).
-        let destination = try run(of: target)
+        let destination = try run(of: target, named: targetName)
         let parent = newParent ?? draft.parent(target)
         let at = newParent != nil || position?.isAfter == true ? destination.rows.upperBound : destination.rows.lowerBound
         let newLevel = parent.map { draft.level($0) + 1 } ?? 0
-        guard newLevel + height <= Outline.maxLevel else { throw Unhandled() }
+        guard newLevel + height <= Outline.maxLevel else { throw Refusal(.tooDeep, [name, targetName]) }
         workspace.insertRun(items, section: destination.section, at: at)
         draft.setParent(id, parent)
         if let parent {
@@ -174,8 +198,10 @@ struct OutlineRunEdit {
     /// Inserts new nested items as children of `parent` (nil: at the top of
     /// section `s`) at row `at`; `parentLevel` is the parent's level (-1 at
     /// the top). Items with children that say `expanded: true` start expanded.
+    /// New ids that are items already, then ids listed twice, then a
+    /// subtree too deep (reported as `tooDeepIDs`) fail the op.
     private mutating func add(_ new: [OutlineNode], parent: ItemID?, section s: Int, at row: Int,
-                              parentLevel: Int) throws(Unhandled) {
+                              parentLevel: Int, tooDeepIDs: [String]) throws(Refusal) {
         // Preorder items with the index of their parent among them (-1: `parent`).
         var items: [Item] = [], parentIndex: [Int] = [], wantsExpanded: [Bool] = [], deepest = 0
         var pending: [(node: OutlineNode, parent: Int, depth: Int)] = new.reversed().map { ($0, -1, 0) }
@@ -187,9 +213,15 @@ struct OutlineRunEdit {
             deepest = max(deepest, depth)
             for child in node.children.reversed() { pending.append((child, i, depth + 1)) }
         }
-        guard parentLevel + 1 + deepest <= Outline.maxLevel else { throw Unhandled() }
         let ids = items.map(\.itemID)
-        guard !ids.contains(where: workspace.contains), Set(ids).count == ids.count else { throw Unhandled() }
+        let existing = ids.filter(workspace.contains)
+        if !existing.isEmpty { throw Refusal(.duplicateItem, existing.map(\.string)) }
+        do throws(EditFailure) {
+            try EditWorkspace.requireDistinct(items.map(\.id), .duplicateItem)
+        } catch {
+            throw .failed(error)
+        }
+        guard parentLevel + 1 + deepest <= Outline.maxLevel else { throw Refusal(.tooDeep, tooDeepIDs) }
         workspace.insertRun(items, section: s, at: row)
         // Subtree sizes, children before parents (reverse preorder).
         var sizes = [Int](repeating: 1, count: items.count)

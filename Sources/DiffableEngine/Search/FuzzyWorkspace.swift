@@ -12,6 +12,8 @@ final class FuzzyWorkspace {
     private(set) var units: UnsafeMutablePointer<UInt32>
     private var columns = 256
     private var rows = 16
+    /// A text of fields seen as its fields (`FieldViews`), made on first use.
+    private(set) lazy var fieldViews = FieldViews()
 
     init() {
         rowH0 = .allocate(capacity: 256); rowC0 = .allocate(capacity: 256)

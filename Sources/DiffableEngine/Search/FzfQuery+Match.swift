@@ -16,6 +16,10 @@ extension FzfQuery {
     /// occurrence of the first char.
     func score(_ table: TextTable, _ i: Int, scheme: FzfBonusTable, forward: Bool = true,
                workspace ws: FuzzyWorkspace, offsets: inout FzfOffsets, exactStart: Bool = false) -> Int? {
+        if fielded {
+            return fieldedScore(table, i, scheme: scheme, forward: forward, workspace: ws, offsets: &offsets,
+                                exactStart: exactStart)
+        }
         if table.isNil(i) { return nil }
         var total = 0
         for set in sets {
@@ -58,6 +62,7 @@ extension FzfQuery {
     /// term's (fuzzy: its alignment; others: their span), ascending.
     /// - Complexity: O(terms × length × term length) time and space.
     func positions(_ table: TextTable, _ i: Int, scheme: FzfBonusTable, forward: Bool = true) -> [Int] {
+        if fielded { return fieldedPositions(table, i, scheme: scheme, forward: forward) }
         if table.isNil(i) { return [] }
         let ws = FuzzyWorkspace()
         var out = Set<Int>()
@@ -94,6 +99,9 @@ extension FzfTerm {
         if table.isASCII(i) {
             guard pattern.isASCII else { return nil }
             let units = pattern.caseSensitive ? table.original(i) : table.foldedText(i)
+            // Most texts fail the term's placement before their bonuses
+            // are computed.
+            guard bytes.withUnsafeBufferPointer({ possible(units, $0) }) else { return nil }
             let classes = table.classBytes(i)
             ws.reserveColumns(units.count)
             let bonus = ws.bonus
@@ -112,6 +120,37 @@ extension FzfTerm {
         return pattern.units.withUnsafeBufferPointer { p in
             run(text: UnsafeBufferPointer(start: ws.units, count: n), bonus: ws.bonus, pattern: p,
                 scheme: scheme, forward: forward, workspace: ws)
+        }
+    }
+
+    /// Whether the term's chars can be where it needs them in ASCII
+    /// `units` (compared as its algorithm compares them): in order (fuzzy),
+    /// together (exact), at the start or the end after whitespace (prefix,
+    /// suffix: exactly the algorithm's test), the whole text (equal). No
+    /// bonus is read.
+    /// - Complexity: O(units.count) (exact: O(n × m) worst case)
+    @inline(__always)
+    func possible(_ units: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        let m = p.count, n = units.count
+        guard m > 0 else { return false }
+        switch type {
+        case .fuzzy:
+            return FuzzyMatcher.prefilter(p, units) != nil
+        case .exact:
+            return SubstringMatcher.firstOccurrence(of: p, in: units) != nil
+        case .prefix:
+            let lead = CharClass.of(byte: p[0]) == CharClass.white ? 0 : FzfAlgo.whitespace(units).leading
+            guard n &- lead >= m else { return false }
+            for k in 0..<m where units[lead &+ k] != p[k] { return false }
+            return true
+        case .suffix:
+            let trail = CharClass.of(byte: p[m &- 1]) == CharClass.white ? 0 : FzfAlgo.whitespace(units).trailing
+            guard n &- trail >= m else { return false }
+            let start = n &- trail &- m
+            for k in 0..<m where units[start &+ k] != p[k] { return false }
+            return true
+        case .equal:
+            return FzfAlgo.equal(text: units, pattern: p, boundaryWhite: 0) != nil
         }
     }
 

@@ -42,6 +42,9 @@ struct FzfTerm: Sendable, Equatable {
 /// - smart case and normalization are decided per term (`FzfPattern`).
 struct FzfQuery: Sendable, Equatable {
     let sets: [[FzfTerm]]
+    /// The texts are fields joined by `SearchFields.separator`: each term
+    /// matches in the first field where it does (`FzfQuery+Fields.swift`).
+    var fielded = false
 
     /// No term at all: fzf shows every item, unsorted.
     var isEmpty: Bool { sets.isEmpty }

@@ -41,7 +41,7 @@ struct RecentMatchSets: Sendable {
     /// Whether two queries have the same matches (order and limit do not
     /// change them; case sensitivity follows from the text and mode).
     static func sameMatches(_ a: SearchQuery, _ b: SearchQuery) -> Bool {
-        a.text == b.text && a.mode == b.mode
+        a.text == b.text && a.mode == b.mode && a.fielded == b.fielded
     }
 
     /// The set to start `query` from in `scope`: the same query's when kept

@@ -35,15 +35,31 @@ public struct SearchQuery: Equatable, Sendable {
     /// default, `[.length]`, or `[.index]` for `history`). Must pass
     /// `SearchTiebreak.problem(in:)`.
     public var tiebreak: [SearchTiebreak]?
+    /// The texts are fields joined as `SearchFields` joins them: fuzzy and
+    /// exact terms match in the first field where they do (fzf's `--nth
+    /// 1,2,…`), never across two; a substring query matches within a field
+    /// (scored by its position in the joined text). A U+000B in the query
+    /// is read as a space.
+    public var fielded: Bool
 
     public init(text: String, mode: SearchMode = .fuzzy, order: SearchOrder = .score, limit: Int? = nil,
-                scheme: SearchScheme = .default, tiebreak: [SearchTiebreak]? = nil) {
+                scheme: SearchScheme = .default, tiebreak: [SearchTiebreak]? = nil, fielded: Bool = false) {
         self.text = text
         self.mode = mode
         self.order = order
         self.limit = limit
         self.scheme = scheme
         self.tiebreak = tiebreak
+        self.fielded = fielded
+    }
+
+    /// The text as matched: a fielded query reads U+000B (the fields'
+    /// separator) as a space.
+    var matchedText: String {
+        guard fielded, text.utf8.contains(SearchFields.separator) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map {
+            $0 == SearchFields.separatorScalar ? " " : $0
+        }))
     }
 
     /// Whether fuzzy smart case makes this query case-sensitive (lowercasing
@@ -64,7 +80,7 @@ public struct SearchQuery: Equatable, Sendable {
     /// - Complexity: O(text lengths)
     public func refines(_ previous: SearchQuery) -> Bool {
         if previous.text.isEmpty { return true }
-        guard mode == previous.mode else { return false }
+        guard mode == previous.mode, fielded == previous.fielded else { return false }
         let old = PreparedQuery(previous)
         let new = PreparedQuery(self)
         switch mode {
@@ -77,8 +93,8 @@ public struct SearchQuery: Equatable, Sendable {
         case .fuzzy, .exact:
             // Extended queries compare as parsed queries (`FzfQuery.refines`).
             if old.extended != nil || new.extended != nil || mode == .exact {
-                return FzfQuery(text, fuzzy: mode == .fuzzy)
-                    .refines(FzfQuery(previous.text, fuzzy: previous.mode == .fuzzy))
+                return FzfQuery(matchedText, fuzzy: mode == .fuzzy)
+                    .refines(FzfQuery(previous.matchedText, fuzzy: previous.mode == .fuzzy))
             }
             let o = old.pattern, n = new.pattern
             if o.caseSensitive && !n.caseSensitive { return false }
@@ -169,15 +185,20 @@ struct PreparedQuery: Sendable {
     var isEmpty: Bool { scalars.isEmpty && extended == nil }
 
     init(_ query: SearchQuery) {
+        let text = query.matchedText
         if query.mode == .substring {
-            self.init(mode: .substring, typed: query.text.unicodeScalars.map(\.value), extended: nil,
+            self.init(mode: .substring, typed: text.unicodeScalars.map(\.value), extended: nil,
                       scheme: query.scheme, tiebreak: nil)
             return
         }
-        let parsed = FzfQuery(query.text, fuzzy: query.mode == .fuzzy)
-        if let single = parsed.singleFuzzyTerm {
+        var parsed = FzfQuery(text, fuzzy: query.mode == .fuzzy)
+        // Fields: every term is matched field by field, so even one plain
+        // term is scored term by term (the single-needle machinery would
+        // match across fields).
+        if let single = parsed.singleFuzzyTerm, !query.fielded {
             self.init(mode: .fuzzy, typed: single.typed, extended: nil, scheme: query.scheme, tiebreak: query.tiebreak)
         } else {
+            parsed.fielded = query.fielded
             self.init(mode: query.mode, typed: [], extended: parsed.isEmpty ? nil : parsed, scheme: query.scheme,
                       tiebreak: query.tiebreak)
         }

@@ -24,6 +24,13 @@ extension SearchIndex {
             || (k > 0 && inserted[k - 1].at >= inserted[k].at) {
             return nil
         }
+        // Texts appended after the last one (a list that streams in): the
+        // buffers are extended, not copied run by run.
+        if removed.isEmpty, let first = inserted.first, first.at == count, inserted.last?.at == newCount - 1 {
+            var out = self
+            out.append(contentsOf: inserted.map(\.text))
+            return out
+        }
         var out = SearchIndex()
         out.tracksBonusMasks = tracksBonusMasks
         out.bytes.reserveCapacity(bytes.count + 64 * inserted.count)
@@ -49,10 +56,17 @@ extension SearchIndex {
                 old = end
             }
         }
-        for (at, text) in inserted {
+        // Consecutive inserted texts are appended together (one call each
+        // run: a batch of appended items is one run).
+        var k = 0
+        while k < inserted.count {
+            let at = inserted[k].at
             copyKept(until: at)
             guard out.count == at else { return nil }
-            out.append(contentsOf: [text])
+            var end = k + 1
+            while end < inserted.count && inserted[end].at == at + (end - k) { end += 1 }
+            out.append(contentsOf: inserted[k..<end].map(\.text))
+            k = end
         }
         copyKept(until: Int.max)
         while r < removed.count && removed[r] == old { old += 1; r += 1 }

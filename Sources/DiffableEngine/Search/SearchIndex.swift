@@ -64,11 +64,16 @@ public struct SearchIndex: Sendable {
     /// (flat index = position in `snapshot.sections.flatMap(\.items)`).
     /// - Complexity: O(total UTF-8 length)
     /// `bonusMasks`: whether to build the bonus masks (see
-    /// `trackBonusMasks()`).
-    public init(snapshot: Snapshot, bonusMasks: Bool = true) {
+    /// `trackBonusMasks()`). `fields`: the texts are the items' fields
+    /// (`SearchFields.text(of:)`) instead of their `text`.
+    public init(snapshot: Snapshot, bonusMasks: Bool = true, fields: SearchFields? = nil) {
         self.init()
         tracksBonusMasks = bonusMasks
-        append(contentsOf: snapshot.sections.flatMap { $0.items.map(\.text) })
+        if let fields {
+            append(contentsOf: fields.texts(of: snapshot.sections.flatMap { Array($0.items) }))
+        } else {
+            append(contentsOf: snapshot.sections.flatMap { $0.items.map(\.text) })
+        }
     }
 
     /// Builds the bonus masks of an index made without them, and keeps them

@@ -10,9 +10,10 @@ extension DataSource {
     /// ops, appending, inserting, deleting and moving items and their
     /// subtrees, `replaceChildren`, headers, on a source with nested items
     /// and no active search. They cost what they touch (see
-    /// `OutlineRunEdit`). Any other edit, and one that fails, takes the
-    /// general path: the source taken apart into an `OutlineForest` and
-    /// put together again.
+    /// `OutlineRunEdit`), and so does one of them that fails (it answers
+    /// the general path's error). Any other edit takes the general path:
+    /// the source taken apart into an `OutlineForest` and put together
+    /// again.
     ///
     /// `shouldStop` is asked before each op, once: a long edit stops there
     /// (`EditError.Reason.stopped`) with nothing changed.
@@ -20,7 +21,7 @@ extension DataSource {
     /// - Complexity: fast path: see `editOutlineByRuns`. General path: O(n)
     ///   to take the source apart and put it together, plus per op O(ids +
     ///   siblings + depth) (and the subtrees it deletes or walks), plus O(n)
-    ///   to diff the visible rows (so a rejected edit costs O(n)).
+    ///   to diff the visible rows.
     public mutating func editOutline(_ ops: [OutlineEditOperation],
                                      shouldStop: () -> Bool = { false }) throws(EditError) -> Update {
         var asked = 0

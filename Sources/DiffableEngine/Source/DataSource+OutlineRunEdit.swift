@@ -2,10 +2,10 @@ extension DataSource {
     /// The fast path of `editOutline`: the ops as flat edits of the preorder
     /// rows (`OutlineRunEdit`), the outline changed in place, the visible
     /// rows and their diff derived from the ops (`OutlineVisibleEdit`). nil
-    /// when it does not apply: an op it does not take or one that fails, an
-    /// active search, a source that is or becomes flat; the caller then
-    /// runs the general path, which answers every error. Nothing has
-    /// changed then (the index built on the way is kept).
+    /// when it does not apply: an op it does not take, an active search, a
+    /// source that is or becomes flat; the caller then runs the general
+    /// path. An op that fails throws the general path's error for it. In
+    /// both cases nothing has changed (the index built on the way is kept).
     ///
     /// `asked` counts the calls of `shouldStop`, one before each op; a stop
     /// throws `stopped` with nothing changed. An edit whose ops together
@@ -42,11 +42,13 @@ extension DataSource {
                 outlineEditIndex = index
                 throw EditError(op: i, opName: op.name, reason: .stopped, ids: [])
             }
-            do throws(OutlineRunEdit.Unhandled) {
+            do throws(OutlineRunEdit.Refusal) {
                 try run.apply(op)
             } catch {
                 outlineEditIndex = index
-                return nil
+                guard case .failed(let failure) = error else { return nil }
+                throw EditError(op: i, opName: op.name, reason: failure.reason, ids: failure.ids,
+                                transformFailure: failure.transformFailure)
             }
             if run.draft.ancestorSteps > depthBudget {
                 outlineEditIndex = index

@@ -10,11 +10,18 @@ public struct SearchSettings: Equatable, Sendable {
     /// Shown as the only row of the first scoped section when the query
     /// matches nothing in any scoped section.
     public var placeholder: Item?
+    /// The fields searched instead of the items' text (fzf's `--nth`); the
+    /// query is then `fielded`.
+    public var fields: SearchFields? {
+        didSet { query.fielded = fields != nil }
+    }
 
-    public init(query: SearchQuery, scope: [String]? = nil, placeholder: Item? = nil) {
+    public init(query: SearchQuery, scope: [String]? = nil, placeholder: Item? = nil, fields: SearchFields? = nil) {
         self.query = query
         self.scope = scope
         self.placeholder = placeholder
+        self.fields = fields
+        self.query.fielded = fields != nil
     }
 
     /// Whether these settings hide anything.
@@ -41,6 +48,8 @@ extension DataSource {
         let oldVisible = visible
         let oldCache = searchCache
         search = settings
+        // Texts of other fields are other texts: nothing kept applies.
+        if let settings { searchCache.key(fields: settings.fields) }
         visible = computeVisible()
         prebuildSearchIndexIfIdle()
         let changeset: Changeset
@@ -153,17 +162,38 @@ extension DataSource {
     /// the row is not filtered by the search or nothing is highlighted).
     /// - Complexity: O(L × query length) for a text of length L.
     public func highlights(at path: ItemPath) -> [Range<Int>] {
+        if searchCache.fields != nil { return fieldHighlights(at: path).map(\.range) }
+        return joinedHighlights(at: path).ranges
+    }
+
+    /// The highlighted ranges of the visible row at `path`, each with the
+    /// index of the field it is in (`SearchSettings.fields`) and in scalar
+    /// offsets of that field's text; without fields, field 0 and offsets in
+    /// the item's text.
+    /// - Complexity: O(L × query length) for a text of length L.
+    public func fieldHighlights(at path: ItemPath) -> [(field: Int, range: Range<Int>)] {
+        let (ranges, text) = joinedHighlights(at: path)
+        guard searchCache.fields != nil else { return ranges.map { (0, $0) } }
+        guard let text else { return [] }
+        return SearchFields.split(ranges, in: text)
+    }
+
+    /// The highlights of the row at `path` in its search text, and that
+    /// text when the search has fields (what splits them by field).
+    private func joinedHighlights(at path: ItemPath) -> (ranges: [Range<Int>], text: String?) {
         guard let search, search.isActive, isSearched(section: path.section),
-              let flat = searchCache.rowSource(section: path.section, row: path.row), flat >= 0 else { return [] }
+              let flat = searchCache.rowSource(section: path.section, row: path.row), flat >= 0 else { return ([], nil) }
         if searchCache.pendingSplice == nil {
-            guard let index = searchCache.index else { return [] }
-            return index.highlights(of: flat, for: search.query)
+            guard let index = searchCache.index else { return ([], nil) }
+            let ranges = index.highlights(of: flat, for: search.query)
+            return (ranges, ranges.isEmpty || searchCache.fields == nil ? nil : index.text(at: flat))
         }
         // The index waits for the next search to splice an edit in, so its
         // positions are stale: read the row's own text.
         guard visible.sections.indices.contains(path.section),
-              visible.sections[path.section].items.indices.contains(path.row) else { return [] }
-        return SearchIndex(texts: [visible.sections[path.section].items[path.row].text]).highlights(of: 0, for: search.query)
+              visible.sections[path.section].items.indices.contains(path.row) else { return ([], nil) }
+        let text = searchCache.text(of: visible.sections[path.section].items[path.row])
+        return (SearchIndex(texts: [text]).highlights(of: 0, for: search.query), text)
     }
 
     /// Starts building the search index in the background when the source
@@ -177,11 +207,12 @@ extension DataSource {
         // an item (a scan of every id): answer that meanwhile too.
         let memo = searchCache.itemMemo, placeholderID = search.placeholder?.id
         let fuzzy = search.query.mode == .fuzzy
+        let fields = searchCache.fields
         searchCache.prebuild = BackgroundBuild {
             if let placeholderID {
                 _ = memo.isItem(placeholderID) { Self.hasItem(placeholderID, in: snapshot) }
             }
-            return SearchIndex(snapshot: snapshot, bonusMasks: fuzzy)
+            return SearchIndex(snapshot: snapshot, bonusMasks: fuzzy, fields: fields)
         }
     }
 
@@ -195,7 +226,8 @@ extension DataSource {
         searchCache.applyPendingSplice()
         if searchCache.index == nil {
             searchCache.adopt(searchCache.prebuild?.value()
-                              ?? SearchIndex(snapshot: snapshot, bonusMasks: search.query.mode == .fuzzy), of: snapshot)
+                              ?? SearchIndex(snapshot: snapshot, bonusMasks: search.query.mode == .fuzzy,
+                                             fields: searchCache.fields), of: snapshot)
         }
         // Only fuzzy ranking reads the bonus masks: an index built for
         // substring queries gets them from the first fuzzy one.

@@ -38,6 +38,7 @@ extension DataSource {
         let pool = searchCache.pool
         searchCache = carried ?? SearchCache()
         searchCache.pool = pool
+        if carried == nil { searchCache.fields = search?.fields }
         let visible = (carried == nil ? nil : visibleThroughEdit(oldRowSources: oldRowSources, oldMatches: oldMatches))
             ?? computeVisible()
         prebuildSearchIndexIfIdle()

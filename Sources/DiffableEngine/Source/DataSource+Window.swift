@@ -135,9 +135,13 @@ extension DataSource {
             if let row, section.items.indices.contains(row) {
                 let item = section.items[row]
                 let isPlaceholder = placeholderID.map(item.hasID) ?? false
+                let marks = fieldHighlights(at: ItemPath(section: s, row: row))
                 rows.append(WindowRow(kind: .item, id: item.id, section: section.id, content: item.content,
                                       selected: selection.isSelected(item.itemID),
-                                      highlights: highlights(at: ItemPath(section: s, row: row)),
+                                      highlights: marks.map(\.range),
+                                      highlightFields: search?.fields.map { fields in
+                                          marks.map { fields.names.indices.contains($0.field) ? fields.names[$0.field] : "" }
+                                      } ?? [],
                                       outline: outline.isEmpty || isPlaceholder ? nil : outline.row(of: item.itemID)))
             } else {
                 rows.append(WindowRow(kind: .header, id: section.id, section: section.id, content: section.header))

@@ -25,6 +25,11 @@ extension SearchCache {
     /// (composed into one splice); more drop the index, which the next
     /// search rebuilds.
     static let maxPendingChanges = 8192
+    /// Both limits for edits that only insert items (a list streaming in,
+    /// `appendItems` in batches of thousands): their positions come sorted
+    /// and a run of them is appended in one piece, so the splice costs one
+    /// copy of the index plus the new texts, far less than a rebuild.
+    static let maxSplicedInserts = 65_536
 
     /// The cache for `new`, which `changes` (an edit's changeset over the
     /// full snapshots) made from `old`, or nil when it cannot be carried:
@@ -46,7 +51,8 @@ extension SearchCache {
         else { return nil }
         let itemChanges = changes.itemDeletes.count + changes.itemInserts.count + 2 * changes.itemMoves.count
             + 2 * (changes.itemReloads.count + changes.itemReconfigures.count)
-        guard itemChanges <= Self.maxSplicedChanges else { return nil }
+        let insertsOnly = itemChanges == changes.itemInserts.count
+        guard itemChanges <= (insertsOnly ? Self.maxSplicedInserts : Self.maxSplicedChanges) else { return nil }
         var newStarts = [0]
         newStarts.reserveCapacity(new.sections.count + 1)
         for section in new.sections { newStarts.append((newStarts.last ?? 0) + section.items.count) }
@@ -60,7 +66,7 @@ extension SearchCache {
             guard new.sections.indices.contains(path.section),
                   path.row >= 0, path.row < new.sections[path.section].items.count else { return nil }
             let item = new.sections[path.section].items[path.row]
-            return (newStarts[path.section] + path.row, item.text, item.id)
+            return (newStarts[path.section] + path.row, text(of: item), item.id)
         }
         // A changed row (reload, reconfigure) leaves and comes back with its
         // new text, as UIKit's batch reads a reload.
@@ -89,8 +95,10 @@ extension SearchCache {
 
         let splice = IndexSplice(removed: removed, inserted: inserted)
         let pending = pendingSplice.map { $0.followed(by: splice) } ?? splice
-        guard pending.changeCount <= Self.maxPendingChanges else { return nil }
+        guard pending.changeCount <= (pending.removed.isEmpty ? Self.maxSplicedInserts : Self.maxPendingChanges)
+        else { return nil }
         var cache = SearchCache()
+        cache.fields = fields
         cache.index = index
         cache.pendingSplice = pending
         cache.lastSplice = splice

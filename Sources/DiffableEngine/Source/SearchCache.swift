@@ -55,9 +55,33 @@ struct SearchCache: Sendable {
     var pool = SegmentPool()
     /// The last `containsItem` answer (shared by the source's copies).
     var itemMemo = ItemIDMemo()
+    /// The fields the texts of `index` (and of the prebuild, the splices
+    /// and the match sets) are made of; nil: the items' `text`.
+    var fields: SearchFields?
 }
 
 extension SearchCache {
+    /// The search text of `item` in this cache's texts.
+    /// - Complexity: O(length of the text), plus reading the fields.
+    func text(of item: Item) -> String? {
+        fields.map { $0.text(of: item) } ?? item.text
+    }
+
+    /// Keys the cache by `fields`: another field set drops every text kept
+    /// (index, background builds and splices, match sets), which the next
+    /// search rebuilds from the new fields. The storage pool and the
+    /// placeholder answer stay.
+    /// - Complexity: O(1)
+    mutating func key(fields newFields: SearchFields?) {
+        guard newFields != fields else { return }
+        var fresh = SearchCache()
+        fresh.pool = pool
+        fresh.itemMemo = itemMemo
+        fresh.fields = newFields
+        fresh.rowSources = rowSources
+        self = fresh
+    }
+
     /// Makes `index` (of `snapshot`, which this cache is for) the index.
     /// - Complexity: O(sections)
     mutating func adopt(_ index: SearchIndex, of snapshot: Snapshot) {

@@ -56,6 +56,10 @@ enum WindowDiff {
                 withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
             }
         }
+        for field in row.highlightFields {
+            bytes.append(contentsOf: Array(field.utf8))
+            bytes.append(0)
+        }
         bytes.append(contentsOf: Array(row.section.utf8))
         if let outline = row.outline {
             bytes.append(contentsOf: [0xFF, UInt8(truncatingIfNeeded: outline.level), outline.hasChildren ? 1 : 0, outline.expanded ? 1 : 0])

@@ -27,19 +27,24 @@ public struct WindowRow: Equatable, Sendable {
     /// The item's content, or the section's header.
     public var content: Content?
     public var selected: Bool
-    /// Highlighted Unicode-scalar ranges of a search match.
+    /// Highlighted Unicode-scalar ranges of a search match (with fields:
+    /// in the text of the field `highlightFields` gives).
     public var highlights: [Range<Int>]
+    /// With a search of fields (`SearchSettings.fields`), the name of the
+    /// field each of `highlights` is in; empty otherwise.
+    public var highlightFields: [String]
     /// The item's place in the outline (sources with nested items).
     public var outline: OutlineRow?
 
     public init(kind: Kind, id: String, section: String, content: Content?, selected: Bool = false,
-                highlights: [Range<Int>] = [], outline: OutlineRow? = nil) {
+                highlights: [Range<Int>] = [], highlightFields: [String] = [], outline: OutlineRow? = nil) {
         self.kind = kind
         self.id = id
         self.section = section
         self.content = content
         self.selected = selected
         self.highlights = highlights
+        self.highlightFields = highlightFields
         self.outline = outline
     }
 

@@ -2,8 +2,8 @@ import Dispatch
 import DiffableEngine
 
 extension Server {
-    /// `search {source, query, sections?, mode?, order?, limit?, scheme?, placeholder?,
-    /// highlightLimit?, form?, baseVersion?}` → the diff of the visible
+    /// `search {source, query, sections?, mode?, order?, limit?, scheme?, tiebreak?, fields?,
+    /// placeholder?, highlightLimit?, form?, baseVersion?}` → the diff of the visible
     /// snapshot, plus `search {query, matches, shown}` and `highlights`.
     /// Cancellable until the result is stored.
     func search(_ raw: JSON?) throws(RPCError) -> JSON {
@@ -44,7 +44,7 @@ extension Server {
     /// `search` can answer is thrown here, so a queued search that passes
     /// will be applied (see `cancellation(for:…)`).
     func searchRequest(_ raw: JSON?) throws(RPCError) -> SearchRequest {
-        let params = try Params(raw, accepting: ["source", "query", "sections", "mode", "order", "limit", "scheme", "tiebreak", "placeholder", "highlightLimit", "form", "baseVersion", "viewport"])
+        let params = try Params(raw, accepting: ["source", "query", "sections", "mode", "order", "limit", "scheme", "tiebreak", "fields", "placeholder", "highlightLimit", "form", "baseVersion", "viewport"])
         // Params first (-32602), then what depends on the source (1001, …).
         let name = try params.sourceName()
         let baseVersion = try params.optionalCount("baseVersion")
@@ -55,6 +55,7 @@ extension Server {
         let scheme = try params.optionalEnum("scheme", SearchScheme.allCases.map(\.rawValue))
             .flatMap(SearchScheme.init(rawValue:)) ?? .default
         let tiebreak = try Self.tiebreak(params)
+        let fields = try Self.searchFields(params)
         let order = try params.optionalEnum("order", ["source", "score"]).flatMap(SearchOrder.init(rawValue:)) ?? defaultOrder
         let limit = try params.optionalCount("limit")
         let highlightLimit = try params.optionalCount("highlightLimit") ?? 100
@@ -95,8 +96,9 @@ extension Server {
                                  data: .object(JSONObject([("path", .string("params.placeholder.id")), ("ids", .array([.string(id)]))])))
         }
         let query = SearchQuery(text: text, mode: mode, order: order, limit: limit, scheme: scheme, tiebreak: tiebreak)
-        return SearchRequest(source: source, settings: SearchSettings(query: query, scope: scope, placeholder: placeholder),
-                             form: form, highlightLimit: highlightLimit, viewport: viewport)
+        let settings = SearchSettings(query: query, scope: scope, placeholder: placeholder, fields: fields?.searchFields)
+        return SearchRequest(source: source, settings: settings, form: form, highlightLimit: highlightLimit,
+                             viewport: viewport)
     }
 
     /// `tiebreak`: fzf's criteria, each one of `SearchTiebreak`'s names
@@ -126,22 +128,80 @@ extension Server {
     }
 
     /// `[{id, path, ranges: [[start, count]…]}]` for the first
-    /// `limitPerSection` rows of every visible section that have highlights.
+    /// `limitPerSection` rows of every visible section that have highlights;
+    /// with `fields`, `[{id, path, fields: [{field, ranges}…]}]`.
     func highlightRows(_ source: DataSource, limitPerSection: Int, rows: Range<Int>? = nil, section only: Int? = nil) -> JSON {
         guard source.searchSettings?.isActive == true else { return .array([]) }
+        let names = source.searchSettings?.fields?.names
         var result: [JSON] = []
         for (s, section) in source.visible.sections.enumerated() where only == nil || only == s {
             let range = rows ?? 0..<min(section.items.count, limitPerSection)
             for r in range where section.items.indices.contains(r) {
-                let ranges = source.highlights(at: ItemPath(section: s, row: r))
-                guard !ranges.isEmpty else { continue }
-                result.append(.object(JSONObject([
-                    ("id", .string(section.items[r].id)),
-                    ("path", .array([.int(s), .int(r)])),
-                    ("ranges", .array(ranges.map { .array([.int($0.lowerBound), .int($0.count)]) })),
-                ])))
+                let path = ItemPath(section: s, row: r)
+                var members: [(String, JSON)] = [("id", .string(section.items[r].id)), ("path", .array([.int(s), .int(r)]))]
+                if let names {
+                    let marks = source.fieldHighlights(at: path)
+                    guard !marks.isEmpty else { continue }
+                    members.append(("fields", Self.fieldRanges(marks.map {
+                        (names.indices.contains($0.field) ? names[$0.field] : "", $0.range)
+                    })))
+                } else {
+                    let ranges = source.highlights(at: path)
+                    guard !ranges.isEmpty else { continue }
+                    members.append(("ranges", Self.ranges(ranges)))
+                }
+                result.append(.object(JSONObject(members)))
             }
         }
         return .array(result)
     }
+
+    /// `[[start, count]…]`.
+    static func ranges(_ ranges: [Range<Int>]) -> JSON {
+        .array(ranges.map { .array([.int($0.lowerBound), .int($0.count)]) })
+    }
+
+    /// `[{field, ranges}…]`: consecutive ranges of one field grouped (they
+    /// come field by field, ascending).
+    static func fieldRanges(_ marks: [(field: String, range: Range<Int>)]) -> JSON {
+        var groups: [(field: String, ranges: [Range<Int>])] = []
+        for mark in marks {
+            if let last = groups.last, last.field == mark.field {
+                groups[groups.count - 1].ranges.append(mark.range)
+            } else {
+                groups.append((mark.field, [mark.range]))
+            }
+        }
+        return .array(groups.map { .object(JSONObject([("field", .string($0.field)), ("ranges", ranges($0.ranges))])) })
+    }
+
+    /// `fields`: a non-empty list of distinct member names or JSON pointers
+    /// (at most `maxSearchFields`); nil when absent.
+    static func searchFields(_ params: Params) throws(RPCError) -> SearchFieldReader? {
+        guard let list = try params.optionalArray("fields") else { return nil }
+        let path = params.fieldPath("fields")
+        guard !list.isEmpty, list.count <= maxSearchFields else {
+            throw .invalidParams("\(path) must list 1 to \(maxSearchFields) fields (leave it out to search each item's text)",
+                                 data: Params.pathData(path))
+        }
+        var names: [String] = []
+        for (index, value) in list.enumerated() {
+            guard case .string(let name) = value else { throw params.wrongType("fields[\(index)]", "a string") }
+            guard !names.contains(name) else {
+                throw .invalidParams("\(path)[\(index)]: \"\(name)\" is listed twice", data: Params.pathData("\(path)[\(index)]"))
+            }
+            names.append(name)
+        }
+        switch SearchFieldReader.make(names) {
+        case .success(let reader):
+            return reader
+        case .failure(let invalid):
+            let at = "\(path)[\(invalid.index)]"
+            throw .invalidParams("\(at): \"\(names[invalid.index])\" is not a JSON pointer (a \"~\" must be followed by 0 or 1)",
+                                 data: Params.pathData(at))
+        }
+    }
+
+    /// The most fields a `search` may list.
+    static let maxSearchFields = 16
 }

@@ -205,9 +205,16 @@ public final class Server {
             cancellation = nil
         }
         guard let lazyParams else { return try handler(self, params) }
-        if method == "apply" { return try apply(lazy: lazyParams) }
+        if method == Self.applyMethod { return try apply(lazy: lazyParams) }
         return try handler(self, lazyParams.tree())
     }
+
+    /// The one method whose large requests are decoded from their bytes
+    /// (`apply(lazy:)`); any other method's `LazyParams` are parsed first.
+    static let applyMethod = "apply"
+    /// Methods whose large params the transport may leave as bytes
+    /// (`LazyRequest.split`).
+    static let lazyParamsMethods: Set<String> = [applyMethod]
 
     func handleNotification(_ method: String, _ params: JSON?) {
         switch method {

@@ -51,7 +51,8 @@ enum WindowCodec {
         ]))
     }
 
-    /// Rows as `{"id", "section", "header"?: true, "content"? | "patch"?, "selected"?: true, "highlights"?}`.
+    /// Rows as `{"id", "section", "header"?: true, "content"? | "patch"?, "selected"?: true,
+    /// "highlights"? | "fieldHighlights"?}` (the latter for a search of fields).
     /// `previous[k]`: the content the frontend holds for row k, which it
     /// then gets as a patch when that is no longer than the content.
     static func encode(_ rows: [WindowRow], omitting omitted: (WindowRow) -> Bool = { _ in false },
@@ -69,7 +70,11 @@ enum WindowCodec {
             }
             if row.selected { members.append(("selected", .bool(true))) }
             if !row.highlights.isEmpty {
-                members.append(("highlights", .array(row.highlights.map { .array([.int($0.lowerBound), .int($0.count)]) })))
+                if row.highlightFields.count == row.highlights.count {
+                    members.append(("fieldHighlights", Server.fieldRanges(zip(row.highlightFields, row.highlights).map { (field: $0.0, range: $0.1) })))
+                } else {
+                    members.append(("highlights", Server.ranges(row.highlights)))
+                }
             }
             if let outline = row.outline { members += OutlineCodec.members(outline) }
             return .object(JSONObject(members))

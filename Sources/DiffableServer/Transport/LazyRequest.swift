@@ -87,8 +87,6 @@ enum LazyRequest {
     /// back while they are read at no cost to the next request (see
     /// `ReleasedRuns`). A 1M-item `apply` is ~95 MB.
     static let minimumReleasedBodySize = 32 << 20
-    /// Methods that accept `LazyParams` (see `Server.handleRequest`).
-    static let methods: Set<String> = ["apply"]
 
     /// The envelope, with `params` standing in as an empty object, and the
     /// lazy params; nil when the body must be parsed the ordinary way.
@@ -97,7 +95,10 @@ enum LazyRequest {
     /// per body, at least `minimumHintSpacing` apart); `release`: what the
     /// decoder gives back as it reads (default: whole pages of bodies of at
     /// least `minimumReleasedBodySize`).
-    static func split(_ body: [UInt8], hintSpacing: Int? = nil, release: ReleasedRuns.Mode? = nil)
+    /// `methods`: the methods whose params may stay bytes (the server's
+    /// `Server.lazyParamsMethods`; the transport knows no method).
+    static func split(_ body: [UInt8], methods: Set<String> = Server.lazyParamsMethods,
+                      hintSpacing: Int? = nil, release: ReleasedRuns.Mode? = nil)
     -> (envelope: JSON, params: LazyParams)? {
         body.withUnsafeBufferPointer { buffer -> (envelope: JSON, params: LazyParams)? in
             var v = JSONValidator(buffer)

@@ -336,7 +336,8 @@ export class Client {
   }
 
   search(source, query, options) {
-    const keys = ['sections', 'mode', 'order', 'limit', 'placeholder', 'highlightLimit', 'form', 'baseVersion', 'viewport'];
+    const keys = ['sections', 'mode', 'order', 'limit', 'scheme', 'tiebreak', 'fields', 'placeholder', 'highlightLimit',
+      'form', 'baseVersion', 'viewport'];
     const { params, requestOptions } = paramsFrom('search', options, keys, true);
     return this.request('search', { source, query, ...params }, requestOptions);
   }

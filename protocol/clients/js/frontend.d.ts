@@ -73,7 +73,10 @@ export interface SelectionDelta {
   kept?: SelectionChange[];
   rows?: { id: string; path: Path }[];
 }
-export interface Highlight { id: string; path: Path; ranges: Range[] }
+/** The ranges of one field of a search with `fields` (protocol/methods/search.md, Fields), in scalars of that field's text. */
+export interface FieldHighlight { field: string; ranges: Range[] }
+/** A row's matched ranges: `ranges` in its text, or for a search with `fields`, `fields` instead. */
+export interface Highlight { id: string; path: Path; ranges?: Range[]; fields?: FieldHighlight[] }
 
 /** A row of the flat list (protocol/methods/viewport.md): an item, or a section's header row (`header: true`, `id` = the section's id). */
 export interface WindowRow {
@@ -86,6 +89,8 @@ export interface WindowRow {
   patch?: { op: string; path: string; from?: string; value?: Json }[];
   selected?: true;
   highlights?: Range[];
+  /** For a search with `fields`, in place of `highlights`. */
+  fieldHighlights?: FieldHighlight[];
 }
 
 /** Sequential steps over the window's rows, indices relative to the window. */

@@ -248,7 +248,7 @@ export function replaySteps(old, steps) {
 
 // ---- the window form (protocol/methods/viewport.md) --------------------------
 
-/** A window row as the model keeps it: `{id, section, header?, content?, selected?, highlights?}`. */
+/** A window row as the model keeps it: `{id, section, header?, content?, selected?, highlights? | fieldHighlights?}`. */
 function windowRow(row, known, headers) {
   check(row !== null && typeof row === 'object' && typeof row.id === 'string' && typeof row.section === 'string',
     `window row ${JSON.stringify(row)} needs a string id and section`);

@@ -133,9 +133,13 @@ export interface SelectOptions extends RequestOptions {
 
 export interface SearchOptions extends ChangeOptions {
   sections?: string[];
-  mode?: 'substring' | 'fuzzy';
+  mode?: 'substring' | 'fuzzy' | 'exact';
   order?: 'source' | 'score';
   limit?: number;
+  scheme?: 'default' | 'path' | 'history';
+  tiebreak?: ('length' | 'begin' | 'end' | 'index' | 'chunk')[];
+  /** Member names of object content or JSON pointers (`/meta/path`) searched instead of each item's text. */
+  fields?: string[];
   placeholder?: { id: string; content?: Json };
   highlightLimit?: number;
 }

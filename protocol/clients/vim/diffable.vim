@@ -265,6 +265,45 @@ export def ItemText(item: any): string
   return item.id
 enddef
 
+# The text of a search field (protocol/methods/search.md, Fields) in a
+# content: a member name, or a JSON pointer (`/a/0/b~1c`); v:null when it
+# is not a string there.
+export def FieldText(content: any, field: string): any
+  var value = content
+  if field[0] != '/'
+    value = type(content) == v:t_dict ? get(content, field, v:null) : v:null
+  else
+    for raw in split(field[1 :], '/', 1)
+      var token = substitute(substitute(raw, '\~1', '/', 'g'), '\~0', '\~', 'g')
+      if type(value) == v:t_list && token =~ '^\d\+$'
+        var k = str2nr(token)
+        value = k < len(value) ? value[k] : v:null
+      elseif type(value) == v:t_dict
+        value = get(value, token, v:null)
+      else
+        return v:null
+      endif
+    endfor
+  endif
+  return type(value) == v:t_string ? value : v:null
+enddef
+
+# The ranges a highlight marks on an item's line: its `ranges`, or with
+# search fields those of the field whose text the line shows.
+def LineRanges(h: dict<any>, item: any): list<any>
+  if has_key(h, 'ranges')
+    return h.ranges
+  endif
+  var text = ItemText(item)
+  for f in get(h, 'fields', [])
+    var value = FieldText(type(item) == v:t_dict ? get(item, 'content', v:null) : v:null, f.field)
+    if type(value) == v:t_string && value == text
+      return f.ranges
+    endif
+  endfor
+  return []
+enddef
+
 # The header line of a section, or v:null when it has none.
 export def HeaderText(header: any): any
   if header == v:null
@@ -701,7 +740,7 @@ def DrawProps(view: dict<any>)
     var text = ItemText(item)
     var lnum = Line(view, h.path[0], h.path[1])
     var shift = len(OutlinePrefix(item))  # bytes of the indent before the text
-    for range in h.ranges
+    for range in LineRanges(h, item)
       var first = byteidxcomp(text, range[0])
       var last = byteidxcomp(text, range[0] + range[1])
       if first >= 0 && last > first

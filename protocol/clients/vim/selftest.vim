@@ -129,6 +129,14 @@ def ApiChecks(bin: string)
     placeholder: Item('none', 'No results')})
   Check('search "rux": placeholder', Lines(buf), ['No results', 'People', 'Grace', 'Ava Grace'])
   Check('search "rux": no match property', Props(buf, 'DiffableMatch'), [])
+  # A search of fields: a line draws the ranges of the field whose text it shows.
+  result = diffable.Request(s, 'search', {source: 'people', query: 'gr', mode: 'fuzzy', fields: ['nick', '/text'],
+    sections: ['added']})
+  Check('search of fields: highlights name the field', result.highlights[0].fields, [{field: '/text', ranges: [[0, 2]]}])
+  Check('search of fields: match properties', Props(buf, 'DiffableMatch'), [[7, 1, 2], [8, 5, 2]])
+  Check('FieldText: pointer, escaped token, member, missing', [diffable.FieldText({a: {b: ['x', 'y']}}, '/a/b/1'),
+    diffable.FieldText({'c/d': 'e'}, '/c~1d'), diffable.FieldText({n: 'v'}, 'n'), diffable.FieldText('s', 'n')],
+    ['y', 'e', 'v', v:null])
   diffable.Request(s, 'search', {source: 'people', query: ''})
   Check('search cleared', Lines(buf), ['Ruby', 'Zoé', 'Inès Zoé', 'People', 'Noah', 'Liam Thomas', 'Grace', 'Ava Grace'])
 
@@ -470,7 +478,7 @@ def RandomSession(bin: string, seed: number, rounds: number)
     var ok = Normalized(view.sections) == Normalized(truth.sections) && view.version == truth.version
       && Lines(bufs[name]) == (empty(want) ? [''] : want)
     if ok && kind == 'search' && !empty(result)
-      ok = len(Props(bufs[name], 'DiffableMatch')) == reduce(get(result, 'highlights', []), (acc, h) => acc + len(h.ranges), 0)
+      ok = len(Props(bufs[name], 'DiffableMatch')) == reduce(get(result, 'highlights', []), (acc, h) => acc + len(get(h, 'ranges', [])), 0)
     endif
     if !ok
       Check(printf('round %d (seed %d): %s %s', n, seed, kind, json_encode(params)),

@@ -64,6 +64,24 @@ test('the typed methods drive a session whose replayed model matches snapshot', 
   assert.deepEqual((await client.sources()).sources, []);
 });
 
+test('search passes fields, scheme and tiebreak; highlights and window rows name their field', async (t) => {
+  const client = await startDaemon({ initializationOptions: { supersedeSearches: false } });
+  t.after(() => client.close());
+  const files = ['Sources/app/Main.swift', 'docs/main.md', 'app/web/view.ts'].map((path) => (
+    { id: path, content: { name: path.split('/').pop(), path } }));
+  await client.apply('files', [{ id: 'files', items: files }]);
+  const found = await client.search('files', 'app main', { mode: 'fuzzy', fields: ['name', '/path'], scheme: 'path',
+    tiebreak: ['length', 'index'] });
+  assert.deepEqual(found.highlights, [{ id: 'Sources/app/Main.swift', path: [0, 0],
+    fields: [{ field: 'name', ranges: [[0, 4]] }, { field: '/path', ranges: [[8, 3]] }] }]);
+  const frontend = new Frontend();
+  frontend.update(await client.search('files', 'view', { mode: 'fuzzy', fields: ['name'], viewport: { start: 0, count: 5 } }));
+  assert.deepEqual(frontend.window('files').rows.map((r) => [r.id, r.fieldHighlights]),
+    [['app/web/view.ts', [{ field: 'name', ranges: [[0, 4]] }]]]);
+  await assert.rejects(client.search('files', 'x', { fields: [] }), rpcError(ErrorCodes.InvalidParams,
+    (data) => assert.equal(data.path, 'params.fields')));
+});
+
 test('daemon errors arrive as RpcError with code, message and data', async (t) => {
   const client = await startDaemon();
   t.after(() => client.close());

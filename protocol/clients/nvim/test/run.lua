@@ -106,6 +106,19 @@ local function api_checks()
     { 'Added', 'Everyone', 'Grace Émile', 'Liam', 'Ava Grace', 'ruby', 'Zoé grace' })
   check('search: match in "Zoé grace" at byte 5', marks(buf, render.ns_match),
     { { 6, 5, 6, 10, 'DiffableMatch', vim.NIL } })
+  -- search of fields: the line draws the ranges of the field whose text it shows
+  r = s:search('people', 'gr', { mode = 'fuzzy', fields = { 'nick', '/text' } })
+  check('search of fields: highlights name the field', r.highlights[1].fields,
+    { { field = '/text', ranges = { { 4, 2 } } } })
+  check('search of fields: lines (a string content has no fields)', lines(buf),
+    { 'Added', 'Everyone', 'Ava Grace', 'Grace Émile' })
+  check('search of fields: match extmarks', marks(buf, render.ns_match),
+    { { 2, 4, 2, 6, 'DiffableMatch', vim.NIL }, { 3, 0, 3, 2, 'DiffableMatch', vim.NIL } })
+  check('field_text: member, pointer, array, missing', {
+    render.field_text({ a = { b = { 'x', 'y' } }, ['c/d'] = 'e' }, '/a/b/1'),
+    render.field_text({ ['c/d'] = 'e' }, '/c~1d'), render.field_text({ n = 'v' }, 'n'),
+    render.field_text('s', 'n') or 'none' }, { 'y', 'e', 'v', 'none' })
+  r = s:search('people', 'grace', { sections = { 'more' } })
 
   -- select: sign + line highlight on the selected rows
   r = s:select('people', { 'liam', 'ruby' })
@@ -613,7 +626,7 @@ local function random_session(seed, rounds)
     good = good and vim.deep_equal(render.selection_lines(bufs[name]), sel_rows)
     if kind == 'search' and result then
       local want = 0
-      for _, h in ipairs(result.highlights or {}) do want = want + #h.ranges end
+      for _, h in ipairs(result.highlights or {}) do want = want + #(h.ranges or {}) end
       good = good and #marks(bufs[name], render.ns_match) == want
     end
     if not good then

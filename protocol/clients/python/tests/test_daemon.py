@@ -103,6 +103,26 @@ class MethodTests(DaemonTestCase):
             kinds = [e.kind for e in events if e.token == token]
             self.assertEqual((kinds[0], kinds[-1]), ("begin", "end"), f"token {token}: {kinds}")
 
+    def test_search_of_fields_scheme_and_tiebreak(self) -> None:
+        files: List[Any] = [{"id": p, "content": {"name": p.rsplit("/", 1)[-1], "path": p}}
+                            for p in ["Sources/app/Main.swift", "docs/main.md", "app/web/view.ts"]]
+        self.client.apply("files", [{"id": "files", "items": files}])
+        found = self.client.search("files", "app main", mode="fuzzy", fields=["name", "/path"], scheme="path",
+                                   tiebreak=["length", "index"])
+        self.assertEqual(found["highlights"], [{"id": "Sources/app/Main.swift", "path": [0, 0], "fields": [
+            {"field": "name", "ranges": [[0, 4]]}, {"field": "/path", "ranges": [[8, 3]]}]}])
+        frontend = Frontend()
+        frontend.update(self.client.search("files", "view", mode="fuzzy", fields=["name"],
+                                           viewport={"start": 0, "count": 5}))
+        window = frontend.window("files")
+        assert window is not None
+        rows = window.rows
+        self.assertEqual([(r["id"], r.get("fieldHighlights")) for r in rows],
+                         [("app/web/view.ts", [{"field": "name", "ranges": [[0, 4]]}])])
+        with self.assertRaises(diffable.InvalidParams) as caught:
+            self.client.search("files", "x", fields=[])
+        self.assertEqual(caught.exception.path, "params.fields")
+
     def test_unknown_members_are_rejected_by_the_daemon(self) -> None:
         with self.assertRaises(diffable.InvalidParams) as caught:
             self.client.request("sources", {"verbose": True})
@@ -115,6 +135,10 @@ class MethodTests(DaemonTestCase):
                          {"source": "s", "query": "", "sections": ["a"], "mode": "fuzzy", "order": "score",
                           "limit": 0, "placeholder": {"id": "ph"}, "highlightLimit": 3, "form": "steps",
                           "baseVersion": 7})
+        self.assertEqual(build.search("s", "q", None, None, None, None, None, None, None, None, scheme="path",
+                                      tiebreak=["begin"], fields=["name", "/a/b"]),
+                         {"source": "s", "query": "q", "scheme": "path", "tiebreak": ["begin"],
+                          "fields": ["name", "/a/b"]})
         self.assertEqual(build.select("s", None, None, None, None, None), {"source": "s"})
         self.assertEqual(build.apply("s", [], None, 0), {"source": "s", "sections": [], "baseVersion": 0})
         with self.assertRaises(ValueError):

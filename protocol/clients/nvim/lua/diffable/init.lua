@@ -394,7 +394,8 @@ function Session:edit(source, ops, extra)
   return self:request_sync('edit', merge({ source = source, ops = ops }, extra))
 end
 
--- extra: sections (ids), mode, order, limit, placeholder, highlightLimit, form.
+-- extra: sections (ids), mode, order, limit, scheme, tiebreak, fields, placeholder, highlightLimit, form.
+-- With fields, a line draws the highlights of the field whose text it shows.
 function Session:search(source, query, extra)
   return self:request_sync('search', merge({ source = source, query = query }, extra))
 end

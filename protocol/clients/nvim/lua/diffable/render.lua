@@ -43,6 +43,38 @@ function M.item_text(item)
   return item.id
 end
 
+-- The text of a search field (protocol/methods/search.md, Fields) in a
+-- content: a member name, or a JSON pointer (`/a/0/b~1c`); nil when it is
+-- not a string there.
+function M.field_text(content, field)
+  local value = content
+  if field:sub(1, 1) ~= '/' then
+    value = type(content) == 'table' and content[field] or nil
+  else
+    for token in (field:sub(2) .. '/'):gmatch('(.-)/') do
+      token = token:gsub('~1', '/'):gsub('~0', '~')
+      if type(value) ~= 'table' then return nil end
+      if (vim.islist or vim.tbl_islist)(value) and token:match('^%d+$') then
+        value = value[tonumber(token) + 1]
+      else
+        value = value[token]
+      end
+    end
+  end
+  return type(value) == 'string' and value or nil
+end
+
+-- The ranges a highlight marks on the item's line: its `ranges`, or with
+-- search fields those of the field whose text the line shows.
+function M.line_ranges(h, item)
+  if h.ranges then return h.ranges end
+  local text = M.item_text(item)
+  for _, f in ipairs(h.fields or {}) do
+    if M.field_text(item.content, f.field) == text then return f.ranges end
+  end
+  return {}
+end
+
 -- The text of a header line (nil: the section has no header line).
 function M.header_text(header)
   if is_nil(header) then return nil end
@@ -501,7 +533,7 @@ local function redraw_matches(view)
       local text = M.item_text(item)
       local line = M.row_line(view, si, row)
       local shift = #M.outline_prefix(item) -- bytes before the text on the line
-      for _, range in ipairs(h.ranges or {}) do
+      for _, range in ipairs(M.line_ranges(h, item)) do
         local first = byte_col(text, range[1]) + shift
         local last = byte_col(text, range[1] + range[2]) + shift
         if last > first then

@@ -21,9 +21,10 @@ from .errors import (ClientClosed, DaemonExited, DaemonNotFound, DiffableError, 
 from .frontend import (REPLAYERS, Frontend, Replayer, ReplayError, Row, SectionList, SourceView, Window, on_sections,
                        replay_batch, replay_steps, replay_window)
 from .ops import Op
-from .types import (DiffForm, DiffResult, DropResult, Echo, FullSection, FullSnapshotResult, Highlight,
+from .types import (DiffForm, DiffResult, DropResult, Echo, FieldHighlight, FullSection, FullSnapshotResult, Highlight,
                     HighlightsResult, InitializationOptions, InitializeResult, Item, ItemIn, OutlineResult, Progress,
-                    ProgressToken, RowsResult, SearchInfo, SearchMode, SearchOrder, SearchResult, Section, SectionIn,
+                    ProgressToken, RowsResult, SearchInfo, SearchMode, SearchOrder, SearchResult, SearchScheme,
+                    SearchTiebreak, Section, SectionIn,
                     SelectAction, SelectedRow, SelectionDelta, SelectionModeName, SelectionPolicy, SelectionResult,
                     SelectResult, ServerInfo, SnapshotResult, SourceInfo, SourcesResult, TreeItem, Updates,
                     ViewportIn, ViewportResult, WindowPayload, WindowRow)
@@ -40,9 +41,10 @@ __all__ = [
     "Frontend", "REPLAYERS", "ReplayError", "Replayer", "Row", "SectionList", "SourceView", "Window", "on_sections",
     "replay_batch", "replay_steps", "replay_window", "apply_patch", "PatchError",
     # params and results (diffable.types); `edit` ops (diffable.ops)
-    "DiffForm", "DiffResult", "DropResult", "Echo", "FullSection", "FullSnapshotResult", "Highlight",
+    "DiffForm", "DiffResult", "DropResult", "Echo", "FieldHighlight", "FullSection", "FullSnapshotResult", "Highlight",
     "HighlightsResult", "InitializationOptions", "InitializeResult", "Item", "ItemIn", "Op", "OutlineResult",
-    "Progress", "ProgressToken", "RowsResult", "SearchInfo", "SearchMode", "SearchOrder", "SearchResult", "Section",
+    "Progress", "ProgressToken", "RowsResult", "SearchInfo", "SearchMode", "SearchOrder", "SearchResult",
+    "SearchScheme", "SearchTiebreak", "Section",
     "SectionIn", "SelectAction", "SelectedRow", "SelectionDelta", "SelectionModeName", "SelectionPolicy",
     "SelectionResult", "SelectResult", "ServerInfo", "SnapshotResult", "SourceInfo", "SourcesResult", "TreeItem",
     "Updates", "ViewportIn", "ViewportResult", "WindowPayload", "WindowRow", "ops",

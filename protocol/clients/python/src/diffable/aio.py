@@ -18,7 +18,7 @@ from .core import CLOSE_GRACE, DEFAULT_TIMEOUT, ClientCore, ProgressCallback, lo
 from .discovery import DaemonSpec
 from .errors import ClientClosed, DaemonExited, DiffableError, RequestTimeout, RpcError
 from .types import (DiffForm, DiffResult, DropResult, Echo, Updates, HighlightsResult, InitializationOptions, ItemIn, OutlineResult, Path,
-                    ProgressToken, RowsResult, SearchMode, SearchOrder, SearchResult, SectionIn, SelectAction,
+                    ProgressToken, RowsResult, SearchMode, SearchOrder, SearchResult, SearchScheme, SearchTiebreak, SectionIn, SelectAction,
                     SelectionPolicy, SelectionResult, SelectResult, SnapshotResult, SourcesResult, ViewportIn,
                     ViewportResult)
 from .version import warn_about_daemon_version
@@ -279,11 +279,12 @@ class AsyncClient(ClientCore):
                      limit: Optional[int] = None, placeholder: Optional[ItemIn] = None,
                      highlight_limit: Optional[int] = None, form: Optional[DiffForm] = None,
                      base_version: Optional[int] = None,
-                     viewport: Optional[ViewportIn] = build.UNSET, timeout: Optional[float] = None,
-                     progress: Optional[ProgressCallback] = None,
+                     viewport: Optional[ViewportIn] = build.UNSET, scheme: Optional[SearchScheme] = None,
+                     tiebreak: Optional[Sequence[SearchTiebreak]] = None, fields: Optional[Sequence[str]] = None,
+                     timeout: Optional[float] = None, progress: Optional[ProgressCallback] = None,
                      work_done_token: Optional[ProgressToken] = None) -> SearchResult:
         params = build.search(source, query, sections, mode, order, limit, placeholder, highlight_limit, form,
-                              base_version, viewport)
+                              base_version, viewport, scheme, tiebreak, fields)
         return cast(SearchResult, await self.request("search", params, timeout=timeout, progress=progress,
                                                      work_done_token=work_done_token))
 

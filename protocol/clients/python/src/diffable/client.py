@@ -19,7 +19,7 @@ from .core import CLOSE_GRACE, DEFAULT_TIMEOUT, ClientCore, ProgressCallback, lo
 from .discovery import DaemonSpec
 from .errors import ClientClosed, DaemonExited, DiffableError, RequestTimeout, RpcError
 from .types import (DiffForm, DiffResult, DropResult, Echo, Updates, HighlightsResult, InitializationOptions,
-                    InitializeResult, ItemIn, OutlineResult, Path, ProgressToken, RowsResult, SearchMode, SearchOrder, SearchResult,
+                    InitializeResult, ItemIn, OutlineResult, Path, ProgressToken, RowsResult, SearchMode, SearchOrder, SearchResult, SearchScheme, SearchTiebreak,
                     SectionIn, SelectAction, SelectionPolicy, SelectionResult, SelectResult, SnapshotResult,
                     SourcesResult, ViewportIn, ViewportResult)
 from .version import warn_about_daemon_version
@@ -290,13 +290,15 @@ class Client(ClientCore):
                mode: Optional[SearchMode] = None, order: Optional[SearchOrder] = None, limit: Optional[int] = None,
                placeholder: Optional[ItemIn] = None, highlight_limit: Optional[int] = None,
                form: Optional[DiffForm] = None, base_version: Optional[int] = None,
-                                                viewport: Optional[ViewportIn] = build.UNSET, timeout: Optional[float] = None,
-               progress: Optional[ProgressCallback] = None,
+               viewport: Optional[ViewportIn] = build.UNSET, scheme: Optional[SearchScheme] = None,
+               tiebreak: Optional[Sequence[SearchTiebreak]] = None, fields: Optional[Sequence[str]] = None,
+               timeout: Optional[float] = None, progress: Optional[ProgressCallback] = None,
                work_done_token: Optional[ProgressToken] = None) -> SearchResult:
         """Filters the source (`query=""` clears); the diff plus `search` counts and `highlights`.
-        `viewport=` as for `apply`."""
+        `viewport=` as for `apply`; `fields=` searches those members / JSON pointers of the content
+        instead of each item's text (highlights then carry `fields`)."""
         params = build.search(source, query, sections, mode, order, limit, placeholder, highlight_limit, form,
-                              base_version, viewport)
+                              base_version, viewport, scheme, tiebreak, fields)
         return cast(SearchResult, self.request("search", params, timeout=timeout, progress=progress,
                                                work_done_token=work_done_token))
 

@@ -222,7 +222,7 @@ class Window:
     """A source's viewport as the frontend holds it: `rows` are flat rows `start ..< start + len(rows)`
     of a flat list of `total` rows (headers are rows); `count` is the viewport's size (near the end of
     the list fewer rows are held). Rows are the wire's dicts (`id`, `section`, `header`?, `content`?,
-    `selected`?, `highlights`?), with the content of `echo: "ids"` rows filled in (`Frontend.sending`)."""
+    `selected`?, `highlights`? or `fieldHighlights`?), with the content of `echo: "ids"` rows filled in (`Frontend.sending`)."""
     total: int = 0
     start: int = 0
     count: int = 0

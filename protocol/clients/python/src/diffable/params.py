@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterable, Mapping, Optional, Sequence
 
-from .types import (DiffForm, Echo, Updates, InitializationOptions, ItemIn, Path, SearchMode, SearchOrder, SectionIn,
-                    SelectAction, SelectionPolicy, ViewportIn)
+from .types import (DiffForm, Echo, Updates, InitializationOptions, ItemIn, Path, SearchMode, SearchOrder,
+                    SearchScheme, SearchTiebreak, SectionIn, SelectAction, SelectionPolicy, ViewportIn)
 
 Params = Dict[str, Any]
 
@@ -78,11 +78,14 @@ def source_only(source: str) -> Params:
 def search(source: str, query: str, sections: Optional[Sequence[str]], mode: Optional[SearchMode],
            order: Optional[SearchOrder], limit: Optional[int], placeholder: Optional[ItemIn],
            highlight_limit: Optional[int], form: Optional[DiffForm], base_version: Optional[int],
-           viewport: Optional[ViewportIn] = UNSET) -> Params:
+           viewport: Optional[ViewportIn] = UNSET, scheme: Optional[SearchScheme] = None,
+           tiebreak: Optional[Sequence[SearchTiebreak]] = None, fields: Optional[Sequence[str]] = None) -> Params:
     if isinstance(placeholder, str):  # the spec says "an item": both spellings of one are accepted
         placeholder = {"id": placeholder}
     return {"source": source, "query": query, **present(
         sections=list(sections) if sections is not None else None, mode=mode, order=order, limit=limit,
+        scheme=scheme, tiebreak=list(tiebreak) if tiebreak is not None else None,
+        fields=list(fields) if fields is not None else None,
         placeholder=dict(placeholder) if placeholder is not None else None,
         highlightLimit=highlight_limit, form=form, baseVersion=base_version), **viewport_member(viewport)}
 

@@ -12,8 +12,12 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
 
 DiffForm = Literal["batch", "steps"]
-SearchMode = Literal["substring", "fuzzy"]
+SearchMode = Literal["substring", "fuzzy", "exact"]
 SearchOrder = Literal["source", "score"]
+SearchScheme = Literal["default", "path", "history"]
+"""`scheme`: fzf's `--scheme` for fuzzy and exact scores (protocol/methods/search.md)."""
+SearchTiebreak = Literal["length", "begin", "end", "index", "chunk"]
+"""An entry of `tiebreak`: fzf's `--tiebreak` criteria, in order (protocol/methods/search.md)."""
 SelectAction = Literal["select", "deselect", "toggle", "clear"]
 SelectionModeName = Literal["none", "single", "multiple"]
 Echo = Literal["full", "ids"]
@@ -103,6 +107,8 @@ class WindowRow(_RowBase, total=False):
     content: Any
     selected: bool
     highlights: List[List[int]]
+    fieldHighlights: List[FieldHighlight]
+    """For a search with `fields`, in place of `highlights`."""
 
 
 class WindowPayload(TypedDict):
@@ -151,10 +157,22 @@ class SearchInfo(TypedDict):
     shown: int
 
 
-class Highlight(TypedDict):
+class FieldHighlight(TypedDict):
+    """The ranges of one field of a search with `fields` (protocol/methods/search.md, "Fields"),
+    `[start, count]` in Unicode scalars of that field's text."""
+    field: str
+    ranges: List[List[int]]
+
+
+class _HighlightBase(TypedDict):
     id: str
     path: Path
+
+
+class Highlight(_HighlightBase, total=False):
+    """A row's matched ranges: `ranges` in its text, or `fields` for a search with `fields`."""
     ranges: List[List[int]]
+    fields: List[FieldHighlight]
 
 
 class SearchResult(DiffResult):

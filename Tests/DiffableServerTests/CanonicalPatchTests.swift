@@ -16,6 +16,22 @@ import Testing
         JSONPatch.treeDiff(from: JSONWriter.bytes(old), to: JSONWriter.bytes(new)).map(JSONPatch.CanonicalDiff.patch) ?? .content
     }
 
+    /// `contains` (whether a content has a `"text":` at all) finds a
+    /// needle wherever it is, as a naive scan does.
+    @Test func containsAgreesWithAScan() {
+        var rng = SplitMix64(seed: 0xC0471)
+        let alphabet = Array(#""text:{}"#.utf8)
+        for _ in 0..<4000 {
+            let bytes = (0..<Int.random(in: 0..<40, using: &rng)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] }
+            let needle = Bool.random(using: &rng) ? Array(#""text":"#.utf8)
+                : (0..<Int.random(in: 0..<4, using: &rng)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] }
+            let scanned = !needle.isEmpty && needle.count <= bytes.count
+                && (0...(bytes.count - needle.count)).contains { Array(bytes[$0..<$0 + needle.count]) == needle }
+            let found = bytes.withUnsafeBufferPointer { CanonicalJSON($0).contains(needle) }
+            #expect(found == scanned, "\(bytes) \(needle)")
+        }
+    }
+
     @Test func byteDiffIsTheTreeDiff() throws {
         var rng = SplitMix64(seed: 0xB17E)
         var walked = 0

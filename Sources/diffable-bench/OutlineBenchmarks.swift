@@ -47,14 +47,15 @@ enum OutlineBenchmarks {
         defer { daemon.close() }
         _ = try daemon.exchange(Array(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"initializationOptions":{"supersedeSearches":false}}}"#.utf8) + [0x0A], id: 1)
         var id = 10
-        func request(_ body: String) throws -> Double {
+        func request(_ body: String, refused: Bool) throws -> Double {
             id += 1
             let (answer, _, ms) = try daemon.exchange(Array(#"{"jsonrpc":"2.0","id":\#(id),\#(body)}"#.utf8) + [0x0A], id: id)
-            guard !answer.starts(with: Array(#"{"jsonrpc":"2.0","id":\#(id),"error""#.utf8)) else {
+            guard answer.starts(with: Array(#"{"jsonrpc":"2.0","id":\#(id),"error""#.utf8)) == refused else {
                 throw ApplyRequest.Mismatch(description: String(decoding: answer.prefix(300), as: UTF8.self))
             }
             return ms
         }
+        func request(_ body: String) throws -> Double { try request(body, refused: false) }
         let runs = context.runs(full: 3, quick: 1)
         var flatApply: [Double] = [], treeApply: [Double] = []
         for _ in 0..<runs {
@@ -83,7 +84,7 @@ enum OutlineBenchmarks {
             r.row("outline.pipe-1m expand \(c.label)", Sample(expand))
             r.row("outline.pipe-1m collapse \(c.label)", Sample(collapse), target: c.target)
         }
-        try treeEdits(context, files: context.quick ? 100 : 1000, request: request)
+        try treeEdits(context, files: context.quick ? 100 : 1000, send: request(_:refused:))
         for query in ["view", "vie", "d3/s4"] {
             var tree: [Double] = [], flat: [Double] = []
             for _ in 0..<context.runs(full: 3, quick: 1) {
@@ -103,7 +104,8 @@ enum OutlineBenchmarks {
     /// 1,000 folders in one edit, a chain to the deepest level built in one edit,
     /// and a one-op edit and a recursive expand at the deepest level.
     static func treeEdits(_ context: BenchContext, files: Int,
-                          request: (String) throws -> Double) throws {
+                          send: (String, Bool) throws -> Double) throws {
+        func request(_ body: String) throws -> Double { try send(body, false) }
         let r = context.reporter
         let runs = context.runs(full: 5, quick: 2)
         let file = "d0/s0/view_0.swift"
@@ -153,5 +155,28 @@ enum OutlineBenchmarks {
         r.row("outline.pipe-1m edit: a 4,095-op chain to the deepest level (1 edit)", Sample(chain))
         r.row("outline.pipe-1m edit: setContent at level 4095 (1 op)", Sample(deepEdit))
         r.row("outline.pipe-1m expand {recursive} of a 4,096-level chain", Sample(deepExpand))
+
+        // A refused edit (its second op names no item) costs its ops, and
+        // an edit while a search filters the tree costs its ops plus the
+        // search's answer on the new tree (the keystroke's cost).
+        var refused: [Double] = [], searching: [Double] = [], keystroke: [Double] = []
+        for _ in 0..<runs {
+            refused.append(try send(#""method":"edit","params":{"source":"tree","ops":[{"op":"moveItem","id":"\#(file)","parent":"d0/s1"},{"op":"appendItems","parent":"nope","items":["x"]}]}"#, true))
+        }
+        _ = try request(#""method":"search","params":{"source":"tree","query":"","viewport":{"start":0,"count":50}}"#)
+        for run in 0..<runs * 2 {
+            let query = run % 2 == 0 ? "view_1" : "view_"
+            let ms = try request(#""method":"search","params":{"source":"tree","query":"\#(query)","mode":"substring","viewport":{"start":0,"count":50}}"#)
+            if run % 2 == 0 { keystroke.append(ms) }
+        }
+        for run in 0..<runs * 2 {
+            let parent = run % 2 == 0 ? "d0/s1" : "d0/s0"
+            let ms = try request(#""method":"edit","params":{"source":"tree","ops":[{"op":"moveItem","id":"\#(file)","parent":"\#(parent)"}]}"#)
+            if run % 2 == 0 { searching.append(ms) }
+        }
+        _ = try request(#""method":"search","params":{"source":"tree","query":"","viewport":null}"#)
+        r.row("outline.pipe-1m edit: refused at its second op (a move, then an unknown parent)", Sample(refused))
+        r.row("outline.pipe-1m search \"view_1\" on the tree, substring (the keystroke)", Sample(keystroke))
+        r.row("outline.pipe-1m edit: move a file while \"view_\" filters the tree (1 op, 50-row window)", Sample(searching))
     }
 }

@@ -6,13 +6,22 @@ struct Gen {
     var rng: SplitMix64
     let pool: [String]
     var fresh = 0, touched: [String] = []  // items this edit moved or added, with their subtrees
+    /// Search texts: by the content's byte (0…3), then for no content. As
+    /// in the daemon, an item's text is a function of its content.
+    var texts = ["t"]
 
     mutating func int(_ r: ClosedRange<Int>) -> Int { Int.random(in: r, using: &rng) }
     mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
     mutating func content() -> Content? { chance(0.2) ? nil : Content(bytes: [UInt8(int(0...3))]) }
+    func text(for content: Content?) -> String {
+        guard texts.count > 1 else { return texts.first ?? "t" }
+        let byte = content.flatMap { $0.bytes.first }.map(Int.init) ?? texts.count - 1
+        return texts[min(byte, texts.count - 1)]
+    }
     mutating func position(_ target: String) -> EditPosition { chance(0.5) ? .before(target) : .after(target) }
     mutating func node(_ id: String, _ children: [OutlineNode] = [], nested: Bool = true) -> OutlineNode {
-        OutlineNode(item: Item(id: id, content: content(), text: "t"), children: children,
+        let content = content()
+        return OutlineNode(item: Item(id: id, content: content, text: text(for: content)), children: children,
                     expanded: nested ? [nil, true, false][int(0...2)] : nil)
     }
 
@@ -110,7 +119,10 @@ struct Gen {
             let ids = (0..<int(1...3)).map { _ in item(m) }
             return (.op(chance(0.5) ? .reloadItems(ids) : .reconfigureItems(ids)), [])
         case 71..<78:
-            let updates = (0..<int(1...3)).map { _ in ContentUpdate(id: item(m), content: content(), text: "t") }
+            let updates = (0..<int(1...3)).map { _ in
+                let id = item(m), content = content()
+                return ContentUpdate(id: id, content: content, text: text(for: content))
+            }
             return (.op(.setContent(updates, style: chance(0.5) ? .reload : .reconfigure)), [])
         case 78..<86:
             // Old children may come back; the parent's own id may not.

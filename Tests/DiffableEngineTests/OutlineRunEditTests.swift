@@ -21,6 +21,15 @@ struct OutlineRunEditTests {
         #expect(taken.fastRejections > 500, "fast rejections: \(taken.fastRejections) of \(taken.edits)")
     }
 
+    /// During a search (substring or fuzzy, in source or score order,
+    /// scoped or not) a tree edit takes the fast path too; the visible rows
+    /// are the search's answer on the new tree.
+    @Test func fastEditsEqualTheGeneralPathWhileSearching() {
+        let taken = Self.property(seeds: 600, size: 4...120, searching: true)
+        #expect(taken.fast > 1200, "fast edits: \(taken.fast) of \(taken.edits)")
+        #expect(taken.fastRejections > 200, "fast rejections: \(taken.fastRejections) of \(taken.edits)")
+    }
+
     @Test func fastEditsEqualTheGeneralPathAcrossChunks() {
         let taken = Self.property(seeds: 10, size: 2500...5000)
         #expect(taken.fast > 20, "fast edits: \(taken.fast) of \(taken.edits)")
@@ -51,14 +60,25 @@ struct OutlineRunEditTests {
 
     /// Runs 8 random edits on each seed's forest; answers how many edits
     /// took the fast path, and how many the fast path refused with an error.
-    static func property(seeds: UInt64, size: ClosedRange<Int>) -> (fast: Int, fastRejections: Int, edits: Int) {
+    static func property(seeds: UInt64, size: ClosedRange<Int>,
+                         searching: Bool = false) -> (fast: Int, fastRejections: Int, edits: Int) {
         var failed = 0, fast = 0, fastRejections = 0, edits = 0
         for seed in 1...seeds {
             var gen = Gen(rng: SplitMix64(seed: seed), pool: OutlineEditSequenceTests.mixedPool)
+            if searching { gen.texts = ["alpha", "beta", "tub", "abc", "xyz"] }
             let forest = forest(&gen, size: gen.int(size), maxDepth: gen.int(1...12))
             var source = DataSource(name: "t"), model = TreeModel(forest)
             let (snapshot, outline) = Outline.flatten(forest, previous: Outline())
             _ = try? source.apply(snapshot, outline: outline)
+            if searching {
+                let queries = [SearchQuery(text: "a", mode: .substring, order: .source),
+                               SearchQuery(text: "ab", mode: .fuzzy, order: .source),
+                               SearchQuery(text: "ab", mode: .fuzzy, order: .score),
+                               SearchQuery(text: "ta", mode: .fuzzy, order: .score),
+                               SearchQuery(text: "b", mode: .fuzzy, order: .score, limit: 5)]
+                let query = queries[gen.int(0...queries.count - 1)]
+                _ = source.setSearch(SearchSettings(query: query, scope: gen.chance(0.3) ? ["s0"] : nil))
+            }
             for edit in 0..<8 {
                 let ops = gen.handledEdit(model, handledOnly: !gen.chance(0.15))
                 var general = source

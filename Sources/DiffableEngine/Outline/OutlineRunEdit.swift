@@ -38,6 +38,10 @@ struct OutlineRunEdit {
     /// though they neither moved nor changed content: the parents that
     /// gained or lost children.
     var suspects: Set<ItemID> = []
+    /// Items of the subtrees the edit moved: their level or parent may have
+    /// changed. With `suspects`, the only rows whose outline row may differ
+    /// (inserted rows are drawn new).
+    var moved: Set<ItemID> = []
 
     /// Whether the fast path takes `op` (when it does not fail).
     static func handles(_ op: OutlineEditOperation) -> Bool {
@@ -181,6 +185,7 @@ struct OutlineRunEdit {
         let newLevel = parent.map { draft.level($0) + 1 } ?? 0
         guard newLevel + height <= Outline.maxLevel else { throw Refusal(.tooDeep, [name, targetName]) }
         workspace.insertRun(items, section: destination.section, at: at)
+        for item in items { moved.insert(item.itemID) }
         draft.setParent(id, parent)
         if let parent {
             draft.addChild(to: parent)

@@ -9,7 +9,7 @@ extension DataSource {
     /// The common edits take a fast path (`editOutlineByRuns`): content
     /// ops, appending, inserting, deleting and moving items and their
     /// subtrees, `replaceChildren`, headers, on a source with nested items
-    /// and no active search. They cost what they touch (see
+    /// (during a search too, plus the search's answer). They cost what they touch (see
     /// `OutlineRunEdit`), and so does one of them that fails (it answers
     /// the general path's error). Any other edit takes the general path:
     /// the source taken apart into an `OutlineForest` and put together

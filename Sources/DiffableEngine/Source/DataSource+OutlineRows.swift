@@ -5,6 +5,7 @@ extension DataSource {
     /// hides rows under collapsed items.
     /// - Complexity: O(n)
     mutating func expandedRowSources(except excluded: Set<Int>) -> [Int: [Int]] {
+        guard snapshot.sections.indices.contains(where: { !excluded.contains($0) }) else { return [:] }
         // Integer steps over the parent-row index: a row is shown when its
         // parent is shown and expanded (parents come first in preorder).
         let parent = parentFlatIndex()
@@ -68,9 +69,16 @@ extension DataSource {
     }
 
     /// The flat index of every item's parent (-1 at the top).
-    /// - Complexity: O(n) the first time after a snapshot change, O(1) after.
+    /// - Complexity: O(n) the first time after a snapshot change, O(1) after;
+    ///   one lookup per row in the table of parents when a tree edit's index
+    ///   is kept (after a fast tree edit), else three in tables of all items.
     mutating func parentFlatIndex() -> [Int32] {
         if let cached = searchCache.parentFlat { return cached }
+        if let descendants = outlineEditIndex?.descendants {
+            let parents = Self.parentFlatIndex(snapshot, descendants: descendants)
+            searchCache.parentFlat = parents
+            return parents
+        }
         let index = itemFlatIndex()
         var parents: [Int32] = []
         parents.reserveCapacity(snapshot.itemCount)
@@ -80,6 +88,27 @@ extension DataSource {
             }
         }
         searchCache.parentFlat = parents
+        return parents
+    }
+
+    /// Parents from subtree sizes: in preorder an item's subtree is its row
+    /// and the `descendants` rows after it, so a row's parent is the
+    /// innermost open subtree that holds it (a stack of open subtrees).
+    /// - Complexity: O(n), a stack as deep as the tree.
+    static func parentFlatIndex(_ snapshot: Snapshot, descendants: [ItemID: Int]) -> [Int32] {
+        var parents: [Int32] = []
+        parents.reserveCapacity(snapshot.itemCount)
+        var open: [(row: Int, end: Int)] = []
+        var flat = 0
+        for section in snapshot.sections {
+            open.removeAll(keepingCapacity: true)
+            for item in section.items {
+                while let last = open.last, last.end <= flat { open.removeLast() }
+                parents.append(open.last.map { Int32(truncatingIfNeeded: $0.row) } ?? -1)
+                if let count = descendants[item.itemID], count > 0 { open.append((flat, flat + 1 + count)) }
+                flat += 1
+            }
+        }
         return parents
     }
 

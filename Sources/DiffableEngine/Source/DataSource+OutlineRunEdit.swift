@@ -2,9 +2,9 @@ extension DataSource {
     /// The fast path of `editOutline`: the ops as flat edits of the preorder
     /// rows (`OutlineRunEdit`), the outline changed in place, the visible
     /// rows and their diff derived from the ops (`OutlineVisibleEdit`). nil
-    /// when it does not apply: an op it does not take, an active search, a
-    /// source that is or becomes flat; the caller then runs the general
-    /// path. An op that fails throws the general path's error for it. In
+    /// when it does not apply: an op it does not take, a source that is or
+    /// becomes flat; the caller then runs the general path. During a search
+    /// the new rows go in through `commit` (`commitSearching`). An op that fails throws the general path's error for it. In
     /// both cases nothing has changed (the index built on the way is kept).
     ///
     /// `asked` counts the calls of `shouldStop`, one before each op; a stop
@@ -19,8 +19,7 @@ extension DataSource {
     ///   when items are selected (as `edit`).
     mutating func editOutlineByRuns(_ ops: [OutlineEditOperation], shouldStop: () -> Bool,
                                     asked: inout Int) throws(EditError) -> Update? {
-        guard !outline.isEmpty, !(search?.isActive ?? false), searchCache.deferred == nil,
-              ops.allSatisfy(OutlineRunEdit.handles) else { return nil }
+        guard !outline.isEmpty, ops.allSatisfy(OutlineRunEdit.handles) else { return nil }
         var index: OutlineEditIndex
         if let kept = outlineEditIndex {
             index = kept
@@ -56,6 +55,13 @@ extension DataSource {
             }
         }
         let full = run.workspace.changeset()
+        if (search?.isActive ?? false) || searchCache.deferred != nil {
+            guard !run.draft.isEmpty else {
+                outlineEditIndex = index
+                return nil
+            }
+            return commitSearching(&run, full: full, index: &index)
+        }
         guard !run.draft.isEmpty,
               let result = OutlineVisibleEdit.derive(old: snapshot, oldVisible: visible, rowSources: searchCache.rowSources,
                                                      full: full, run: &run) else {
@@ -92,5 +98,32 @@ extension DataSource {
         let windowUpdate = windowAfter(changeset: result.changeset, oldVisible: oldVisible, mayScan: true)
         return Update(changeset: result.changeset, oldVisible: oldVisible, newVisible: visible,
                       selection: reconciled, window: windowUpdate)
+    }
+
+    /// Commits a fast edit made while a search is active: the new rows and
+    /// outline go in as any edit's do (`commit`), so the search is carried
+    /// through the rows' diff (its index spliced) and the visible rows are
+    /// the search's answer on the new tree, diffed with the old ones.
+    /// - Complexity: the search's, as after a flat edit (see
+    ///   `replaceSnapshot`), plus O(visible rows) for the diff and the
+    ///   redraws, plus a copy of the outline's tables (the old outline is
+    ///   read for the redraws while the new one is written).
+    private mutating func commitSearching(_ run: inout OutlineRunEdit, full: Changeset,
+                                          index: inout OutlineEditIndex) -> Update {
+        let newSnapshot = Snapshot(sections: run.workspace.sections)
+        let overlay = run.workspace.overlay
+        var draft = run.draft
+        let redrawn = run.suspects.union(run.moved)
+        run = OutlineRunEdit(workspace: EditWorkspace(Snapshot(), index: EditIndex(Snapshot())),
+                             draft: OutlineDraft(base: Outline(), descendants: [:]))
+        draft.base = Outline()
+        draft.baseDescendants = [:]
+        EditWorkspace.merge(overlay, positions: nil, into: &index.edit)
+        let oldOutline = outline
+        draft.merge(into: &outline, descendants: &index.descendants)
+        let kept = index
+        index = OutlineEditIndex(Snapshot(), Outline())
+        return commit(newSnapshot, fullChangeset: full, oldOutline: oldOutline, outlineIndex: kept,
+                      outlineRedraws: redrawn)
     }
 }

@@ -86,14 +86,18 @@ public struct DataSource: Sendable {
     /// diffed. `policies` must have been validated.
     /// `oldOutline`: the outline before the change, when it changed too
     /// (rows whose level, parent or disclosure changed are redrawn).
+    /// `outlineIndex`: the tree edit index of `newFull`, when a fast tree
+    /// edit kept it (the visible rows are found with it); `outlineRedraws`:
+    /// the only items whose outline row may have changed, when known.
     mutating func commit(
         _ newFull: Snapshot, fullChangeset: Changeset?, policies: [String: SectionSelectionPolicy] = [:],
-        oldOutline: Outline? = nil, redraws: RedrawRequests? = nil
+        oldOutline: Outline? = nil, redraws: RedrawRequests? = nil, outlineIndex: OutlineEditIndex? = nil,
+        outlineRedraws: Set<ItemID>? = nil
     ) -> Update {
         let oldVisible = visible
         editIndex = nil
         editPrebuild = nil
-        outlineEditIndex = nil
+        outlineEditIndex = outlineIndex
         visible = replaceSnapshot(with: newFull, changes: fullChangeset)
         var changeset: Changeset
         if let fullChangeset, !isFiltering {
@@ -103,7 +107,7 @@ public struct DataSource: Sendable {
         }
         if let oldOutline, !(oldOutline.isEmpty && outline.isEmpty) {
             changeset.redrawOutlineRows(old: oldVisible, oldOutline: oldOutline, new: visible, newOutline: outline,
-                                        placeholder: placeholderID)
+                                        only: outlineRedraws, placeholder: placeholderID)
         }
         if let redraws { changeset.addRedraws(redraws, old: oldVisible, new: visible) }
         if let fullChangeset, isFiltering {

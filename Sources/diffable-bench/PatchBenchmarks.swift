@@ -118,11 +118,19 @@ enum PatchBenchmarks {
 
     /// The rows of a batch reply's `items.reload`, checked: `changedPerTick`
     /// of them, each carrying exactly `carries` (`"patch"`, `"content"` or
-    /// nothing when `nil`).
+    /// nothing when `nil`); the rows of a patch run (`rows`, `patches`)
+    /// carry a patch.
     static func checkReloads(_ reply: [UInt8], carries: String?) throws {
         let json = try JSONParser.parse(reply)
         var count = 0
         for run in json["result"]?["batch"]?["items"]?["reload"]?.arrayValue ?? [] {
+            if let rows = run["rows"]?.arrayValue {
+                guard carries == "patch", run["patches"]?.arrayValue?.count == rows.count else {
+                    throw ApplyRequest.Mismatch(description: "a patch run where rows carry \(carries ?? "nothing"): \(String(decoding: reply.prefix(300), as: UTF8.self))")
+                }
+                count += rows.count
+                continue
+            }
             for item in run["items"]?.arrayValue ?? [] {
                 count += 1
                 let has = item["patch"] != nil ? "patch" : item["content"] != nil ? "content" : nil

@@ -21,14 +21,27 @@ import Testing
             return item["content"]
         }
 
+        /// (row, item) of each row of a reload/reconfigure run: `{at, items}`,
+        /// or a patch run `{rows, patches}` (as an item `{"patch"}`).
+        static func entries(_ run: JSON) throws -> [(row: Int, item: JSON)] {
+            if let rows = run["rows"]?.arrayValue {
+                let patches = try #require(run["patches"]?.arrayValue)
+                #expect(rows.count == patches.count)
+                let numbers = try rows.map { try #require($0.intValue) }
+                #expect(numbers == numbers.sorted() && Set(numbers).count == numbers.count, "rows ascending: \(numbers)")
+                return zip(numbers, patches).map { ($0, ["patch": $1]) }
+            }
+            let at = try #require(run["at"]?.intValue)
+            return (run["items"]?.arrayValue ?? []).enumerated().map { (at + $0.offset, $0.element) }
+        }
+
         mutating func applyBatch(_ batch: JSON) throws {
             let items = batch["items"]
             var old = rows
             for key in ["reload", "reconfigure"] {
                 for run in items?[key]?.arrayValue ?? [] {
-                    let at = try #require(run["at"]?.intValue)
-                    for (k, item) in (run["items"]?.arrayValue ?? []).enumerated() {
-                        old[at + k].content = try content(of: item, held: old[at + k].content)
+                    for (row, item) in try Self.entries(run) {
+                        old[row].content = try content(of: item, held: old[row].content)
                     }
                 }
             }
@@ -68,8 +81,8 @@ import Testing
                         rows.insert((try #require(item["id"]?.stringValue), item["content"]), at: at + k)
                     }
                 case "reloadItems", "reconfigureItems":
-                    for (k, item) in (step["items"]?.arrayValue ?? []).enumerated() {
-                        rows[at + k].content = try content(of: item, held: rows[at + k].content)
+                    for (row, item) in try Self.entries(step) {
+                        rows[row].content = try content(of: item, held: rows[row].content)
                     }
                 case "moveItem":
                     let from = try #require(step["from"]?.arrayValue?.last?.intValue), to = try #require(step["to"]?.arrayValue?.last?.intValue)
@@ -177,14 +190,15 @@ import Testing
         #expect(patched > (form == "window" ? 40 : 100), "\(patched) rows came as patches")
     }
 
-    /// A 20-field ticker row with one field changed: the reload carries a
-    /// one-op patch; `updates: "content"` (the default) is unchanged.
+    /// A 20-field ticker row with one field changed: the reload is a patch
+    /// run of one row and a one-op patch; `updates: "content"` (the
+    /// default) is unchanged.
     @Test func tickerRowReloadCarriesOneOp() throws {
         let fields = (0..<20).map { ("f\($0)", JSON.number("\(100 + $0).25")) }
         var changed = fields
         changed[7].1 = .number("108.5")
         for (updates, expected) in [
-            ("patch", #"{"batch":{"items":{"reload":[{"section":0,"at":1,"items":[{"id":"b","patch":[{"op":"replace","path":"/f7","value":108.5}]}]}]}}}"#),
+            ("patch", #"{"batch":{"items":{"reload":[{"section":0,"rows":[1],"patches":[[{"op":"replace","path":"/f7","value":108.5}]]}]}}}"#),
             ("content", #"{"batch":{"items":{"reload":[{"section":0,"at":1,"items":[{"id":"b","content":\#(JSONWriter.string(.object(JSONObject(changed))))}]}]}}}"#),
         ] {
             let server = Server()

@@ -142,6 +142,17 @@ TREE_ROWS = ok({"source": "x", "version": 2, "total": 3, "start": 0, "rows": [
     HEADER_ROW, {"id": "src", "section": "a", "level": 0, "hasChildren": True, "expanded": True},
     {"id": "v", "section": "a", "level": 1, "parent": "src", "selected": True}]})
 
+# field-level updates (README): patch runs in both forms
+PATCH_OP = {"op": "replace", "path": "/price", "value": 190.1}
+PATCH_RUNS = ok({"source": "x", "version": 2, "batch": {"items": {
+    "reload": [{"section": 0, "at": 3, "items": [{"id": "q", "content": {"text": "Q"}}]},
+               {"section": 0, "rows": [1, 7], "patches": [[PATCH_OP], []]}],
+    "reconfigure": [{"section": 1, "rows": [0], "patches": [[PATCH_OP, {"op": "remove", "path": "/bid"}]]}]}}})
+PATCH_STEPS = ok({"source": "x", "version": 2, "steps": [
+    {"op": "reloadItems", "section": 0, "at": 3, "items": [{"id": "q", "patch": [PATCH_OP]}]},
+    {"op": "reloadItems", "section": 0, "rows": [1, 7], "patches": [[PATCH_OP], [PATCH_OP]]},
+    {"op": "reconfigureItems", "section": 0, "rows": [2], "patches": [[]]}]})
+
 
 def with_(message, path, value):
     """A copy of `message` with the member at `path` (list of keys) set, or deleted when value is DELETE."""
@@ -321,6 +332,16 @@ WRONG = [
      ok({"serverInfo": {"name": "diffable", "version": "1"}, "capabilities": dict(CAPABILITIES, echo=["none"])})),
     ("initialize capabilities viewports yes", "initialize", ok({"serverInfo": {"name": "diffable", "version": "1"}, "capabilities": CAPABILITIES}),
      ok({"serverInfo": {"name": "diffable", "version": "1"}, "capabilities": dict(CAPABILITIES, viewports="yes")})),
+    # patch runs
+    ("patch run without patches", "edit", PATCH_RUNS, with_(PATCH_RUNS, ["result", "batch", "items", "reload", 1, "patches"], DELETE)),
+    ("patch run with at", "edit", PATCH_RUNS, with_(PATCH_RUNS, ["result", "batch", "items", "reload", 1, "at"], 1)),
+    ("patch run with items", "edit", PATCH_RUNS, with_(PATCH_RUNS, ["result", "batch", "items", "reconfigure", 0, "items"], [{"id": "q"}])),
+    ("patch run with no rows", "edit", PATCH_RUNS, with_(PATCH_RUNS, ["result", "batch", "items", "reload", 1, "rows"], [])),
+    ("patch run with a patch that is no patch", "edit", PATCH_RUNS,
+     with_(PATCH_RUNS, ["result", "batch", "items", "reload", 1, "patches", 0], PATCH_OP)),
+    ("steps patch run with items", "edit", PATCH_STEPS, with_(PATCH_STEPS, ["result", "steps", 1, "items"], [{"id": "q"}])),
+    ("steps patch run with at", "edit", PATCH_STEPS, with_(PATCH_STEPS, ["result", "steps", 2, "at"], 2)),
+    ("steps patch run of insertItems", "edit", PATCH_STEPS, with_(PATCH_STEPS, ["result", "steps", 1, "op"], "insertItems")),
     # the window form
     ("window step with an unknown op", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 2, "op"], "swap")),
     ("window step delete of count 0", "edit", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 0, "count"], 0)),
@@ -461,7 +482,7 @@ VALID = [
     note("$/progress", {"token": 2, "value": {"kind": "report", "message": "half", "percentage": 50}}),
     note("$/progress", {"token": 2, "value": {"kind": "end", "message": "done"}}),
     [req("sources"), note("initialized"), req("frobnicate", id=2)[:0] if False else req("snapshot", {"source": "x"}, id=2)],
-    DIFF, STEPS, SELECTED, SEARCHED, ok(None), ok({"source": "x", "version": 3}),
+    DIFF, STEPS, SELECTED, SEARCHED, ok(None), ok({"source": "x", "version": 3}), PATCH_RUNS, PATCH_STEPS,
     # viewports
     VIEWPORT, ROWS, req("viewport", {"source": "x"}), req("viewport", {"source": "x", "count": 0, "workDoneToken": "t"}),
     req("rows", {"source": "x"}), req("rows", {"source": "x", "start": 99, "count": 0, "workDoneToken": 2}),

@@ -19,10 +19,11 @@ extension EditWorkspace {
     ///   when its content differs (a reconfigure when the change came from a
     ///   `setContent` with style `reconfigure`), else a reconfigure when asked.
     ///
-    /// - Complexity: O(t + touched chunks' rows + k log k), t = touched ids,
-    ///   k = reported changes: each chunk holding a touched item (found
-    ///   through the index) is scanned once on each side, plus O(chunks of
-    ///   its section) to find it.
+    /// - Complexity: O(t × chunks of a section + k log k), t = touched ids,
+    ///   k = reported changes, when the index's offset hints are right (a
+    ///   content-only edit); each chunk holding a touched item whose hint
+    ///   was stale is scanned once on each side (its rows' stored id
+    ///   hashes).
     mutating func changeset() -> Changeset {
         var c = Changeset()
         _ = position(ofSection: "")  // refresh positions
@@ -53,31 +54,69 @@ extension EditWorkspace {
             var marks: ItemMarks
             var oldSection: Int?
             var newSection: Int?
+            var oldRow: Int?
+            var newRow: Int?
         }
         var plans: [Plan] = []
         plans.reserveCapacity(itemMarks.count)
+        // Rows are found through the offsets the index keeps as hints
+        // (right for every item a content-only edit touched); the others
+        // are looked up chunk by chunk, each chunk scanned once.
         var oldWanted: [ChunkKey: [ItemID]] = [:]
         var newWanted: [ChunkKey: [ItemID]] = [:]
+        // Most touched items share a section: its positions are looked up once.
+        var memo: (name: String, old: Int?, new: Int?)?
+        func sectionIndices(_ section: String) -> (old: Int?, new: Int?) {
+            if let memo, memo.name == section { return (memo.old, memo.new) }
+            let found = (base.sectionPosition[section], positions[section])
+            memo = (section, found.0, found.1)
+            return found
+        }
         for (id, marks) in itemMarks {
             var plan = Plan(id: id, marks: marks)
+            let old = base.locationOfItem[id]
             // Old section index, when that section survives.
-            if let old = base.locationOfItem[id], let o = base.sectionPosition[old.section], positions[old.section] != nil {
+            if let old, case let (o?, _?) = sectionIndices(old.section) {
                 plan.oldSection = o
-                oldWanted[ChunkKey(section: o, chunk: old.chunk), default: []].append(id)
+                if let offset = old.offset, oldSections.indices.contains(o),
+                   let row = oldSections[o].items.row(of: id, inChunk: old.chunk, atOffset: offset) {
+                    plan.oldRow = row
+                } else {
+                    oldWanted[ChunkKey(section: o, chunk: old.chunk), default: []].append(id)
+                }
             }
             // New section index, when that section is not an inserted one.
-            if let new = location(ofItem: id), isOriginal(section: new.section), let n = positions[new.section] {
+            let new = overlay.isEmpty ? old : (overlay[id] ?? old)
+            if let new, case let (_?, n?) = sectionIndices(new.section) {
                 plan.newSection = n
-                newWanted[ChunkKey(section: n, chunk: new.chunk), default: []].append(id)
+                if let offset = new.offset, sections.indices.contains(n),
+                   let row = sections[n].items.row(of: id, inChunk: new.chunk, atOffset: offset) {
+                    plan.newRow = row
+                } else {
+                    newWanted[ChunkKey(section: n, chunk: new.chunk), default: []].append(id)
+                }
             }
             if plan.oldSection != nil || plan.newSection != nil { plans.append(plan) }
         }
-        let oldRows = Self.rows(of: oldWanted, in: oldSections)
-        let newRows = Self.rows(of: newWanted, in: sections)
+        if !oldWanted.isEmpty || !newWanted.isEmpty {
+            var oldRows: [ItemID: Int] = [:], newRows: [ItemID: Int] = [:]
+            for (id, row, _) in Self.rows(of: oldWanted, in: oldSections) { oldRows[id] = row }
+            for (id, row, offset) in Self.rows(of: newWanted, in: sections) {
+                newRows[id] = row
+                // Kept as the hint of the next lookup.
+                if let location = location(ofItem: id) {
+                    overlay[id] = .some(EditIndex.Location(section: location.section, chunk: location.chunk, offset: offset))
+                }
+            }
+            for k in plans.indices {
+                if plans[k].oldSection != nil, plans[k].oldRow == nil { plans[k].oldRow = oldRows[plans[k].id] }
+                if plans[k].newSection != nil, plans[k].newRow == nil { plans[k].newRow = newRows[plans[k].id] }
+            }
+        }
 
         for plan in plans {
-            let oldPath = plan.oldSection.flatMap { s in oldRows[plan.id].map { ItemPath(section: s, row: $0) } }
-            let newPath = plan.newSection.flatMap { s in newRows[plan.id].map { ItemPath(section: s, row: $0) } }
+            let oldPath = plan.oldSection.flatMap { s in plan.oldRow.map { ItemPath(section: s, row: $0) } }
+            let newPath = plan.newSection.flatMap { s in plan.newRow.map { ItemPath(section: s, row: $0) } }
             switch (oldPath, newPath) {
             case let (from?, nil):
                 c.itemDeletes.append(from)
@@ -126,14 +165,14 @@ extension EditWorkspace {
         var chunk: Int
     }
 
-    /// Row of each wanted id, scanning each named chunk once.
+    /// Row (and offset in its chunk) of each wanted id, scanning each
+    /// named chunk once.
     /// - Complexity: O(wanted ids + Σ over named chunks of (chunk size +
     ///   chunks of its section)).
-    private static func rows(of wanted: [ChunkKey: [ItemID]], in sections: [Section]) -> [ItemID: Int] {
-        var rows: [ItemID: Int] = [:]
+    private static func rows(of wanted: [ChunkKey: [ItemID]], in sections: [Section]) -> [(id: ItemID, row: Int, offset: Int)] {
+        var rows: [(id: ItemID, row: Int, offset: Int)] = []
         for (key, ids) in wanted where sections.indices.contains(key.section) {
-            let items = sections[key.section].items
-            for (id, r) in items.rows(of: Set(ids), inChunk: key.chunk) { rows[id] = r }
+            rows += sections[key.section].items.rows(of: ids, inChunk: key.chunk)
         }
         return rows
     }

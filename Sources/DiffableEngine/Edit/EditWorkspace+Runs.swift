@@ -6,19 +6,12 @@
 /// `insertItems` and `deleteItems`: an id removed and inserted again is one
 /// moved item.
 extension EditWorkspace {
-    /// Where `id` is now. - Complexity: O(chunks + chunk size) of its section.
-    mutating func locate(_ id: ItemID) -> ItemPath? {
-        guard let location = location(ofItem: id), let s = position(ofSection: location.section),
-              let r = sections[s].items.row(of: id.string, inChunk: location.chunk) else { return nil }
-        return ItemPath(section: s, row: r)
-    }
-
     /// Where `id` was before the edit. - Complexity: as `locate`.
     func locateBefore(_ id: ItemID) -> ItemPath? {
         guard let location = base.locationOfItem[id], let s = base.sectionPosition[location.section],
               oldSections.indices.contains(s),
-              let r = oldSections[s].items.row(of: id.string, inChunk: location.chunk) else { return nil }
-        return ItemPath(section: s, row: r)
+              let found = oldSections[s].items.find(id, inChunk: location.chunk, hint: location.offset) else { return nil }
+        return ItemPath(section: s, row: found.row)
     }
 
     /// Whether `id` is an item now. - Complexity: O(1) expected.

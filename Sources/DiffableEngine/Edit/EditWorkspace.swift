@@ -56,7 +56,7 @@ struct EditWorkspace {
     func location(ofItem id: String) -> EditIndex.Location? { location(ofItem: ItemID(id)) }
 
     func location(ofItem key: ItemID) -> EditIndex.Location? {
-        if let entry = overlay[key] { return entry }
+        if !overlay.isEmpty, let entry = overlay[key] { return entry }
         return base.locationOfItem[key]
     }
 
@@ -73,13 +73,23 @@ struct EditWorkspace {
         return positions[id]
     }
 
-    /// - Complexity: O(chunks + chunk size) of the item's section (see
-    ///   `ItemList.row(of:inChunk:)`).
-    mutating func locate(item id: String) -> ItemPath? {
-        guard let location = location(ofItem: id), let s = position(ofSection: location.section),
-              let r = sections[s].items.row(of: id, inChunk: location.chunk)
+    /// Where `id` is now. The offset the index keeps as a hint is checked
+    /// first; when it was stale, the offset found is kept in the overlay
+    /// for the next lookup (and, after `merge`, the next edit).
+    /// - Complexity: O(chunks of the item's section) to find its chunk,
+    ///   plus O(1) with a right hint, else O(chunk size) (see
+    ///   `ItemList.find`).
+    mutating func locate(item id: String) -> ItemPath? { locate(ItemID(id)) }
+
+    /// `locate(item:)` by `ItemID`.
+    mutating func locate(_ key: ItemID) -> ItemPath? {
+        guard let location = location(ofItem: key), let s = position(ofSection: location.section),
+              let found = sections[s].items.find(key, inChunk: location.chunk, hint: location.offset)
         else { return nil }
-        return ItemPath(section: s, row: r)
+        if found.offset != location.offset {
+            overlay[key] = .some(EditIndex.Location(section: location.section, chunk: location.chunk, offset: found.offset))
+        }
+        return ItemPath(section: s, row: found.row)
     }
 
     func isOriginal(item id: String) -> Bool { base.locationOfItem[ItemID(id)] != nil }
@@ -131,21 +141,28 @@ struct EditWorkspace {
         case .setContent(let updates, let style):
             try requireItems(updates.map(\.id))
             for update in updates {
-                guard let path = locate(item: update.id),
-                      sections[path.section].items[path.row].content != update.content else { continue }
-                sections[path.section].items[path.row].content = update.content
-                sections[path.section].items[path.row].text = update.text
-                if style == .reconfigure {
-                    itemMarks[ItemID(update.id), default: []].insert(.contentAsReconfigure)
-                } else {
-                    touch(item: update.id)
-                }
+                let key = ItemID(update.id)
+                guard let path = locate(key) else { continue }
+                setContent(update, of: key, at: path, style: style)
             }
         case .transformContent(let transform):
-            try requireItems([transform.id])
-            guard let path = locate(item: transform.id) else { return }
+            let key = ItemID(transform.id)
+            guard let path = locate(key) else { throw EditFailure(.unknownItem, [transform.id]) }
             let update = try transform.update(from: sections[path.section].items[path.row].content)
-            try apply(.setContent([update], style: .reload))
+            setContent(update, of: key, at: path, style: .reload)
+        }
+    }
+
+    /// Sets the content (and search text) of the item `key` at `path`, and
+    /// marks it, when the content differs.
+    private mutating func setContent(_ update: ContentUpdate, of key: ItemID, at path: ItemPath, style: ContentUpdateStyle) {
+        let old = sections[path.section].items[path.row]
+        guard old.content != update.content else { return }
+        sections[path.section].items[path.row] = Item(id: update.id, content: update.content, text: update.text)
+        if style == .reconfigure {
+            itemMarks[key, default: []].insert(.contentAsReconfigure)
+        } else if itemMarks[key] == nil {
+            itemMarks[key] = []
         }
     }
 

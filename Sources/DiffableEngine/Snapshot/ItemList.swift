@@ -117,17 +117,6 @@ public struct ItemList: Sendable {
         }
     }
 
-    /// The row of the item `id` if it is in chunk `chunkID`.
-    /// - Complexity: O(chunks + chunk size) (O(count) in flat form).
-    public func row(of id: String, inChunk chunkID: Int) -> Int? {
-        guard isChunked, mapping == nil else { return chunkID == Self.flatChunkID ? firstIndex(ofID: id) : nil }
-        guard let k = chunkIDs.firstIndex(of: chunkID) else { return nil }
-        let chunk = chunks[k]
-        var id = id
-        let found = id.withUTF8 { bytes in chunk.firstIndex { $0.hasID(bytes: UnsafeRawBufferPointer(bytes)) } }
-        return found.map { starts[k] + ($0 - chunk.startIndex) }
-    }
-
     /// The id of the chunk holding `row`.
     /// - Complexity: O(1)
     func chunkID(at row: Int) -> Int {
@@ -265,34 +254,5 @@ public struct ItemList: Sendable {
         } else {
             rebuildStarts()
         }
-    }
-}
-
-extension ItemList {
-    /// The rows of those of `ids` that are in chunk `chunkID`, scanning the
-    /// chunk once.
-    /// - Complexity: O(chunks + chunk size) (O(count) in flat form).
-    func rows(of ids: Set<ItemID>, inChunk chunkID: Int) -> [(id: ItemID, row: Int)] {
-        let chunk: ArraySlice<Item>, start: Int
-        if mapping != nil {
-            guard chunkID == Self.flatChunkID else { return [] }
-            chunk = Array(self)[...]
-            start = 0
-        } else if isChunked {
-            guard let k = chunkIDs.firstIndex(of: chunkID) else { return [] }
-            chunk = chunks[k]
-            start = starts[k]
-        } else {
-            guard chunkID == Self.flatChunkID else { return [] }
-            chunk = flat[...]
-            start = 0
-        }
-        var found: [(id: ItemID, row: Int)] = []
-        found.reserveCapacity(ids.count)
-        for (offset, item) in chunk.enumerated() where ids.contains(item.itemID) {
-            found.append((item.itemID, start + offset))
-            if found.count == ids.count { break }
-        }
-        return found
     }
 }

@@ -135,7 +135,7 @@ extension DataSource {
         var start = 0
         for section in snapshot.sections {
             if section.id == location.section {
-                return section.items.row(of: id.string, inChunk: location.chunk).map { start + $0 }
+                return section.items.find(id, inChunk: location.chunk, hint: location.offset).map { start + $0.row }
             }
             start += section.items.count
         }

@@ -53,6 +53,11 @@ public struct DataSource: Sendable {
         public var selection: SelectionDelta
         /// With a viewport: how the frontend's window changed.
         public var window: WindowUpdate?
+        /// Set by an edit of contents alone made in place (see
+        /// `editContentsInPlace`): the content each changed row had (rows
+        /// that had none are not listed). `oldVisible` is then the new
+        /// visible snapshot: the same rows, whose contents are these.
+        public var contentsBefore: [ItemID: Content]? = nil
     }
 
     /// Replaces the whole snapshot (which must be valid, see

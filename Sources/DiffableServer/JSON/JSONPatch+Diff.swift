@@ -1,3 +1,5 @@
+import DiffableEngine
+
 extension JSONPatch {
     /// The daemon's RFC 6902 patch from `old` to `new`, written compactly
     /// (`[{"op":…},…]`), or nil when it would be longer than `new` written
@@ -77,7 +79,32 @@ extension JSONPatch {
 
     /// `diff` of two stored contents (canonical JSON); nil when either is
     /// not JSON the daemon could have stored, or when the content is smaller.
+    ///
+    /// Read in place when both are in the daemon's form (always, for
+    /// stored contents; see `canonicalDiff`), else parsed.
     static func diff(from old: [UInt8], to new: [UInt8]) -> [UInt8]? {
+        let walked = old.withUnsafeBufferPointer { a in new.withUnsafeBufferPointer { b in canonicalDiff(from: a, to: b) } }
+        switch walked {
+        case .patch(let patch): return patch
+        case .content: return nil
+        case .unreadable: return treeDiff(from: old, to: new)
+        }
+    }
+
+    /// `diff` of two stored contents, read in place.
+    static func diff(from old: Content, to new: Content) -> [UInt8]? {
+        let walked = old.withUnsafeBytes { a in
+            new.withUnsafeBytes { b in canonicalDiff(from: a.bindMemory(to: UInt8.self), to: b.bindMemory(to: UInt8.self)) }
+        }
+        switch walked {
+        case .patch(let patch): return patch
+        case .content: return nil
+        case .unreadable: return treeDiff(from: old.bytes, to: new.bytes)
+        }
+    }
+
+    /// `diff` of two contents through their trees.
+    static func treeDiff(from old: [UInt8], to new: [UInt8]) -> [UInt8]? {
         guard let a = try? JSONParser.parse(old, maxDepth: NestingLimits.content),
               let b = try? JSONParser.parse(new, maxDepth: NestingLimits.content),
               let patch = diff(from: a, to: b), patch.count <= new.count
@@ -126,7 +153,7 @@ extension JSONPatch {
     }
 
     /// `{"op":"replace","path":` and `,"value":`.
-    private static let replacePrefixSize = 23 + 9
+    static let replacePrefixSize = 23 + 9
 
     /// How a pair of values is compared: leaves at once, containers
     /// through a frame.
@@ -141,7 +168,9 @@ extension JSONPatch {
         case (.string(let a), .string(let b)):
             return a.utf8.elementsEqual(b.utf8) ? .equal : .replace
         case (.object(let a), .object(let b)):
-            return objectPlan(path: path, a, b, new: new).map(Plan.descend) ?? .replace
+            if let frame = objectPlan(path: path, a, b, new: new) { return .descend(frame) }
+            // Equal values give no op, even objects that repeat a name.
+            return JSONWriter.bytes(old) == JSONWriter.bytes(new) ? .equal : .replace
         case (.array(let a), .array(let b)):
             return .descend(arrayPlan(path: path, a, b, new: new))
         case (.raw, _), (_, .raw):

@@ -56,39 +56,46 @@ enum JSONPatch {
 
     /// The ops of a patch given as JSON (an array of op objects), checked
     /// for shape only: whether they apply is known when they are applied.
+    /// `path` (where the patch is, for errors) is built only on a failure.
     /// - Complexity: O(size of the patch).
-    static func decode(_ value: JSON, path: String) throws(ShapeError) -> [Operation] {
-        guard case .array(let items) = value else { throw ShapeError(path: path, message: "must be an array of JSON Patch ops") }
+    static func decode(_ value: JSON, path: @autoclosure () -> String) throws(ShapeError) -> [Operation] {
+        guard case .array(let items) = value else { throw ShapeError(path: path(), message: "must be an array of JSON Patch ops") }
         var result: [Operation] = []
         result.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
-            let here = "\(path)[\(index)]"
-            guard case .object(let object) = item else { throw ShapeError(path: here, message: "must be an object {\"op\", \"path\", …}") }
+            func here() -> String { "\(path())[\(index)]" }
+            guard case .object(let object) = item else { throw ShapeError(path: here(), message: "must be an object {\"op\", \"path\", …}") }
             guard case .string(let name)? = object["op"], names.contains(name) else {
-                throw ShapeError(path: "\(here).op", message: "must be one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))")
+                throw ShapeError(path: "\(here()).op", message: "must be one of \(names.map { "\"\($0)\"" }.joined(separator: ", "))")
             }
-            let needsValue = ["add", "replace", "test"].contains(name), needsFrom = ["move", "copy"].contains(name)
-            let accepted = ["op", "path"] + (needsValue ? ["value"] : []) + (needsFrom ? ["from"] : [])
-            if let unknown = object.keys.first(where: { !accepted.contains($0) }) {
-                throw ShapeError(path: "\(here).\(unknown)", message: "is not a member of a \"\(name)\" op (it takes \(accepted.joined(separator: ", ")))")
+            let needsValue = name == "add" || name == "replace" || name == "test", needsFrom = name == "move" || name == "copy"
+            for member in object.members {
+                switch member.key {
+                case "op", "path": continue
+                case "value" where needsValue: continue
+                case "from" where needsFrom: continue
+                default:
+                    let accepted = ["op", "path"] + (needsValue ? ["value"] : []) + (needsFrom ? ["from"] : [])
+                    throw ShapeError(path: "\(here()).\(member.key)", message: "is not a member of a \"\(name)\" op (it takes \(accepted.joined(separator: ", ")))")
+                }
             }
             func pointer(_ key: String) throws(ShapeError) -> JSONPointer {
-                guard let member = object[key] else { throw ShapeError(path: "\(here).\(key)", message: "is missing (a JSON Pointer)") }
+                guard let member = object[key] else { throw ShapeError(path: "\(here()).\(key)", message: "is missing (a JSON Pointer)") }
                 guard case .string(let text) = member, let pointer = JSONPointer(text) else {
-                    throw ShapeError(path: "\(here).\(key)", message: "must be a JSON Pointer string: \"\" or \"/\" tokens, with ~ only as ~0 or ~1")
+                    throw ShapeError(path: "\(here()).\(key)", message: "must be a JSON Pointer string: \"\" or \"/\" tokens, with ~ only as ~0 or ~1")
                 }
                 return pointer
             }
             let target = try pointer("path")
-            if needsValue, object["value"] == nil { throw ShapeError(path: "\(here).value", message: "is missing") }
-            let value = object["value"] ?? .null
+            let value = object["value"]
+            if needsValue, value == nil { throw ShapeError(path: "\(here()).value", message: "is missing") }
             switch name {
-            case "add": result.append(.add(target, value))
+            case "add": result.append(.add(target, value ?? .null))
             case "remove": result.append(.remove(target))
-            case "replace": result.append(.replace(target, value))
+            case "replace": result.append(.replace(target, value ?? .null))
             case "move": result.append(.move(from: try pointer("from"), to: target))
             case "copy": result.append(.copy(from: try pointer("from"), to: target))
-            default: result.append(.test(target, value))
+            default: result.append(.test(target, value ?? .null))
             }
         }
         return result

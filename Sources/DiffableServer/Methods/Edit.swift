@@ -37,9 +37,15 @@ extension Server {
         let update: DataSource.Update
         do throws(EditError) {
             let cancellation = work.cancellation
-            update = flatOps.count == ops.count
-                ? try source.edit(flatOps)
-                : try source.editOutline(ops, shouldStop: { cancellation?.isCancelled ?? false })
+            if flatOps.count != ops.count {
+                update = try source.editOutline(ops, shouldStop: { cancellation?.isCancelled ?? false })
+            } else if let inPlace = try source.editContentsInPlace(flatOps) {
+                // Contents alone: changed where they are (no chunk copied, no
+                // old snapshot to free); the reply reads `contentsBefore`.
+                update = inPlace
+            } else {
+                update = try source.edit(flatOps)
+            }
         } catch {
             source.restoreWindow(savedWindow)
             if error.reason == .stopped { try work.checkCancelled() }
@@ -124,7 +130,9 @@ enum EditCodec {
 
     /// An op as a tree reads it: `.op` for the flat ops, the tree ops for
     /// nested items, `parent`, `replaceChildren`, `expand` and `collapse`.
-    static func decodeOutlineOp(_ json: JSON, path: String) throws(RPCError) -> OutlineEditOperation {
+    static func decodeOutlineOp(_ json: JSON, path: @autoclosure () -> String) throws(RPCError) -> OutlineEditOperation {
+        if let transform = usualPatchContent(json) { return .op(.transformContent(transform)) }
+        let path = path()
         guard case .object(let object) = json, case .string(let name)? = object["op"] else {
             return .op(try decodeOp(json, path: path))
         }
@@ -220,7 +228,29 @@ enum EditCodec {
         } catch {
             throw .invalidParams("\(error.path) \(error.message)", data: Params.pathData(error.path))
         }
-        return ContentTransform(id: id) { old throws(ContentTransformFailure) in
+        return patchContent(id: id, ops)
+    }
+
+    /// A `patchContent` op in its usual shape, read without building the
+    /// paths errors would name (a ticker sends a hundred a tick): exactly
+    /// `op`, `id` (a string) and `patch` (well-formed ops). Nil for
+    /// anything else, which `decodeOp` then reads and, when it is wrong,
+    /// names the problem of.
+    /// - Complexity: O(size of the op).
+    static func usualPatchContent(_ json: JSON) -> ContentTransform? {
+        guard case .object(let object) = json, object.count == 3, case .string("patchContent")? = object["op"],
+              case .string(let id)? = object["id"], let patch = object["patch"],
+              let ops = try? JSONPatch.decode(patch, path: "") else { return nil }
+        return patchContent(id: id, ops)
+    }
+
+    /// The transform of a decoded `patchContent` (see `patchContent(_:)`).
+    static func patchContent(id: String, _ ops: [JSONPatch.Operation]) -> ContentTransform {
+        ContentTransform(id: id) { old throws(ContentTransformFailure) in
+            // Spliced in place when it can be: the same bytes and text as below.
+            if let old, let spliced = old.withUnsafeBytes({ JSONPatch.spliced(ops, into: $0.bindMemory(to: UInt8.self)) }) {
+                return (Content(bytes: spliced.bytes), spliced.text)
+            }
             var document = JSON.null
             if let old {
                 // Stored content is the daemon's own canonical JSON.

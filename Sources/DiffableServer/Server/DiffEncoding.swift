@@ -22,10 +22,16 @@ struct DiffEncoding {
     /// `patches` (`updates: "patch"`): rows the frontend holds whose
     /// content changed (reloads, reconfigures, moves with new content)
     /// carry a patch from their old content (see `ItemEncoding.previous`).
+    /// `contentsBefore` (an edit of contents made in place, see
+    /// `DataSource.Update`): what the changed rows had; `old` then has the
+    /// new contents.
     static func encode(_ changeset: Changeset, form: DiffForm, old: Snapshot, new: Snapshot,
-                       echo: ItemEncoding = .full, patches: Bool = false) -> (key: String, value: JSON) {
+                       echo: ItemEncoding = .full, patches: Bool = false,
+                       contentsBefore: [ItemID: Content]? = nil) -> (key: String, value: JSON) {
         var encoding = echo
-        if patches { encoding.previous = previousContents(changeset, old: old) }
+        if patches {
+            encoding.previous = previousContents(changeset, old: old, new: new, echo: echo, contentsBefore: contentsBefore)
+        }
         let encoder = DiffEncoding(echo: encoding)
         switch form {
         case .batch: return ("batch", encoder.batch(changeset, new: new))
@@ -36,13 +42,24 @@ struct DiffEncoding {
     }
 
     /// The old content of every row the changeset redraws in place or
-    /// moves with new content, by id.
+    /// moves with new content, by id; only for rows whose content is sent
+    /// (`echo`).
     /// - Complexity: O(those rows).
-    static func previousContents(_ c: Changeset, old: Snapshot) -> [ItemID: Content] {
+    static func previousContents(_ c: Changeset, old: Snapshot, new: Snapshot, echo: ItemEncoding,
+                                 contentsBefore: [ItemID: Content]? = nil) -> [ItemID: Content] {
         var previous: [ItemID: Content] = [:]
-        for path in c.itemReloads.map(\.old) + c.itemReconfigures.map(\.old) + c.itemMoves.filter(\.contentChanged).map(\.from) {
-            if let item = old.item(at: path), let content = item.content { previous[item.itemID] = content }
+        func note(_ from: ItemPath, _ to: ItemPath) {
+            guard let item = new.item(at: to), echo.includes(item) else { return }
+            if let contentsBefore {
+                previous[item.itemID] = contentsBefore[item.itemID]
+                return
+            }
+            guard let before = old.item(at: from), let content = before.content else { return }
+            previous[before.itemID] = content
         }
+        for update in c.itemReloads { note(update.old, update.new) }
+        for update in c.itemReconfigures { note(update.old, update.new) }
+        for move in c.itemMoves where move.contentChanged { note(move.from, move.to) }
         return previous
     }
 
@@ -96,9 +113,21 @@ struct DiffEncoding {
             })))
         }
         for (key, updates) in [("reload", c.itemReloads), ("reconfigure", c.itemReconfigures)] where !updates.isEmpty {
-            items.append((key, .array(updateRuns(updates).map { run in
-                itemRun(section: run.section, at: run.start, items: itemList(new, run.newPaths))
-            })))
+            guard sendsPatchRuns else {
+                items.append((key, .array(updateRuns(updates).map { run in
+                    itemRun(section: run.section, at: run.start, items: itemList(new, run.newPaths))
+                })))
+                continue
+            }
+            // Rows sent whole in runs of consecutive rows, then the patched
+            // rows in one run per section.
+            let (whole, patched) = splitPatched(updates.map { ($0.old, $0.new) }, new: new)
+            let wholeEncoder = DiffEncoding(echo: echo.withoutPrevious)
+            var runs = updateRuns(whole).map { run in
+                itemRun(section: run.section, at: run.start, items: wholeEncoder.itemList(new, run.newPaths))
+            }
+            runs += patchRuns(patched, op: nil)
+            items.append((key, .array(runs)))
         }
 
         var members: [(String, JSON)] = []
@@ -114,32 +143,127 @@ struct DiffEncoding {
     /// from there, not from the step's intermediate `to`.
     func steps(_ steps: [Step], moveDestinations: [ItemPath], new: Snapshot) -> JSON {
         var moveIndex = 0
-        return .array(steps.map { step in
-            switch step {
-            case .deleteItems(let section, let row, let count):
-                return op("deleteItems", [("section", .int(section)), ("at", .int(row)), ("count", .int(count))])
-            case .deleteSections(let section, let count):
-                return op("deleteSections", [("at", .int(section)), ("count", .int(count))])
-            case .moveSection(let from, let to):
-                return op("moveSection", [("from", .int(from)), ("to", .int(to))])
-            case .insertSections(let section, let count):
-                return op("insertSections", [("at", .int(section)), ("sections", sectionList(new, section, count))])
-            case .reloadSection(let section):
-                return op("reloadSection", [("at", .int(section)), ("header", header(new, section))])
-            case .moveItem(let from, let to, let contentChanged):
-                var m: [(String, JSON)] = [("from", path(from)), ("to", path(to))]
-                let destination = moveIndex < moveDestinations.count ? moveDestinations[moveIndex] : to
-                moveIndex += 1
-                if contentChanged, let item = new.item(at: destination) { m.append(("item", SnapshotCodec.encode(item, echo: echo))) }
-                return op("moveItem", m)
-            case .insertItems(let section, let row, let count):
-                return op("insertItems", rowRun(new, section, row, count))
-            case .reloadItems(let section, let row, let count):
-                return op("reloadItems", rowRun(new, section, row, count))
-            case .reconfigureItems(let section, let row, let count):
-                return op("reconfigureItems", rowRun(new, section, row, count))
+        // Patched rows of reload and reconfigure steps, sent after the
+        // others (they come last anyway) as one step per kind and section.
+        var patchedReloads: [PatchedRow] = [], patchedReconfigures: [PatchedRow] = []
+        let wholeEncoder = DiffEncoding(echo: echo.withoutPrevious)
+        func redraw(_ name: String, _ section: Int, _ row: Int, _ count: Int, into patched: inout [PatchedRow]) -> [JSON] {
+            guard sendsPatchRuns else { return [op(name, rowRun(new, section, row, count))] }
+            let paths = (row ..< row + count).map { ItemPath(section: section, row: $0) }
+            let split = splitPatched(paths.map { ($0, $0) }, new: new)
+            patched += split.patched
+            return updateRuns(split.whole).map { run in
+                op(name, [("section", .int(run.section)), ("at", .int(run.start)), ("items", wholeEncoder.itemList(new, run.newPaths))])
             }
-        })
+        }
+        var out: [JSON] = []
+        out.reserveCapacity(steps.count)
+        for step in steps {
+            switch step {
+            case .reloadItems(let section, let row, let count):
+                out += redraw("reloadItems", section, row, count, into: &patchedReloads)
+            case .reconfigureItems(let section, let row, let count):
+                out += redraw("reconfigureItems", section, row, count, into: &patchedReconfigures)
+            default:
+                out.append(plainStep(step, moveIndex: &moveIndex, moveDestinations: moveDestinations, new: new))
+            }
+        }
+        out += patchRuns(patchedReloads, op: "reloadItems") + patchRuns(patchedReconfigures, op: "reconfigureItems")
+        return .array(out)
+    }
+
+    /// A step that never carries a patch run.
+    private func plainStep(_ step: Step, moveIndex: inout Int, moveDestinations: [ItemPath], new: Snapshot) -> JSON {
+        switch step {
+        case .deleteItems(let section, let row, let count):
+            return op("deleteItems", [("section", .int(section)), ("at", .int(row)), ("count", .int(count))])
+        case .deleteSections(let section, let count):
+            return op("deleteSections", [("at", .int(section)), ("count", .int(count))])
+        case .moveSection(let from, let to):
+            return op("moveSection", [("from", .int(from)), ("to", .int(to))])
+        case .insertSections(let section, let count):
+            return op("insertSections", [("at", .int(section)), ("sections", sectionList(new, section, count))])
+        case .reloadSection(let section):
+            return op("reloadSection", [("at", .int(section)), ("header", header(new, section))])
+        case .moveItem(let from, let to, let contentChanged):
+            var m: [(String, JSON)] = [("from", path(from)), ("to", path(to))]
+            let destination = moveIndex < moveDestinations.count ? moveDestinations[moveIndex] : to
+            moveIndex += 1
+            if contentChanged, let item = new.item(at: destination) { m.append(("item", SnapshotCodec.encode(item, echo: echo))) }
+            return op("moveItem", m)
+        case .insertItems(let section, let row, let count):
+            return op("insertItems", rowRun(new, section, row, count))
+        case .reloadItems(let section, let row, let count):
+            return op("reloadItems", rowRun(new, section, row, count))
+        case .reconfigureItems(let section, let row, let count):
+            return op("reconfigureItems", rowRun(new, section, row, count))
+        }
+    }
+
+    // MARK: patch runs
+
+    /// Whether reloaded and reconfigured rows sent as patches go in patch
+    /// runs (`updates: "patch"` in a flat source). A row of a tree also
+    /// carries its place in the tree, which may change with it: such a row
+    /// stays an item (`{"id", "patch", "level", …}`).
+    var sendsPatchRuns: Bool { !echo.previous.isEmpty && echo.outline == nil }
+
+    /// A reloaded or reconfigured row sent as a patch: its section and
+    /// row (old coordinates in the batch form), and the patch.
+    struct PatchedRow {
+        var section: Int
+        var row: Int
+        var patch: [UInt8]
+    }
+
+    /// The rows of `updates` (old path, new path) split into those sent
+    /// whole and those sent as a patch (`updates: "patch"`, the content
+    /// sent, the frontend's content known, a patch no longer than it).
+    /// - Complexity: O(rows + their patches).
+    private func splitPatched(_ updates: [(old: ItemPath, new: ItemPath)], new: Snapshot)
+        -> (whole: [Changeset.ItemUpdate], patched: [PatchedRow]) {
+        var whole: [Changeset.ItemUpdate] = [], patched: [PatchedRow] = []
+        for (old, path) in updates {
+            if !echo.previous.isEmpty, let item = new.item(at: path), echo.includes(item), let content = item.content,
+               let before = echo.previous[item.itemID], let patch = JSONPatch.diff(from: before, to: content) {
+                patched.append(PatchedRow(section: old.section, row: old.row, patch: patch))
+            } else {
+                whole.append(Changeset.ItemUpdate(old: old, new: path))
+            }
+        }
+        return (whole, patched)
+    }
+
+    /// One run per section of `rows` (sorted by section, then row):
+    /// `{"section", "rows", "patches"}`, with `"op"` first in the steps form.
+    private func patchRuns(_ rows: [PatchedRow], op: String?) -> [JSON] {
+        let rows = rows.sorted { ($0.section, $0.row) < ($1.section, $1.row) }
+        var runs: [JSON] = []
+        var start = 0
+        while start < rows.count {
+            var end = start + 1
+            while end < rows.count, rows[end].section == rows[start].section { end += 1 }
+            var writer = JSONWriter(reservingCapacity: 48 + rows[start..<end].reduce(0) { $0 + $1.patch.count + 8 })
+            writer.beginObject()
+            if let op {
+                writer.key(raw: "op")
+                writer.appendString(op)
+            }
+            writer.key(raw: "section")
+            writer.appendInt(rows[start].section)
+            writer.key(raw: "rows")
+            writer.beginArray()
+            for row in rows[start..<end] { writer.appendInt(row.row) }
+            writer.endArray()
+            writer.key(raw: "patches")
+            writer.beginArray()
+            for row in rows[start..<end] { writer.appendRaw(row.patch) }
+            writer.endArray()
+            writer.endObject()
+            runs.append(.raw(writer.bytes))
+            start = end
+        }
+        return runs
     }
 
     private func op(_ name: String, _ members: [(String, JSON)]) -> JSON {
@@ -166,7 +290,7 @@ struct DiffEncoding {
         return SnapshotCodec.encode(sections: range.isEmpty ? [] : new.sections[range], echo: echo)
     }
 
-    private func itemList(_ new: Snapshot, _ paths: [ItemPath]) -> JSON {
+    func itemList(_ new: Snapshot, _ paths: [ItemPath]) -> JSON {
         SnapshotCodec.encode(items: paths.lazy.compactMap { new.item(at: $0) }, echo: echo)
     }
 

@@ -289,7 +289,9 @@ public final class Server {
     /// `patchBase` (see `patchBase(_:_:)`): reloads carry patches.
     func diffResult(_ source: DataSource, _ update: DataSource.Update, form: DiffForm, echo: EchoedContent = .none,
                     patchBase: [WindowRow]? = nil, viewportRemoved: Bool = false, extra: [(String, JSON)] = []) -> JSON {
-        defer { if update.oldVisible.itemCount >= 4096 { retired.append(update.oldVisible) } }
+        // A large replaced snapshot is freed in the background; an edit made
+        // in place left none (`oldVisible` is the source's own).
+        defer { if update.contentsBefore == nil, update.oldVisible.itemCount >= 4096 { retired.append(update.oldVisible) } }
         let diff: (key: String, value: JSON)
         if viewportRemoved {
             diff = ("window", .null)
@@ -299,7 +301,7 @@ public final class Server {
             diff = DiffEncoding.encode(update.changeset, form: form, old: update.oldVisible, new: update.newVisible,
                                        echo: ItemEncoding(omitted: echo, exception: source.placeholderID,
                                                           outline: source.outline.isEmpty ? nil : source.outline),
-                                       patches: patchBase != nil)
+                                       patches: patchBase != nil, contentsBefore: update.contentsBefore)
         }
         var members: [(String, JSON)] = [("source", .string(source.name)), ("version", .int(source.version)), (diff.key, diff.value)]
         // Selected rows follow their items; report where they are now when

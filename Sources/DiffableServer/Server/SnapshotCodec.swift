@@ -249,6 +249,13 @@ struct ItemEncoding {
 
     static let full = ItemEncoding()
 
+    /// The same without `previous`: every row carries its content.
+    var withoutPrevious: ItemEncoding {
+        var encoding = self
+        encoding.previous = [:]
+        return encoding
+    }
+
     func includes(_ item: Item) -> Bool { !omitted.omits(item.itemID) || isException(item) }
 
     func isException(_ item: Item) -> Bool { exception.map(item.hasID) ?? false }
@@ -312,7 +319,7 @@ extension SnapshotCodec {
         item.withIDBytes { writer.appendString(utf8: $0.bindMemory(to: UInt8.self)) }
         if echo.includes(item), let content = item.content {
             if let old = echo.previous.isEmpty ? nil : echo.previous[item.itemID],
-               let patch = JSONPatch.diff(from: old.bytes, to: content.bytes) {
+               let patch = JSONPatch.diff(from: old, to: content) {
                 writer.key(raw: "patch")
                 writer.appendRaw(patch)
             } else {

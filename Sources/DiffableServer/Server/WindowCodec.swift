@@ -62,7 +62,7 @@ enum WindowCodec {
             if row.kind == .header { members.append(("header", .bool(true))) }
             if let content = row.content, !omitted(row) {
                 if let previous, previous.indices.contains(k), let old = previous[k],
-                   let patch = JSONPatch.diff(from: old.bytes, to: content.bytes) {
+                   let patch = JSONPatch.diff(from: old, to: content) {
                     members.append(("patch", .raw(patch)))
                 } else {
                     members.append(("content", .raw(content.bytes)))

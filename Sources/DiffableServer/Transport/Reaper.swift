@@ -85,13 +85,17 @@ final class Reaper: @unchecked Sendable {
         lastActivity = Date()
         trimRequested = trimRequested || trim || !retired.isEmpty
         trimNow = trimNow || trimAtOnce
+        let any = !retired.isEmpty
         pending.append(contentsOf: retired)
+        // Dropped under the lock: once it is released the reaper may free
+        // the batch at once, and the caller's references must not be the
+        // last ones then (the caller would free the snapshots itself).
+        retired.removeAll()
         // Woken only with work to do: a request that retires nothing (most
         // small ones) costs no system call here. A trim already waiting for
         // quiet reads the new `lastActivity` when its wait ends.
-        if !retired.isEmpty || trim || trimAtOnce { condition.signal() }
+        if any || trim || trimAtOnce { condition.signal() }
         condition.unlock()
-        retired.removeAll()
     }
 }
 

@@ -17,7 +17,14 @@ export interface Item { id: string; content?: Json; level?: number; parent?: str
  * `updates: "patch"`: `patch` (RFC 6902, from the content held) in place of `content`. `Frontend`
  * applies it; models keep `Item`s.
  */
-export interface PatchedItem extends Omit<Item, 'content'> { patch: { op: string; path: string; from?: string; value?: Json }[] }
+export interface PatchedItem extends Omit<Item, 'content'> { patch: JsonPatch }
+/** An RFC 6902 patch. */
+export type JsonPatch = { op: string; path: string; from?: string; value?: Json }[];
+/**
+ * Under `updates: "patch"`, in a flat source: the reloaded (or reconfigured) rows of a section that come
+ * as patches, in one run: `patches[k]` patches the content of row `rows[k]`, which keeps its item.
+ */
+export interface PatchRun { section: number; rows: number[]; patches: JsonPatch[] }
 /** An item as `apply`/`edit` take it: its id alone, or with content and (outlines) nested `children`. */
 export type ItemInput = string | { id: string; content?: Json; children?: ItemInput[]; expanded?: boolean };
 /** An item of `snapshot {full: true}` of an outline: the tree, nested as `apply` takes it. */
@@ -42,8 +49,8 @@ export interface Batch {
     delete?: { section: number; ranges: Range[] }[];
     insert?: { section: number; at: number; items: Item[] }[];
     move?: { from: Path; to: Path; item?: Item | PatchedItem }[];
-    reload?: { section: number; at: number; items: (Item | PatchedItem)[] }[];
-    reconfigure?: { section: number; at: number; items: (Item | PatchedItem)[] }[];
+    reload?: ({ section: number; at: number; items: (Item | PatchedItem)[] } | PatchRun)[];
+    reconfigure?: ({ section: number; at: number; items: (Item | PatchedItem)[] } | PatchRun)[];
   };
 }
 
@@ -56,7 +63,8 @@ export type Step =
   | { op: 'moveItem'; from: Path; to: Path; item?: Item | PatchedItem }
   | { op: 'insertItems'; section: number; at: number; items: Item[] }
   | { op: 'reloadItems'; section: number; at: number; items: (Item | PatchedItem)[] }
-  | { op: 'reconfigureItems'; section: number; at: number; items: (Item | PatchedItem)[] };
+  | { op: 'reconfigureItems'; section: number; at: number; items: (Item | PatchedItem)[] }
+  | ({ op: 'reloadItems' | 'reconfigureItems' } & PatchRun);
 
 export interface SelectionChange { id: string; path: Path | null }
 export interface SelectionDelta {

@@ -10,17 +10,30 @@ function check(condition, message) {
 /** The row to keep: `item`, its `patch` (`updates: "patch"`) applied to the content `held` had. */
 function withPatch(item, held) {
   if (!item || typeof item !== 'object' || !('patch' in item)) return item;
-  const { patch, ...row } = item;
-  check(held && typeof held === 'object' && 'content' in held, `a patch for ${JSON.stringify(item.id)}, whose content the model does not hold`);
+  const { patch, ...rest } = item;
+  // A row of a patch run names no id: it keeps the held item.
+  const row = 'id' in rest ? rest : { ...held, ...rest };
+  check(held && typeof held === 'object' && 'content' in held, `a patch for ${JSON.stringify(row.id)}, whose content the model does not hold`);
   try {
     row.content = applyPatch(held.content, patch);
   } catch (error) {
-    throw new ReplayError(`the patch of ${JSON.stringify(item.id)} does not apply: ${error.message}`);
+    throw new ReplayError(`the patch of ${JSON.stringify(row.id)} does not apply: ${error.message}`);
   }
   return row;
 }
 
 const isIndex = (value) => Number.isInteger(value) && value >= 0;
+
+/**
+ * [row, item] of each row of a reload/reconfigure run: `{at, items}`, or a patch run `{rows, patches}`
+ * (`updates: "patch"`), whose rows keep their item with its content patched (`{patch}`, no id).
+ */
+function runEntries(run) {
+  if (run.rows === undefined) return run.items.map((item, k) => [run.at + k, item]);
+  check(Array.isArray(run.rows) && Array.isArray(run.patches) && run.rows.length === run.patches.length,
+    `a patch run needs as many rows as patches: ${JSON.stringify(run)}`);
+  return run.rows.map((row, k) => [row, { patch: run.patches[k] }]);
+}
 
 function copySection(section) {
   const copy = { id: section.id, items: (section.items ?? []).map(normalizeItem) };
@@ -136,12 +149,11 @@ export function replayBatch(old, batch) {
   const changed = new Map();
   for (const kind of ['reload', 'reconfigure']) {
     for (const run of itemOps[kind] ?? []) {
-      run.items.forEach((item, k) => {
-        const r = run.at + k;
+      runEntries(run).forEach(([r, item]) => {
         oldRowInRange(run.section, r, kind);
         check(!leaving.has(key(run.section, r)), `row [${run.section}, ${r}] is ${leaving.get(key(run.section, r))} and ${kind === 'reload' ? 'reloaded' : 'reconfigured'}`);
         check(!changed.has(key(run.section, r)), `row [${run.section}, ${r}] reloaded/reconfigured twice`);
-        check(item.id === old[run.section].items[r].id, `${kind} of [${run.section}, ${r}] names ${item.id}, the row is ${old[run.section].items[r].id}`);
+        check(!('id' in item) || item.id === old[run.section].items[r].id, `${kind} of [${run.section}, ${r}] names ${item.id}, the row is ${old[run.section].items[r].id}`);
         changed.set(key(run.section, r), withPatch(item, old[run.section].items[r]));
       });
     }
@@ -215,10 +227,10 @@ export function replayStep(sections, step) {
     case 'reloadItems':
     case 'reconfigureItems': {
       const items = itemsOf(step.section);
-      check(isIndex(step.at) && step.at + step.items.length <= items.length, `${JSON.stringify(step)} out of range`);
-      step.items.forEach((item, k) => {
-        check(items[step.at + k].id === item.id, `${step.op} at [${step.section}, ${step.at + k}] names ${item.id}, the row is ${items[step.at + k].id}`);
-        items[step.at + k] = withPatch(item, items[step.at + k]);
+      runEntries(step).forEach(([r, item]) => {
+        check(isIndex(r) && r < items.length, `${JSON.stringify(step)} out of range`);
+        check(!('id' in item) || items[r].id === item.id, `${step.op} at [${step.section}, ${r}] names ${item.id}, the row is ${items[r].id}`);
+        items[r] = withPatch(item, items[r]);
       });
       break;
     }

@@ -683,6 +683,20 @@ def ReplaySteps(view: dict<any>, steps: list<any>)
       var items = mapnew(step.items, (_, i) => ItemOf(i))
       Insert(view, total, Line(view, step.section, step.at), Texts(items))
       extend(S[step.section].items, items, step.at)
+    elseif (step.op == 'reloadItems' || step.op == 'reconfigureItems') && has_key(step, 'rows')
+      # A patch run (updates "patch"): patches[k] patches the content of row rows[k].
+      if len(step.rows) != len(step.patches)
+        throw 'diffable: client: a patch run with ' .. len(step.rows) .. ' rows and ' .. len(step.patches) .. ' patches'
+      endif
+      var k = 0
+      for r in step.rows
+        var held = S[step.section].items[r]
+        var item = copy(held)
+        item.content = HeldItemOf({id: held.id, patch: step.patches[k]}, held).content
+        setbufline(view.buf, Line(view, step.section, r), [ItemLine(item)])
+        S[step.section].items[r] = item
+        k += 1
+      endfor
     elseif step.op == 'reloadItems' || step.op == 'reconfigureItems'
       var items: list<dict<any>> = []
       for raw in step.items

@@ -614,6 +614,9 @@ def PatchChecks(bin: string)
       result = diffable.Request(s, 'apply', {source: 'ticker', updates: 'patch', sections: [{id: 'q', items: rows}]})
     endif
     patched += count(json_encode(result), '"patch"')
+    for step in get(result, 'steps', [])
+      patched += len(get(step, 'patches', []))
+    endfor
     var truth = diffable.Request(s, 'snapshot', {source: 'ticker'}).sections[0].items
     var model = s.views.ticker[0].sections[0].items
     if model != mapnew(truth, (_, i) => ({id: i.id, content: get(i, 'content', v:null)}))

@@ -43,6 +43,13 @@ function rowsOf(random, n) {
   } }));
 }
 
+/** Rows that came as a patch: items with `patch`, and the rows of patch runs (`rows` + `patches`). */
+function patchedRows(result) {
+  const runs = [...(result.batch?.items?.reload ?? []), ...(result.batch?.items?.reconfigure ?? []),
+    ...(result.steps ?? []).filter((s) => s.op === 'reloadItems' || s.op === 'reconfigureItems')];
+  return JSON.stringify(result).split('"patch"').length - 1 + runs.reduce((n, run) => n + (run.patches?.length ?? 0), 0);
+}
+
 function seeded(seed) {
   let state = seed >>> 0;
   return () => {
@@ -73,13 +80,13 @@ for (const form of ['batch', 'steps', 'window']) {
         const ops = [patchContent(rows[k].id, [{ op: 'replace', path: `/${field}`, value }])];
         const echo = random() < 0.5 ? 'ids' : 'full';
         result = await client.edit(source, ops, { updates: 'patch', echo, form: wire });
-        patched += JSON.stringify(result).split('"patch"').length - 1;
+        patched += patchedRows(result);
         frontend.update(result, { sent: { ops } });
       } else {
         rows[k].content.price = Math.round(random() * 50000) / 100;
         if (tick % 6 === 0) rows.unshift(rows.pop());
         result = await client.apply(source, [{ id: 'q', items: rows }], { updates: 'patch', form: wire });
-        patched += JSON.stringify(result).split('"patch"').length - 1;
+        patched += patchedRows(result);
         frontend.update(result);
       }
       if (form === 'window') {

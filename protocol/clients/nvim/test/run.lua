@@ -654,6 +654,17 @@ end
 ------------------------------------------------------------------------------
 -- 4. Field-level updates: rows that come as patches (updates "patch"), in
 -- the steps and batch forms, and patch_content, replayed to the snapshot.
+-- Rows that came as a patch: items with `patch`, and the rows of patch runs.
+local function patched_rows(r)
+  local n = select(2, vim.json.encode(r):gsub('"patch"', ''))
+  local runs = vim.deepcopy(r.steps or {})
+  for _, key in ipairs({ 'reload', 'reconfigure' }) do
+    vim.list_extend(runs, (r.batch and r.batch.items and r.batch.items[key]) or {})
+  end
+  for _, run in ipairs(runs) do n = n + #(run.patches or {}) end
+  return n
+end
+
 local function patch_checks()
   local s = assert(d.start({ bin = bin }))
   local R = rng(32)
@@ -683,7 +694,7 @@ local function patch_checks()
         r, err = s:apply(name, { { id = 'q', items = rows } }, { updates = 'patch', form = form })
       end
       assert(r, err and err.message)
-      patched = patched + select(2, vim.json.encode(r):gsub('"patch"', ''))
+      patched = patched + patched_rows(r)
       local truth = assert(s:snapshot(name))
       local want = norm_sections(truth.sections)
       if not check(string.format('patch session (%s) tick %d: model = snapshot', form, tick),

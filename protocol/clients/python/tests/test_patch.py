@@ -50,6 +50,14 @@ def _rows(rng: random.Random, n: int) -> List[Any]:
                                          "tags": ["a", "b"], "name": "Ticker %d Incorporated, listed" % i}} for i in range(n)]
 
 
+def _patched_rows(result: Any) -> int:
+    """Rows that came as a patch: items with `patch`, and the rows of patch runs (`rows` + `patches`)."""
+    text = json.dumps(result)
+    runs = [run for key in ("reload", "reconfigure") for run in result.get("batch", {}).get("items", {}).get(key, [])]
+    runs += [step for step in result.get("steps", []) if step.get("op") in ("reloadItems", "reconfigureItems")]
+    return text.count('"patch"') + sum(len(run.get("patches", [])) for run in runs)
+
+
 class PatchSessionTests(unittest.TestCase):
     def test_patch_sessions_replay_to_the_daemon(self) -> None:
         client = Client(daemon_argv(), daemon_args=["--log-level", "error"])
@@ -82,7 +90,7 @@ class PatchSessionTests(unittest.TestCase):
                             rows.insert(0, rows.pop())
                         result = client.apply(source, [{"id": "q", "items": rows}], updates="patch",
                                               form="steps" if form == "steps" else "batch")
-                    patched += json.dumps(result).count('"patch"')
+                    patched += _patched_rows(result)
                     frontend.update(result)
                     if form == "window":
                         window = frontend.window(source)

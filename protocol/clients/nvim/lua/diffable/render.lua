@@ -114,6 +114,13 @@ end
 -- of `content`: the content is then the patch applied to what `held` had.
 local function item_of(raw, held)
   if type(raw) == 'string' then return { id = raw } end
+  if raw.id == nil and held then
+    -- A row of a patch run names no id: it keeps the held item, content patched.
+    local row = {}
+    for k, v in pairs(held) do row[k] = v end
+    row.content, row.patch = nil, raw.patch
+    raw = row
+  end
   local item = { id = raw.id }
   if not is_nil(raw.content) then item.content = raw.content end
   if type(raw.patch) == 'table' then
@@ -278,6 +285,19 @@ local function apply_step(view, step, draw)
       table.insert(s.items, step.at + k, items[k])
     end
     if draw then buf_insert(view, total, M.row_line(view, step.section, step.at), item_lines(items)) end
+  elseif (op == 'reloadItems' or op == 'reconfigureItems') and step.rows then
+    -- A patch run (updates "patch"): patches[k] patches the content of row rows[k].
+    local s = S[step.section + 1]
+    check(s and type(step.patches) == 'table' and #step.rows == #step.patches, op)
+    for k, r in ipairs(step.rows) do
+      check(s.items[r + 1], op)
+      local item = item_of({ patch = step.patches[k] }, s.items[r + 1])
+      s.items[r + 1] = item
+      if draw then
+        local line = M.row_line(view, step.section, r)
+        api.nvim_buf_set_lines(view.buf, line, line + 1, false, item_lines({ item }))
+      end
+    end
   elseif op == 'reloadItems' or op == 'reconfigureItems' then
     local s = S[step.section + 1]
     check(s and step.at + #step.items <= #s.items, op)
@@ -321,7 +341,11 @@ function M.batch_to_steps(sections, batch)
   -- 1. reloads and reconfigures, header reloads: old coordinates
   for _, key in ipairs({ 'reload', 'reconfigure' }) do
     for _, r in ipairs(bi[key] or {}) do
-      emit({ op = 'reloadItems', section = r.section, at = r.at, items = r.items })
+      if r.rows then
+        emit({ op = 'reloadItems', section = r.section, rows = r.rows, patches = r.patches })
+      else
+        emit({ op = 'reloadItems', section = r.section, at = r.at, items = r.items })
+      end
     end
   end
   for _, r in ipairs(bs.reload or {}) do

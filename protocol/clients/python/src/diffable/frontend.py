@@ -46,9 +46,19 @@ def _row(sections: SectionList, path: Sequence[int]) -> Dict[str, Any]:
     return row
 
 
+def _run_entries(run: Mapping[str, Any]) -> List[Tuple[int, Dict[str, Any]]]:
+    """(row, item) of each row of a reload/reconfigure run: `{"at", "items"}`, or a patch run
+    `{"rows", "patches"}` (`updates: "patch"`), whose rows keep their item with its content patched."""
+    if "rows" in run:
+        check(len(run["rows"]) == len(run["patches"]), f"a patch run with {len(run['rows'])} rows and "
+              f"{len(run['patches'])} patches")
+        return [(r, {"patch": p}) for r, p in zip(run["rows"], run["patches"])]
+    return [(run["at"] + k, item) for k, item in enumerate(run["items"])]
+
+
 def _with_patch(item: Mapping[str, Any], held: Mapping[str, Any]) -> Dict[str, Any]:
     """The row to keep: `item`, its `patch` (`updates: "patch"`) applied to the content `held` had."""
-    row = dict(item)
+    row = dict(item) if "id" in item else {**held, **item}
     if "patch" in row:
         patch = row.pop("patch")
         check("content" in held, f"a patch for {row.get('id')!r}, whose content the model does not hold")
@@ -123,8 +133,8 @@ def replay_batch(old: SectionList, batch: Mapping[str, Any]) -> SectionList:
     changed: Dict[Tuple[int, int], Dict[str, Any]] = {}
     for key in ("reload", "reconfigure"):
         for run in its.get(key, []):
-            for k, item in enumerate(run["items"]):
-                path = (run["section"], run["at"] + k)
+            for r, item in _run_entries(run):
+                path = (run["section"], r)
                 check(path not in gone, f"row {list(path)} is {gone.get(path)} and {key}ed")
                 check(path not in changed, f"row {list(path)} is reloaded/reconfigured twice")
                 check(path[0] in old_to_new, f"{key} in section {path[0]}, which does not survive")
@@ -189,9 +199,9 @@ def _apply_step(sections: SectionList, step: Mapping[str, Any]) -> None:
     elif op in ("reloadItems", "reconfigureItems"):
         check(0 <= step["section"] < len(sections), f"{step}: no section {step['section']}")
         items = sections[step["section"]]["items"]
-        _step_range(len(items), step["at"], len(step["items"]), step)
-        items[step["at"]:step["at"] + len(step["items"])] = [_with_patch(i, items[step["at"] + k])
-                                                              for k, i in enumerate(step["items"])]
+        for r, item in _run_entries(step):
+            _step_range(len(items), r, 1, step)
+            items[r] = _with_patch(item, items[r])
     else:
         raise ReplayError(f"unknown step {op!r}")
 

@@ -39,6 +39,8 @@ enum BenchmarkRegistry {
         LifecycleBenchmarks.all,
         ViewportBenchmarks.all,
         ExtendedSearchBenchmarks.all,
+        FuzzyPickerBenchmarks.all,
+        FuzzyEngineBenchmarks.all,
         OutlineBenchmarks.all,
         PatchBenchmarks.all,
         TransportBenchmarks.all,

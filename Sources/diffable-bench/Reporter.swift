@@ -48,6 +48,40 @@ final class Reporter {
         fflush(nil)
     }
 
+    /// The header of `keystroke` rows (printed before the first of a table).
+    static let keystrokeHeader = pad("keystroke", 64) + lpad("median", 10) + lpad("p90", 10) + lpad("worst", 10)
+        + lpad("runs", 5) + "  " + pad("target", 12) + pad("status", 9) + lpad("fzf", 12) + lpad("ours/fzf", 13)
+
+    func keystrokeHeader() {
+        print(Self.keystrokeHeader)
+        fflush(nil)
+    }
+
+    /// One keystroke's timings against three targets (median, p90, worst),
+    /// one tally: met when all three are. `fzf`: `fzf --filter`'s time for
+    /// the same query in the same run (ms), printed with the ratio of the
+    /// median to it, and that ratio against `fzfRatio` (tallied apart).
+    func keystroke(_ name: String, _ sample: Sample, median: Double, p90: Double, worst: Double, fzf: Double? = nil,
+                   fzfRatio: Double? = nil) {
+        var line = Self.pad(name, 64) + Self.lpad(formatMilliseconds(sample.median), 10)
+            + Self.lpad(formatMilliseconds(sample.quantile(0.9)), 10) + Self.lpad(formatMilliseconds(sample.max), 10)
+            + Self.lpad("\(sample.runs)", 5) + "  "
+        let ok = sample.median <= median && sample.quantile(0.9) <= p90 && sample.max <= worst
+        if ok { met += 1 } else { missed += 1 }
+        let limits = [median, p90, worst].map { $0 == $0.rounded() ? String(Int($0)) : formatMilliseconds($0) }
+        line += Self.pad("≤ " + limits.joined(separator: "/"), 12) + Self.pad(ok ? "met" : "NOT MET", 9)
+        if let fzf {
+            let ratio = sample.median / fzf
+            line += Self.lpad(formatMilliseconds(fzf) + " ms", 12) + Self.lpad(String(format: "%.4f", ratio), 13)
+            if let fzfRatio {
+                line += "  ≤ " + String(format: "%g", fzfRatio) + (ratio <= fzfRatio ? " met" : " NOT MET")
+                if ratio <= fzfRatio { met += 1 } else { missed += 1 }
+            }
+        }
+        print(line)
+        fflush(nil)
+    }
+
     /// One value row that is not a timing (memory, sizes).
     func value(_ name: String, _ value: Double, unit: String, target: Target? = nil) {
         let shown = String(format: "%.1f", value) + " " + unit

@@ -29,6 +29,13 @@ struct Sample {
         let mid = values.count / 2
         return values.count % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2
     }
+    /// The nearest-rank quantile `q` (0 < q ≤ 1): the smallest value with at
+    /// least `q` of the values at or below it (p90 of 10 values: the 9th).
+    func quantile(_ q: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let rank = Int((q * Double(values.count)).rounded(.up))
+        return values[Swift.min(Swift.max(rank, 1), values.count) - 1]
+    }
 }
 
 /// Runs `body` `warmup + runs` times and keeps the last `runs` timings.

@@ -215,7 +215,9 @@ struct Scanner {
                     // Skip the DP when even the best possible score cannot
                     // enter (indices ascend within a chunk, so a full tie
                     // never enters: no need to read the index).
-                    if top.isFull {
+                    // A floor (another thread's, or probed before the scan)
+                    // lets the bounds reject before this heap is full.
+                    if top.isFull || shared != 0 {
                         if !top.admitsNext(score: known ?? bound, length: length) { continue }
                         if known == nil {
                             // A bound from the masks (a few instructions)

@@ -19,10 +19,22 @@ public struct SearchMatchSet: Sendable {
     /// The tail sets of the segments once copied, found in the background
     /// (see `SearchMatchSet+TailSets`).
     let tailing: TailWork?
+    /// The range of texts the chain of queries leading to this set was
+    /// searched among, when known: a query refining this one matches, in
+    /// that range, only these matches (a narrowing scan probes its floor
+    /// there, `SearchIndex.probedFloor`). Nil once the set is spliced.
+    let universe: Range<Int>?
+    /// The ranked hits' indices (at most a viewport's `rankOnly`), best
+    /// first: texts a refining query likely scores high, probed first for
+    /// its floor. Meaningful only with `universe`.
+    let best: [Int]
 
     init(query: SearchQuery, indexCount: Int, segments: [CompactSegment], pool: SegmentPool,
-         copying: BackgroundBuild<[CompactSegment]>? = nil, tailing: TailWork? = nil) {
+         copying: BackgroundBuild<[CompactSegment]>? = nil, tailing: TailWork? = nil, universe: Range<Int>? = nil,
+         best: [Int] = []) {
         self.query = query
+        self.universe = universe
+        self.best = universe == nil ? [] : best
         self.indexCount = indexCount
         self.pool = pool
         self.segments = segments.filter { $0.count > 0 }
@@ -110,21 +122,27 @@ extension SearchIndex {
         let pool = previous?.pool ?? spare ?? SegmentPool()
         pool.keystrokeBegins()
         var tailSets = false
+        let universe: Range<Int>?
         if let previous, previous.indexCount == count, query.refines(previous.query) {
             source = .compact(previous.scanSegments, resumeFrom: Self.resumeFrom(query, after: previous.query))
             tailSets = previous.tailSetsIfFound()
+            universe = previous.universe
         } else if let range {
             source = .range(range.clamped(to: 0..<count))
+            universe = range.clamped(to: 0..<count)
         } else {
             source = .index(candidates.map(normalized))
+            universe = candidates == nil ? 0..<count : nil
         }
         let (result, segments) = run(query, source: source, keepMatches: true, scoring: scoring, compact: true,
-                                     pool: pool, rankOnly: query.order == .score ? rankOnly : nil, tailSets: tailSets)
+                                     pool: pool, rankOnly: query.order == .score ? rankOnly : nil, tailSets: tailSets,
+                                     universe: universe, probes: previous?.best ?? [])
         let copying = SearchMatchSet.copying(segments)
         return NarrowingResult(hits: result.hits,
                                matches: SearchMatchSet(query: query, indexCount: count, segments: segments,
                                                        pool: pool, copying: copying,
-                                                       tailing: SearchMatchSet.tailing(segments, after: copying)))
+                                                       tailing: SearchMatchSet.tailing(segments, after: copying),
+                                                       universe: universe, best: result.hits.map(\.index)))
     }
 
     /// When fuzzy matching of `query` can resume where `previous` (whose

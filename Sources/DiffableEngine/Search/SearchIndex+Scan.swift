@@ -44,9 +44,13 @@ extension SearchIndex {
     /// best `rankOnly` hits (the others are matched, not necessarily scored).
     /// `tailSets`: the `.compact` segments' tail sets are found and may be
     /// read (`TailSets`).
+    /// `universe`: for a `.compact` source, the range of texts its match set
+    /// was searched among (nil: unknown), where a floor may be probed
+    /// (`probedFloor`), first among `probes` (indices in it).
     func run(_ query: SearchQuery, source: ScanSource, keepMatches: Bool, scoring: Bool,
              compact: Bool, pool: SegmentPool = SegmentPool(),
-             rankOnly: Int? = nil, tailSets: Bool = false) -> (result: SearchResult, segments: [CompactSegment]) {
+             rankOnly: Int? = nil, tailSets: Bool = false,
+             universe: Range<Int>? = nil, probes: [Int] = []) -> (result: SearchResult, segments: [CompactSegment]) {
         let prepared = PreparedQuery(query)
         let limit = query.limit.map { max($0, 0) } ?? rankOnly.map { max($0, 0) }
         let ranking: ScanRanking
@@ -85,6 +89,20 @@ extension SearchIndex {
         let chunkBounds = bounds
         var sharedFloor: SharedFloor?
         if chunks > 1, case .best = ranking { sharedFloor = SharedFloor() }
+        if case .best(let k) = ranking, total >= Self.floorProbeMinimum, Self.floorProbeApplies(prepared) {
+            var probed: Range<Int>?
+            switch source {
+            case .index(nil): probed = 0..<count
+            case .index: probed = nil
+            case .range(let range): probed = range
+            case .compact: probed = universe
+            }
+            if let probed, let value = withTable({ probedFloor(prepared, best: k, universe: probed, probes: probes, table: $0) }) {
+                let seeded = sharedFloor ?? SharedFloor()
+                seeded.raise(to: value)
+                sharedFloor = seeded
+            }
+        }
         let floor = sharedFloor
         let averageBytes = count > 0 ? (bytes.count + count - 1) / count : 0
         // What views of a scan from scratch select from: the index's own texts.

@@ -1,0 +1,93 @@
+/// A floor for ranking the best k, taken from the shortest texts before
+/// the scan.
+///
+/// A scan in index order fills its heap with the first matches it meets
+/// and raises its floor only as better ones come, so the score bounds
+/// reject little until late. fzf ranks equal scores by the shorter text,
+/// and on long, similar texts (a file system's paths) a query most texts
+/// match has its best rows among the short ones: scoring the shortest
+/// texts first gives a floor that, from the first candidate on, rejects
+/// most texts on their length and bounds, unread.
+///
+/// Exact: the floor is the k-th best (score, length) of k candidates that
+/// match, so a text strictly worse than it has k better candidates and is
+/// not among the best k (`SharedFloor`). The probed texts must be
+/// candidates of the scan: they are taken from its universe, the range of
+/// texts the scan (or the chain of keystrokes it narrows) searches among;
+/// a text of that range that matches a refining query is one of the
+/// previous matches, so it is a candidate of a narrowing scan too.
+extension SearchIndex {
+    /// Texts the floor is taken from, at most.
+    static let floorProbeTexts = 4_096
+    /// Candidate counts from which a scan probes for a floor first (below,
+    /// the probe would cost a good share of the scan).
+    static let floorProbeMinimum = 65_536
+    /// Lengths bucketed apart when finding the shortest texts; longer
+    /// texts share the last bucket.
+    static let floorProbeBuckets = 1_024
+
+    /// Whether a scan of `prepared` ranking its best k may take a floor
+    /// from probed texts: one plain fuzzy or exact term whose tie-break is
+    /// the length (or none), so the probe's keys are the scan's.
+    static func floorProbeApplies(_ prepared: PreparedQuery) -> Bool {
+        prepared.mode != .substring && prepared.extended == nil && !prepared.isEmpty && !prepared.needsOffsets
+            && (prepared.keyKind == .trimmedLength || prepared.keyKind == .none)
+    }
+
+    /// The packed (`SharedFloor.pack`) k-th best key among `probes` (the
+    /// previous keystroke's best texts: a refining query's best rows are
+    /// often among them) and the shortest texts of `universe` that match,
+    /// or nil when fewer than k match. Each text counts once.
+    /// - Complexity: O(universe) to find the shortest texts, plus the
+    ///   scoring of at most `floorProbeTexts` of them and of the probes.
+    func probedFloor(_ prepared: PreparedQuery, best k: Int, universe: Range<Int>, probes: [Int],
+                     table: TextTable) -> UInt64? {
+        guard k > 0, k < Self.floorProbeTexts, universe.lowerBound >= 0, universe.upperBound <= table.count
+        else { return nil }
+        let taken = Set(probes.filter { universe.contains($0) && !table.isNil($0) })
+        let shortest = Self.shortestTexts(table, universe, limit: Self.floorProbeTexts).filter { !taken.contains($0) }
+        guard shortest.count + taken.count >= k else { return nil }
+        let scanner = Scanner(table: table, query: prepared)
+        let best = FuzzyMatcher.maxScore(queryLength: prepared.scalars.count)
+        var top = TopK(capacity: k)
+        for i in taken.sorted() {
+            guard let (score, key) = scanner.scoredKey(i, known: nil, offsets: nil) else { continue }
+            top.insert(RankKey(score: score, length: key, index: i))
+        }
+        for i in shortest {
+            // Ascending lengths: once the k kept all score the maximum, no
+            // later text can raise the floor.
+            if top.isFull, let worst = top.worst, worst.score >= best { break }
+            guard let (score, key) = scanner.scoredKey(i, known: nil, offsets: nil) else { continue }
+            top.insert(RankKey(score: score, length: key, index: i))
+        }
+        guard top.isFull, let worst = top.worst else { return nil }
+        return SharedFloor.pack(score: worst.score, length: worst.length)
+    }
+
+    /// Up to `limit` non-nil texts of `range`, the shortest in UTF-8
+    /// bytes, ascending by (length, index).
+    /// - Complexity: O(range + limit log limit)
+    static func shortestTexts(_ table: TextTable, _ range: Range<Int>, limit: Int) -> [Int] {
+        let buckets = floorProbeBuckets
+        var histogram = [Int](repeating: 0, count: buckets)
+        let offsets = table.offsets
+        @inline(__always) func bucket(_ i: Int) -> Int { min(offsets[i &+ 1] &- offsets[i], buckets &- 1) }
+        for i in range where !table.isNil(i) { histogram[bucket(i)] &+= 1 }
+        // The smallest length whose texts and shorter ones reach `limit`.
+        var cut = buckets - 1
+        var below = 0
+        for (length, n) in histogram.enumerated() {
+            if below &+ n >= limit { cut = length; break }
+            below &+= n
+        }
+        var out: [(length: Int, index: Int)] = []
+        out.reserveCapacity(min(limit, range.count))
+        for i in range where !table.isNil(i) {
+            let length = bucket(i)
+            if length < cut || (length == cut && out.count < limit) { out.append((length, i)) }
+        }
+        out.sort { $0.length != $1.length ? $0.length < $1.length : $0.index < $1.index }
+        return out.prefix(limit).map(\.index)
+    }
+}

@@ -22,9 +22,9 @@
 /// to the failing one. Section ops (`appendSections`, `insertSections`,
 /// with nested items too, `deleteSections`, `moveSection`) change the
 /// section list in the workspace and forget a deleted section's items,
-/// O(sections + their items). `deleteAllItems` and `expand`/`collapse` are
-/// `unhandled`: the caller drops the work and the general path runs the
-/// edit.
+/// O(sections + their items); `expand`/`collapse` change the draft, O(ids),
+/// or O(subtree rows) when recursive. `deleteAllItems` is `unhandled`: the
+/// caller drops the work and the general path runs the edit.
 struct OutlineRunEdit {
     enum Refusal: Error {
         /// The general path runs the edit.
@@ -48,13 +48,15 @@ struct OutlineRunEdit {
     /// Whether sections were inserted, deleted or moved (the visible rows
     /// are then found again, see `DataSource.editOutlineByRuns`).
     var sectionsChanged = false
+    /// Whether items were expanded or collapsed (the visible rows are then
+    /// found again too).
+    var rowsShownChanged = false
 
     /// Whether the fast path takes `op` (when it does not fail).
     static func handles(_ op: OutlineEditOperation) -> Bool {
         switch op {
         case .appendNodes, .insertNodes, .moveInto, .replaceChildren: return true
-        case .appendNestedSections, .insertNestedSections: return true
-        case .setExpanded: return false
+        case .appendNestedSections, .insertNestedSections, .setExpanded: return true
         case .op(let flat):
             switch flat {
             case .appendItems, .insertItems, .deleteItems, .moveItem, .reloadItems, .reconfigureItems,
@@ -113,8 +115,18 @@ struct OutlineRunEdit {
             try insertSections(new, at: nil)
         case .insertNestedSections(let new, let position):
             try insertSections(new, at: position)
-        case .setExpanded:
-            throw .unhandled
+        case .setExpanded(let ids, let expand, let recursive):
+            do throws(EditFailure) { try workspace.requireItems(ids) } catch { throw .failed(error) }
+            for name in ids {
+                let id = ItemID(name)
+                guard recursive else {
+                    setExpanded(id, expand)
+                    continue
+                }
+                let run = try self.run(of: id, named: name)
+                for row in run.rows { setExpanded(workspace.sections[run.section].items[row].itemID, expand) }
+            }
+            rowsShownChanged = true
         case .op(let flat):
             try apply(flat)
         }
@@ -196,6 +208,13 @@ struct OutlineRunEdit {
             guard let s = workspace.position(ofSection: section.id) else { throw .unhandled }
             try add(section.nodes, parent: nil, section: s, at: 0, parentLevel: -1, tooDeepIDs: [section.id])
         }
+    }
+
+    /// Only items with children are ever expanded.
+    private mutating func setExpanded(_ id: ItemID, _ expand: Bool) {
+        guard draft.childCount(id) > 0, draft.isExpanded(id) != expand else { return }
+        draft.setExpanded(id, expand)
+        suspects.insert(id)
     }
 
     // MARK: runs

@@ -9,9 +9,20 @@ extension DataSource {
         // Integer steps over the parent-row index: a row is shown when its
         // parent is shown and expanded (parents come first in preorder).
         let parent = parentFlatIndex()
-        let index = itemFlatIndex()
         var expandedRow = [Bool](repeating: false, count: parent.count)
-        for id in outline.expanded { if let flat = index[id], flat < expandedRow.count { expandedRow[flat] = true } }
+        if let index = searchCache.flatIndex {
+            for id in outline.expanded { if let flat = index[id], flat < expandedRow.count { expandedRow[flat] = true } }
+        } else {
+            // One lookup per row in the (small) expanded set costs less than
+            // indexing every item to look the expanded ones up.
+            var flat = 0
+            for section in snapshot.sections {
+                for item in section.items {
+                    if flat < expandedRow.count, outline.expanded.contains(item.itemID) { expandedRow[flat] = true }
+                    flat += 1
+                }
+            }
+        }
         var shown = [Bool](repeating: false, count: parent.count)
         var result: [Int: [Int]] = [:]
         var start = 0

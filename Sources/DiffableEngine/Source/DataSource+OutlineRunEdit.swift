@@ -2,10 +2,12 @@ extension DataSource {
     /// The fast path of `editOutline`: the ops as flat edits of the preorder
     /// rows (`OutlineRunEdit`), the outline changed in place, the visible
     /// rows and their diff derived from the ops (`OutlineVisibleEdit`). nil
-    /// when it does not apply: an op it does not take, a source that is or
-    /// becomes flat; the caller then runs the general path. During a search
-    /// the new rows go in through `commit` (`commitSearching`). An op that fails throws the general path's error for it. In
-    /// both cases nothing has changed (the index built on the way is kept).
+    /// when it does not apply: an op it does not take (`deleteAllItems`), a
+    /// source that is or becomes flat; the caller then runs the general
+    /// path. During a search, or when sections or expansion changed, the
+    /// new rows go in through `commit` (`commitFindingRows`). An op that
+    /// fails throws the general path's error for it. In both cases nothing
+    /// has changed (the index built on the way is kept).
     ///
     /// `asked` counts the calls of `shouldStop`, one before each op; a stop
     /// throws `stopped` with nothing changed. An edit whose ops together
@@ -55,12 +57,12 @@ extension DataSource {
             }
         }
         let full = run.workspace.changeset()
-        if (search?.isActive ?? false) || searchCache.deferred != nil || run.sectionsChanged {
+        if (search?.isActive ?? false) || searchCache.deferred != nil || run.sectionsChanged || run.rowsShownChanged {
             guard !run.draft.isEmpty else {
                 outlineEditIndex = index
                 return nil
             }
-            return commitSearching(&run, full: full, index: &index)
+            return commitFindingRows(&run, full: full, index: &index)
         }
         guard !run.draft.isEmpty,
               let result = OutlineVisibleEdit.derive(old: snapshot, oldVisible: visible, rowSources: searchCache.rowSources,
@@ -100,15 +102,21 @@ extension DataSource {
                       selection: reconciled, window: windowUpdate)
     }
 
-    /// Commits a fast edit made while a search is active: the new rows and
-    /// outline go in as any edit's do (`commit`), so the search is carried
-    /// through the rows' diff (its index spliced) and the visible rows are
-    /// the search's answer on the new tree, diffed with the old ones.
-    /// - Complexity: the search's, as after a flat edit (see
-    ///   `replaceSnapshot`), plus O(visible rows) for the diff and the
-    ///   redraws, plus a copy of the outline's tables (the old outline is
-    ///   read for the redraws while the new one is written).
-    private mutating func commitSearching(_ run: inout OutlineRunEdit, full: Changeset,
+    /// Commits a fast edit whose visible rows are found again rather than
+    /// derived from its ops: one made while a search is active, or one that
+    /// changed the section list or what is expanded. The new rows and
+    /// outline go in as any edit's do (`commit`): the search is carried
+    /// through the rows' diff (its index spliced), the visible rows are
+    /// found on the new tree (parents from the kept subtree sizes) and
+    /// diffed with the old ones, and only the rows the ops moved, added,
+    /// expanded or collapsed, and parents that gained or lost children, are
+    /// checked for outline redraws.
+    /// - Complexity: the search's answer, as after a flat edit (see
+    ///   `replaceSnapshot`), or O(n) integer steps with one lookup per row
+    ///   to find the expanded rows; plus O(visible rows) for the diff; plus
+    ///   a copy of the outline's tables (the old outline is read for the
+    ///   redraws while the new one is written).
+    private mutating func commitFindingRows(_ run: inout OutlineRunEdit, full: Changeset,
                                           index: inout OutlineEditIndex) -> Update {
         let newSnapshot = Snapshot(sections: run.workspace.sections)
         let overlay = run.workspace.overlay

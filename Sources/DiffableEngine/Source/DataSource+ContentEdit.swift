@@ -26,18 +26,7 @@ extension DataSource {
         guard !ops.isEmpty, outline.isEmpty, search == nil, Self.setsContentsOnly(ops), sharesRows(visible, snapshot) else {
             return nil
         }
-        var index: EditIndex
-        if let kept = editIndex {
-            index = kept
-        } else if let prebuilt = editPrebuild?.value() {
-            snapshot = prebuilt.snapshot
-            index = prebuilt.index
-        } else {
-            snapshot.chunkify()
-            index = EditIndex(snapshot)
-        }
-        editIndex = nil
-        editPrebuild = nil
+        var index = takeEditIndex()
         var writer = ContentWriter(sections: snapshot.sections)
         // The writer is now the only holder of the rows: writes go in place.
         snapshot = Snapshot()

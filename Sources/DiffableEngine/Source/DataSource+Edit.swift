@@ -15,23 +15,7 @@ extension DataSource {
     public mutating func edit(_ ops: [EditOperation]) throws(EditError) -> Update {
         // On a tree, items move and go with their subtrees.
         guard outline.isEmpty else { return try editOutline(ops.map { .op($0) }) }
-        // Take the index out so it is uniquely referenced while it is updated.
-        var index: EditIndex
-        if let kept = editIndex {
-            index = kept
-        } else if let prebuilt = editPrebuild?.value() {
-            // Built in the background since the apply, over the same items
-            // chunked the same way.
-            snapshot = prebuilt.snapshot
-            index = prebuilt.index
-        } else {
-            // Chunk large sections before indexing them (same items, so
-            // nothing changes for the frontend).
-            snapshot.chunkify()
-            index = EditIndex(snapshot)
-        }
-        editIndex = nil
-        editPrebuild = nil
+        var index = takeEditIndex()
         let result: (snapshot: Snapshot, changeset: Changeset)
         do throws(EditError) {
             result = try snapshot.applyingEdits(ops, index: &index)
@@ -69,5 +53,27 @@ extension DataSource {
             chunked.chunkify()
             return PrebuiltEditIndex(snapshot: chunked, index: EditIndex(chunked))
         }
+    }
+
+    /// The edit index of the snapshot, taken out of the source so it is
+    /// uniquely referenced while an edit updates it: the kept one, the one
+    /// built in the background since the apply (over the same items chunked
+    /// the same way), or one built now over the snapshot chunked (same
+    /// items, so nothing changes for the frontend).
+    /// - Complexity: O(1) when kept or prebuilt, else O(n).
+    mutating func takeEditIndex() -> EditIndex {
+        let index: EditIndex
+        if let kept = editIndex {
+            index = kept
+        } else if let prebuilt = editPrebuild?.value() {
+            snapshot = prebuilt.snapshot
+            index = prebuilt.index
+        } else {
+            snapshot.chunkify()
+            index = EditIndex(snapshot)
+        }
+        editIndex = nil
+        editPrebuild = nil
+        return index
     }
 }

@@ -235,7 +235,7 @@ enum FuzzyPickerBenchmarks {
         defer { try? input.close() }
         process.standardInput = input
         if let output {
-            FileManager.default.createFile(atPath: output, contents: nil)
+            _ = FileManager.default.createFile(atPath: output, contents: nil)
             process.standardOutput = FileHandle(forWritingAtPath: output)
         } else {
             process.standardOutput = FileHandle.nullDevice

@@ -48,9 +48,9 @@ struct OutlineRunEdit {
     /// Whether sections were inserted, deleted or moved (the visible rows
     /// are then found again, see `DataSource.editOutlineByRuns`).
     var sectionsChanged = false
-    /// Whether items were expanded or collapsed (the visible rows are then
-    /// found again too).
-    var rowsShownChanged = false
+    /// Items expanded or collapsed: the rows under them are shown or hidden
+    /// again (see `OutlineVisibleEdit.applyToggles`).
+    var toggled: Set<ItemID> = []
 
     /// Whether the fast path takes `op` (when it does not fail).
     static func handles(_ op: OutlineEditOperation) -> Bool {
@@ -126,7 +126,6 @@ struct OutlineRunEdit {
                 let run = try self.run(of: id, named: name)
                 for row in run.rows { setExpanded(workspace.sections[run.section].items[row].itemID, expand) }
             }
-            rowsShownChanged = true
         case .op(let flat):
             try apply(flat)
         }
@@ -215,6 +214,7 @@ struct OutlineRunEdit {
         guard draft.childCount(id) > 0, draft.isExpanded(id) != expand else { return }
         draft.setExpanded(id, expand)
         suspects.insert(id)
+        toggled.insert(id)
     }
 
     // MARK: runs

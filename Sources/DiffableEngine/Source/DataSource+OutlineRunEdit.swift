@@ -57,7 +57,7 @@ extension DataSource {
             }
         }
         let full = run.workspace.changeset()
-        if (search?.isActive ?? false) || searchCache.deferred != nil || run.sectionsChanged || run.rowsShownChanged {
+        if (search?.isActive ?? false) || searchCache.deferred != nil || run.sectionsChanged {
             guard !run.draft.isEmpty else {
                 outlineEditIndex = index
                 return nil

@@ -2,12 +2,13 @@
 /// derived from the diff of the full preorder rows (`EditWorkspace`'s) and
 /// the outline's changes, without reading the rows the edit did not touch.
 ///
-/// A row the edit did not touch keeps its ancestors and their expansion
-/// (only moved, inserted or deleted rows change ancestors, and the fast
-/// path does not expand or collapse), so it stays shown or hidden, and
-/// untouched rows keep their order: the new visible rows of a section are
-/// its old visible rows, renumbered past the removed and added rows, plus
-/// the added rows that are shown. A row's visible position is then a
+/// A row the edit did not touch keeps its ancestors (only moved, inserted
+/// or deleted rows change ancestors), so it stays shown or hidden unless an
+/// ancestor was expanded or collapsed, and untouched rows keep their order:
+/// the new visible rows of a section are its old visible rows, renumbered
+/// past the removed and added rows, plus the added rows that are shown;
+/// then the runs under expanded or collapsed items are decided again
+/// (`applyToggles`). A row's visible position is then a
 /// binary search in its section's row list (`SearchCache.rowSources`).
 enum OutlineVisibleEdit {
     struct Result {
@@ -90,6 +91,13 @@ enum OutlineVisibleEdit {
                                 removed: removed[s], added: added[s], shownAdded: shownAdded)
             if rows.count != new.sections[s].items.count { newRowSources[s] = rows.map { $0 + newStarts[s] } }
         }
+        var toggledPaths: [(id: ItemID, path: ItemPath)] = []
+        for id in run.toggled {
+            if let path = run.workspace.locate(id) { toggledPaths.append((id, path)) }
+        }
+        let toggles = applyToggles(toggledPaths, new: new, newStarts: newStarts, rowSources: &newRowSources,
+                                   draft: run.draft, isShown: isShown)
+        for toggle in toggles { changed.insert(toggle.section) }
 
         func visibleRow(_ rows: [Int]?, _ flat: Int, _ row: Int) -> Int? {
             guard let rows else { return row }
@@ -137,6 +145,18 @@ enum OutlineVisibleEdit {
                   !contains(added[after.section], after.row),
                   let from = oldRow(before), let to = newRow(after) else { continue }
             v.itemReloads.append(.init(old: from, new: to))
+        }
+        // Untouched rows an expand showed or a collapse hid.
+        for toggle in toggles {
+            let s = toggle.section
+            let hidden = Set(toggle.before).subtracting(toggle.after), shownNow = Set(toggle.after).subtracting(toggle.before)
+            for flat in hidden where !contains(added[s], flat - newStarts[s]) {
+                let o = Self.oldRow(ofUntouched: flat - newStarts[s], removed: removed[s], added: added[s])
+                if let from = oldRow(ItemPath(section: s, row: o)) { v.itemDeletes.append(from) }
+            }
+            for flat in shownNow where !contains(added[s], flat - newStarts[s]) {
+                if let to = newRow(ItemPath(section: s, row: flat - newStarts[s])) { v.itemInserts.append(to) }
+            }
         }
         v.itemDeletes.sort()
         v.itemInserts.sort()

@@ -6,14 +6,16 @@ extension DataSource {
     /// redrawn (their level and parent changed), revealed and hidden rows
     /// come and go. A source whose last nesting goes is flat again.
     ///
-    /// The common edits take a fast path (`editOutlineByRuns`): content
-    /// ops, appending, inserting, deleting and moving items and their
-    /// subtrees, `replaceChildren`, headers, on a source with nested items
-    /// (during a search too, plus the search's answer). They cost what they touch (see
-    /// `OutlineRunEdit`), and so does one of them that fails (it answers
-    /// the general path's error). Any other edit takes the general path:
-    /// the source taken apart into an `OutlineForest` and put together
-    /// again.
+    /// Edits take a fast path (`editOutlineByRuns`): content ops,
+    /// appending, inserting, deleting and moving items and their subtrees,
+    /// `replaceChildren`, headers, expand and collapse, section ops, on a
+    /// source with nested items. They cost what they touch (see
+    /// `OutlineRunEdit`), and so does one that fails (it answers the general
+    /// path's error); during a search, or after section ops, plus finding
+    /// the visible rows again. `deleteAllItems`, an edit that leaves the
+    /// source flat and a chain of deep ops past the depth budget take the
+    /// general path: the source taken apart into an `OutlineForest` and put
+    /// together again.
     ///
     /// `shouldStop` is asked before each op, once: a long edit stops there
     /// (`EditError.Reason.stopped`) with nothing changed.

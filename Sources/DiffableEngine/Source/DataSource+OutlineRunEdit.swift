@@ -4,7 +4,7 @@ extension DataSource {
     /// rows and their diff derived from the ops (`OutlineVisibleEdit`). nil
     /// when it does not apply: an op it does not take (`deleteAllItems`), a
     /// source that is or becomes flat; the caller then runs the general
-    /// path. During a search, or when sections or expansion changed, the
+    /// path. During a search, or when the section list changed, the
     /// new rows go in through `commit` (`commitFindingRows`). An op that
     /// fails throws the general path's error for it. In both cases nothing
     /// has changed (the index built on the way is kept).
@@ -104,7 +104,7 @@ extension DataSource {
 
     /// Commits a fast edit whose visible rows are found again rather than
     /// derived from its ops: one made while a search is active, or one that
-    /// changed the section list or what is expanded. The new rows and
+    /// changed the section list. The new rows and
     /// outline go in as any edit's do (`commit`): the search is carried
     /// through the rows' diff (its index spliced), the visible rows are
     /// found on the new tree (parents from the kept subtree sizes) and

@@ -6,8 +6,9 @@ import Foundation
 /// most of them matching a common query) and 1M names of realistic
 /// variety, one section, a 50-row window, `mode: "fuzzy"`, `order:
 /// "score"`, no limit, through the pipe. Each query is typed one key at a
-/// time, 50 ms apart, 300 ms after the search field is declared (`search
-/// ""`); every key's round trip is a sample. `fzf --filter` runs on the
+/// time at the pace (`keyInterval`, `firstKeyDelay`),
+/// after the search field is declared (`search ""`); every key's round
+/// trip is a sample. `fzf --filter` runs on the
 /// same lines and queries in the same run, and the window is checked
 /// against its first 50 lines.
 enum FuzzyPickerBenchmarks {
@@ -26,6 +27,9 @@ enum FuzzyPickerBenchmarks {
     ]
 
     static let window = 50
+    /// The typing pace: seconds between keys, and before the first.
+    static let keyInterval = 0.05
+    static let firstKeyDelay = 0.3
 
     /// `DIFFABLE_BENCH_QUERIES=a,b`: only these queries (for profiling).
     static func run(_ context: BenchContext, label: String, lines: [String], queries allQueries: [String]) throws {
@@ -73,9 +77,9 @@ enum FuzzyPickerBenchmarks {
                     Thread.sleep(forTimeInterval: 1.5)
                 }
                 try declare()
-                Thread.sleep(forTimeInterval: 0.3)
+                Thread.sleep(forTimeInterval: firstKeyDelay)
                 for (k, key) in keys.enumerated() {
-                    if k > 0 { Thread.sleep(forTimeInterval: 0.05) }
+                    if k > 0 { Thread.sleep(forTimeInterval: keyInterval) }
                     times[k].append(try request(search + quoted(key) + "}").ms)
                 }
                 if round == 0 { checks.append((query, try windowTexts(daemon), try matchCount(daemon, search, query))) }

@@ -57,32 +57,20 @@ extension DataSource {
             }
         }
         let full = run.workspace.changeset()
+        guard !run.draft.isEmpty else {
+            outlineEditIndex = index
+            return nil
+        }
         if (search?.isActive ?? false) || searchCache.deferred != nil || run.sectionsChanged {
-            guard !run.draft.isEmpty else {
-                outlineEditIndex = index
-                return nil
-            }
             return commitFindingRows(&run, full: full, index: &index)
         }
-        guard !run.draft.isEmpty,
-              let result = OutlineVisibleEdit.derive(old: snapshot, oldVisible: visible, rowSources: searchCache.rowSources,
-                                                     full: full, run: &run) else {
+        guard let result = OutlineVisibleEdit.derive(old: snapshot, oldVisible: visible,
+                                                     rowSources: searchCache.rowSources, full: full, run: &run) else {
             outlineEditIndex = index
             return nil
         }
 
-        // Commit. The workspace and the draft hold the old index and outline:
-        // let go of them first, so both are updated in place.
-        let newSnapshot = Snapshot(sections: run.workspace.sections)
-        let overlay = run.workspace.overlay
-        var draft = run.draft
-        run = OutlineRunEdit(workspace: EditWorkspace(Snapshot(), index: EditIndex(Snapshot())),
-                             draft: OutlineDraft(base: Outline(), descendants: [:]))
-        draft.base = Outline()
-        draft.baseDescendants = [:]
-        EditWorkspace.merge(overlay, positions: nil, into: &index.edit)
-        draft.merge(into: &outline, descendants: &index.descendants)
-
+        let newSnapshot = mergeRun(&run, into: &index, keepingOldOutline: false).snapshot
         let oldVisible = visible
         snapshot = newSnapshot
         visible = result.visible
@@ -118,21 +106,33 @@ extension DataSource {
     ///   redraws while the new one is written).
     private mutating func commitFindingRows(_ run: inout OutlineRunEdit, full: Changeset,
                                           index: inout OutlineEditIndex) -> Update {
+        let redrawn = run.suspects.union(run.moved)
+        let (newSnapshot, oldOutline) = mergeRun(&run, into: &index, keepingOldOutline: true)
+        let kept = index
+        index = OutlineEditIndex(Snapshot(), Outline())
+        return commit(newSnapshot, fullChangeset: full, oldOutline: oldOutline, outlineIndex: kept,
+                      outlineRedraws: redrawn)
+    }
+
+    /// Writes a finished run into `index` and the source's outline, and
+    /// answers its rows (and the old outline when `keepingOldOutline`, which
+    /// copies the outline's tables). The workspace and the draft hold the
+    /// old index and outline: they are let go of first, so both are updated
+    /// in place.
+    /// - Complexity: O(changed entries), plus the copy when kept.
+    private mutating func mergeRun(_ run: inout OutlineRunEdit, into index: inout OutlineEditIndex,
+                                   keepingOldOutline: Bool) -> (snapshot: Snapshot, oldOutline: Outline?) {
         let newSnapshot = Snapshot(sections: run.workspace.sections)
         let overlay = run.workspace.overlay
-        var draft = run.draft
-        let redrawn = run.suspects.union(run.moved)
         let positions = run.sectionsChanged ? run.workspace.positions : nil
+        var draft = run.draft
         run = OutlineRunEdit(workspace: EditWorkspace(Snapshot(), index: EditIndex(Snapshot())),
                              draft: OutlineDraft(base: Outline(), descendants: [:]))
         draft.base = Outline()
         draft.baseDescendants = [:]
         EditWorkspace.merge(overlay, positions: positions, into: &index.edit)
-        let oldOutline = outline
+        let oldOutline = keepingOldOutline ? outline : nil
         draft.merge(into: &outline, descendants: &index.descendants)
-        let kept = index
-        index = OutlineEditIndex(Snapshot(), Outline())
-        return commit(newSnapshot, fullChangeset: full, oldOutline: oldOutline, outlineIndex: kept,
-                      outlineRedraws: redrawn)
+        return (newSnapshot, oldOutline)
     }
 }

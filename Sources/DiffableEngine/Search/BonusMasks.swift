@@ -43,13 +43,14 @@ struct BonusMasks: Sendable, Equatable {
         }
     }
 
-    /// Appends the masks of texts `texts` of `table` to `out`, from the same
-    /// position bonuses `FuzzyMatcher` scores with (non-ASCII texts:
-    /// `unknown`).
+    /// Appends the masks of texts `texts` of `table` to `out`, from the
+    /// best position bonus any scheme gives (`CharClass.boundBonus`;
+    /// non-ASCII texts: `unknown`).
     /// - Complexity: O(total length of the texts)
     static func append(_ table: TextTable, _ texts: Range<Int>, to out: inout [BonusMasks]) {
         CharClass.ascii.withUnsafeBufferPointer { cls in
             CharClass.bonus.withUnsafeBufferPointer { bonusTable in
+                CharClass.pathNonWordBonus.withUnsafeBufferPointer { pathNonWord in
                 bucket.withUnsafeBufferPointer { buckets in
                     for i in texts {
                         guard table.isASCII(i) else {
@@ -65,7 +66,7 @@ struct BonusMasks: Sendable, Equatable {
                             if let previousUnit { masks.pairs |= pairBit(previousUnit, units[j]) }
                             previousUnit = units[j]
                             let cur = Int(cls[Int(classes[j])])
-                            let b = Int(bonusTable[prev &* 8 &+ cur])
+                            let b = max(Int(bonusTable[prev &* 8 &+ cur]), Int(pathNonWord[Int(classes[j])]))
                             prev = cur
                             guard b > 0 else { continue }
                             let bit = buckets[Int(units[j])]
@@ -75,6 +76,7 @@ struct BonusMasks: Sendable, Equatable {
                         }
                         out.append(masks)
                     }
+                }
                 }
             }
         }

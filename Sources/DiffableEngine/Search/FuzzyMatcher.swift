@@ -67,7 +67,7 @@ enum FuzzyMatcher {
         var p = first
         while p < n {
             let prev = p == 0 ? CharClass.white : CharClass.of(byte: classes[p &- 1])
-            let b = CharClass.bonusFor(prev: prev, cur: CharClass.of(byte: classes[p]))
+            let b = CharClass.boundBonus(prev: prev, cur: CharClass.of(byte: classes[p]), byte: classes[p])
             if b > best {
                 best = b
                 if best >= FuzzyScoring.boundaryWhite { break }
@@ -82,8 +82,8 @@ enum FuzzyMatcher {
                 var j = first &+ 1
                 while j < n {
                     if wanted[Int(base[j])] {
-                        let b = CharClass.bonusFor(prev: CharClass.of(byte: classes[j &- 1]),
-                                                   cur: CharClass.of(byte: classes[j]))
+                        let b = CharClass.boundBonus(prev: CharClass.of(byte: classes[j &- 1]),
+                                                     cur: CharClass.of(byte: classes[j]), byte: classes[j])
                         if b > later {
                             later = b
                             if later >= FuzzyScoring.boundaryWhite { break }

@@ -138,6 +138,8 @@ struct Scanner {
         // Read once: an optional holding arrays costs reference counting per
         // read, and this loop runs per candidate.
         let extended = query.extended
+        let extendedBounds = query.extendedBounds
+        let fieldViews = extended?.fielded == true ? workspace.fieldViews : nil
         let oneCharUnit = query.pattern.isASCII ? query.unitBytes.first : nil
         let needsOffsets = query.needsOffsets
         let queryIsEmpty = query.isEmpty
@@ -151,13 +153,22 @@ struct Scanner {
                 // The last needle byte never follows the one before it
                 // (the candidate's followers): a gap in every alignment.
                 var splitLast = false
+                var extendedBound: Int?
                 if queryIsEmpty {
                     known = 0
                 } else if let extended {
-                    // Term by term: no needle, no resume position.
-                    guard let (s, offsets) = extendedMatch(extended, i) else { continue }
-                    known = s
-                    knownOffsets = offsets
+                    // Term by term: no needle, no resume position. An
+                    // ASCII text is matched on its terms' placements and
+                    // scored only if its bound may enter (`FzfQueryBounds`).
+                    if let extendedBounds, table.isASCII(i) {
+                        guard let b = extendedBounds.bound(table, i, masks: masks.count == table.count ? masks[i] : .unknown,
+                                                           fields: fieldViews) else { continue }
+                        extendedBound = b
+                    } else {
+                        guard let (s, offsets) = extendedMatch(extended, i) else { continue }
+                        known = s
+                        knownOffsets = offsets
+                    }
                 } else if query.mode == .substring {
                     if ranked {
                         guard let s = SubstringMatcher.score(table, i, needle: needle) else { continue }
@@ -211,15 +222,16 @@ struct Scanner {
                     // Another thread already keeps k keys better than this
                     // text can score: skip it.
                     let shared = floor?.value ?? 0
-                    if shared != 0 && SharedFloor.pack(score: known ?? bound, length: length) < shared { continue }
+                    let best = known ?? extendedBound ?? bound
+                    if shared != 0 && SharedFloor.pack(score: best, length: length) < shared { continue }
                     // Skip the DP when even the best possible score cannot
                     // enter (indices ascend within a chunk, so a full tie
                     // never enters: no need to read the index).
                     // A floor (another thread's, or probed before the scan)
                     // lets the bounds reject before this heap is full.
                     if top.isFull || shared != 0 {
-                        if !top.admitsNext(score: known ?? bound, length: length) { continue }
-                        if known == nil {
+                        if !top.admitsNext(score: best, length: length) { continue }
+                        if known == nil && extendedBound == nil {
                             // A bound from the masks (a few instructions)
                             // rejects most texts before one that reads them.
                             if useMasks {

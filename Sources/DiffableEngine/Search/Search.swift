@@ -182,6 +182,8 @@ struct PreparedQuery: Sendable {
     /// single-needle path, with `pattern`): scored term by term, with no
     /// needle (`bytes` empty).
     let extended: FzfQuery?
+    /// `extended`'s placements and score bounds (`FzfQueryBounds`).
+    let extendedBounds: FzfQueryBounds?
     var isEmpty: Bool { scalars.isEmpty && extended == nil }
 
     init(_ query: SearchQuery) {
@@ -207,6 +209,7 @@ struct PreparedQuery: Sendable {
     init(mode: SearchMode, typed: [UInt32], extended: FzfQuery?, scheme: SearchScheme, tiebreak: [SearchTiebreak]?) {
         self.mode = mode
         self.extended = extended
+        extendedBounds = extended.flatMap(FzfQueryBounds.init)
         self.scheme = FzfBonusTable.of(scheme)
         // fzf does not sort a query of inverse terms only: input order.
         if extended?.sortable == false {

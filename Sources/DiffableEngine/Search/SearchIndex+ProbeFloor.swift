@@ -27,11 +27,11 @@ extension SearchIndex {
     static let floorProbeBuckets = 1_024
 
     /// Whether a scan of `prepared` ranking its best k may take a floor
-    /// from probed texts: one plain fuzzy or exact term whose tie-break is
-    /// the length (or none), so the probe's keys are the scan's.
+    /// from probed texts: a fuzzy or exact query fzf sorts, whose tie-break
+    /// is the length (or none), so the probe's keys are the scan's.
     static func floorProbeApplies(_ prepared: PreparedQuery) -> Bool {
-        prepared.mode != .substring && prepared.extended == nil && !prepared.isEmpty && !prepared.needsOffsets
-            && (prepared.keyKind == .trimmedLength || prepared.keyKind == .none)
+        prepared.mode != .substring && prepared.extended?.sortable != false && !prepared.isEmpty
+            && !prepared.needsOffsets && (prepared.keyKind == .trimmedLength || prepared.keyKind == .none)
     }
 
     /// The packed (`SharedFloor.pack`) k-th best key among `probes` (the
@@ -48,7 +48,7 @@ extension SearchIndex {
         let shortest = Self.shortestTexts(table, universe, limit: Self.floorProbeTexts).filter { !taken.contains($0) }
         guard shortest.count + taken.count >= k else { return nil }
         let scanner = Scanner(table: table, query: prepared)
-        let best = FuzzyMatcher.maxScore(queryLength: prepared.scalars.count)
+        let best = prepared.extendedBounds?.maxScore ?? FuzzyMatcher.maxScore(queryLength: prepared.scalars.count)
         var top = TopK(capacity: k)
         for i in taken.sorted() {
             guard let (score, key) = scanner.scoredKey(i, known: nil, offsets: nil) else { continue }

@@ -108,9 +108,24 @@ enum CharClass {
     /// `bonus[prev &* 8 &+ cur]`: fzf's position bonus (default scheme) of
     /// a char of class `cur` preceded by one of class `prev`. A delimiter
     /// counts as a word char for boundaries, as in fzf (`/` after a space
-    /// earns 10). The score bounds use this table: it is the largest of the
-    /// schemes at every position.
+    /// earns 10). The score bounds use this table raised by
+    /// `pathNonWordBonus`: together they are the largest of the schemes at
+    /// every position.
     static let bonus: [UInt8] = (0..<64).map { FzfBonusTable.default.bonus[$0] }
+
+    /// What a byte earns itself under the `path` scheme beyond `bonus`:
+    /// there `, : ; |` are non-word chars, which earn `FuzzyScoring.nonWord`
+    /// wherever they stand, while the default scheme's delimiters earn
+    /// nothing themselves.
+    static let pathNonWordBonus: [UInt8] = (0..<256).map { v in
+        ",:;|".utf8.contains(UInt8(v)) ? UInt8(FuzzyScoring.nonWord) : 0
+    }
+
+    /// The best bonus any scheme gives a char of class `cur` (byte `byte`)
+    /// after one of class `prev`: what score bounds read.
+    @inline(__always) static func boundBonus(prev: UInt8, cur: UInt8, byte: UInt8) -> Int {
+        max(bonusFor(prev: prev, cur: cur), Int(pathNonWordBonus[Int(byte)]))
+    }
 
     static func bonusFor(prev: UInt8, cur: UInt8) -> Int {
         FzfBonusTable.bonusFor(prev: prev, cur: cur, white: FuzzyScoring.boundaryWhite,

@@ -1,0 +1,125 @@
+import Testing
+@testable import DiffableEngine
+
+/// Extended queries rank the best k without scoring every match: an ASCII
+/// text is matched on its terms' placements and bounded by its masks
+/// (`FzfQueryBounds`). The placements must decide exactly what scoring
+/// decides, the bound must never be below the score, and a window's
+/// ranking must stay the first k of the full one.
+@Suite struct ExtendedBoundsTests {
+    /// Corpus lines, and the same lines split into two or three fields.
+    static func texts(count: Int, seed: UInt64, fielded: Bool) -> [String?] {
+        let lines = FzfCorpus.make(count: count, seed: seed)
+        guard fielded else { return lines }
+        var rng = SeededRandom(seed: seed &+ 1)
+        return lines.map { line in
+            let words = line.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            if words.count >= 2 {
+                return SearchFields.join([words.last, words.dropLast().joined(separator: "/")], count: 2)
+            }
+            return SearchFields.join([line, rng.next() % 3 == 0 ? nil : "x/" + line], count: 2)
+        }
+    }
+
+    @Test(arguments: [(1 as UInt64, false), (2, true), (3, false), (4, true)])
+    func placementsDecideTheMatchAndBoundTheScore(seed: UInt64, fielded: Bool) {
+        let texts = Self.texts(count: 600, seed: seed, fielded: fielded)
+        let lines = texts.map { ($0 ?? "").replacingOccurrences(of: "\u{0B}", with: " ") }
+        let index = SearchIndex(texts: texts)
+        var rng = SeededRandom(seed: seed)
+        var bounded = 0
+        for q in 0..<250 {
+            let text = FzfCorpus.extendedQuery(from: lines, rng: &rng)
+            let scheme = SearchScheme.allCases[q % SearchScheme.allCases.count]
+            let query = SearchQuery(text: text, mode: q % 5 == 0 ? .exact : .fuzzy, scheme: scheme, fielded: fielded)
+            let prepared = PreparedQuery(query)
+            guard let bounds = prepared.extendedBounds else { continue }
+            index.withTable { table in
+                let scanner = Scanner(table: table, query: prepared)
+                for i in 0..<table.count where table.isASCII(i) {
+                    let score = scanner.score(i)
+                    let bound = bounds.bound(table, i, masks: table.masks[i], fields: scanner.workspace.fieldViews)
+                    #expect((score == nil) == (bound == nil), "\(text) on \(lines[i])")
+                    if let score, let bound {
+                        #expect(bound >= score, "\(text) on \(lines[i]): bound \(bound) < score \(score)")
+                        #expect(bound <= bounds.maxScore, "\(text)")
+                        bounded += 1
+                    }
+                }
+            }
+        }
+        #expect(bounded > 1_000)
+    }
+
+    /// The single-needle bounds hold in every scheme too, on texts full of
+    /// the chars whose bonus depends on it (`, : ; |` are delimiters by
+    /// default and non-word chars under `path`).
+    @Test func singleNeedleBoundsHoldInEveryScheme() {
+        var texts = FzfCorpus.make(count: 500, seed: 8)
+        texts += ["UTIL:json;view|list,main", "a;b", ";", "x,y:z|w", "|a", "b|", "a: b"]
+        let index = SearchIndex(texts: texts)
+        var rng = SeededRandom(seed: 8)
+        var queries = [";", ",", ":", "|", "n;", ";v", "l,m", "a:"]
+        for _ in 0..<200 { queries.append(FzfCorpus.query(from: texts, rng: &rng)) }
+        var checked = 0
+        for text in queries {
+            for scheme in SearchScheme.allCases {
+                let prepared = PreparedQuery(SearchQuery(text: text, scheme: scheme))
+                guard prepared.extended == nil, prepared.isASCII else { continue }
+                index.withTable { table in
+                    let scanner = Scanner(table: table, query: prepared)
+                    prepared.bytes.withUnsafeBufferPointer { needle in prepared.pairBits.withUnsafeBufferPointer { pairs in
+                        for i in 0..<table.count where table.isASCII(i) {
+                            guard let score = scanner.score(i) else { continue }
+                            let tight = FuzzyMatcher.maxScore(table, i, query: prepared, needle: needle)
+                            let quick = table.masks[i].scoreBound(first: prepared.firstBucket, later: prepared.laterBuckets,
+                                                                  pairs: pairs, length: prepared.scalars.count)
+                            #expect(tight >= score, "\(text) \(scheme) on \(texts[i])")
+                            #expect(quick >= score, "\(text) \(scheme) on \(texts[i])")
+                            checked += 1
+                        }
+                    } }
+                }
+            }
+        }
+        #expect(checked > 5_000)
+    }
+
+    @Test(arguments: [(5 as UInt64, false), (6, true)])
+    func windowsAreTheFirstRowsOfTheFullRanking(seed: UInt64, fielded: Bool) {
+        // Above the size from which a scan probes for a floor and splits.
+        let texts = Self.texts(count: SearchIndex.floorProbeMinimum + 5_000, seed: seed, fielded: fielded)
+        let lines = texts.prefix(2_000).map { ($0 ?? "").replacingOccurrences(of: "\u{0B}", with: " ") }
+        let index = SearchIndex(texts: texts)
+        var rng = SeededRandom(seed: seed)
+        for q in 0..<12 {
+            let text = FzfCorpus.extendedQuery(from: Array(lines), rng: &rng)
+            let tiebreak: [SearchTiebreak]? = q % 4 == 3 ? [.begin, .length] : nil
+            let query = SearchQuery(text: text, mode: .fuzzy, order: .score, tiebreak: tiebreak, fielded: fielded)
+            let full = index.evaluate(query, among: nil)
+            for k in [1, 50] {
+                let window = index.evaluate(query, narrowing: nil, among: nil, rankOnly: k)
+                #expect(window.hits == Array(full.hits.prefix(k)), "\(text) k=\(k)")
+                #expect(window.matches.count == full.matches.count, "\(text)")
+            }
+        }
+    }
+
+    /// Typing a multi-term query key by key narrows each keystroke from the
+    /// previous one's matches; every window stays exact.
+    @Test func typedMultiTermQueriesStayExact() {
+        let texts = Self.texts(count: SearchIndex.floorProbeMinimum + 5_000, seed: 7, fielded: false)
+        let index = SearchIndex(texts: texts)
+        for typed in ["src s", "'view !test", "^lib | ^app", "core json$", "main !^app"] {
+            var last: SearchMatchSet?
+            for n in 1...typed.count {
+                let query = SearchQuery(text: String(typed.prefix(n)), mode: .fuzzy, order: .score)
+                let result = index.evaluate(query, narrowing: last, among: nil, rankOnly: 50)
+                let full = index.evaluate(query, among: nil)
+                #expect(result.hits == Array(full.hits.prefix(50)), "\(query.text)")
+                #expect(result.matches.count == full.matches.count, "\(query.text)")
+                last = result.matches
+            }
+        }
+    }
+}

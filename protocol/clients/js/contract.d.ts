@@ -32,6 +32,7 @@ export type MethodName =
   | 'viewport'
 ;
 export const methods: Readonly<Record<MethodName, MethodContract>>;
+export const results: { readonly [method: string]: { readonly members: readonly string[]; readonly required: readonly string[] } };
 
 export interface ErrorCodeTable {
   readonly ParseError: -32700;

@@ -28,6 +28,26 @@ export const methods = Object.freeze({
   "viewport": Object.freeze({ kind: "request", params: Object.freeze(["source", "start", "count", "workDoneToken"]), required: Object.freeze(["source"]), closed: true, errors: Object.freeze([-32600, -32602, -32603, -32002, -32800, 1001, 1010]) }),
 });
 
+/** The members of each request's result object, and those always present. */
+export const results = Object.freeze({
+  "apply": Object.freeze({ members: Object.freeze(["source", "version", "batch", "steps", "window", "selection"]), required: Object.freeze(["source", "version"]) }),
+  "collapse": Object.freeze({ members: Object.freeze(["source", "version", "batch", "steps", "window", "selection"]), required: Object.freeze(["source", "version"]) }),
+  "drop": Object.freeze({ members: Object.freeze(["source", "dropped"]), required: Object.freeze(["source", "dropped"]) }),
+  "edit": Object.freeze({ members: Object.freeze(["source", "version", "batch", "steps", "window", "selection"]), required: Object.freeze(["source", "version"]) }),
+  "expand": Object.freeze({ members: Object.freeze(["source", "version", "batch", "steps", "window", "selection"]), required: Object.freeze(["source", "version"]) }),
+  "highlights": Object.freeze({ members: Object.freeze(["source", "version", "highlights"]), required: Object.freeze(["source", "version", "highlights"]) }),
+  "initialize": Object.freeze({ members: Object.freeze(["serverInfo", "capabilities"]), required: Object.freeze(["serverInfo", "capabilities"]) }),
+  "outline": Object.freeze({ members: Object.freeze(["source", "version", "id", "parent", "level", "children", "hasChildren", "expanded", "visible", "path"]), required: Object.freeze(["source", "version", "id", "parent", "level", "children", "hasChildren", "expanded", "visible", "path"]) }),
+  "rows": Object.freeze({ members: Object.freeze(["source", "version", "total", "start", "rows"]), required: Object.freeze(["source", "version", "total", "start", "rows"]) }),
+  "search": Object.freeze({ members: Object.freeze(["source", "version", "batch", "steps", "window", "selection", "search", "highlights"]), required: Object.freeze(["source", "version", "search"]) }),
+  "select": Object.freeze({ members: Object.freeze(["source", "version", "selection", "window"]), required: Object.freeze(["source", "version"]) }),
+  "selection": Object.freeze({ members: Object.freeze(["source", "version", "selected", "policies"]), required: Object.freeze(["source", "version", "selected", "policies"]) }),
+  "setSelectionMode": Object.freeze({ members: Object.freeze(["source", "version", "selection", "window"]), required: Object.freeze(["source", "version"]) }),
+  "snapshot": Object.freeze({ members: Object.freeze(["source", "version", "sections", "selected"]), required: Object.freeze(["source", "version", "sections", "selected"]) }),
+  "sources": Object.freeze({ members: Object.freeze(["sources"]), required: Object.freeze(["sources"]) }),
+  "viewport": Object.freeze({ members: Object.freeze(["source", "version", "window"]), required: Object.freeze(["source", "version", "window"]) }),
+});
+
 /** JSON-RPC / diffable error codes by name (protocol/README.md "Errors"). */
 export const errorCodes = Object.freeze({
   ParseError: -32700,

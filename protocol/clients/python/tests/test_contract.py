@@ -2,10 +2,20 @@
 from __future__ import annotations
 
 import unittest
+from typing import Any, Dict
 
 from support import diffable
-from diffable import errors, params
-from diffable._contract import ERROR_CODES, METHODS
+from diffable import errors, params, types
+from diffable._contract import ERROR_CODES, METHODS, RESULTS
+
+# The TypedDict of each method's result (diffable.types).
+RESULT_TYPES: Dict[str, Any] = {
+    "apply": types.DiffResult, "edit": types.DiffResult, "expand": types.DiffResult, "collapse": types.DiffResult,
+    "search": types.SearchResult, "select": types.SelectResult, "setSelectionMode": types.SelectResult,
+    "selection": types.SelectionResult, "highlights": types.HighlightsResult, "viewport": types.ViewportResult,
+    "rows": types.RowsResult, "snapshot": types.SnapshotResult, "outline": types.OutlineResult,
+    "sources": types.SourcesResult, "drop": types.DropResult, "initialize": types.InitializeResult,
+}
 
 
 class ContractTests(unittest.TestCase):
@@ -25,6 +35,17 @@ class ContractTests(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, "rows takes no member 'viewport'"):
             params.members("rows", {"count": 1}, source="s")
         self.assertEqual(METHODS["apply"].required, ("source", "sections"))
+
+
+    def test_result_types_have_the_schemas_members(self) -> None:
+        """Each result TypedDict names exactly its schema's members, required exactly where the schema
+        always sends them (the TypedDicts are written by hand; this keeps them from drifting)."""
+        self.assertEqual(sorted(RESULT_TYPES), sorted(RESULTS))
+        for method, shape in RESULTS.items():
+            with self.subTest(method=method):
+                typed = RESULT_TYPES[method]
+                self.assertEqual(sorted(typed.__required_keys__), sorted(shape.required))
+                self.assertEqual(sorted(typed.__optional_keys__), sorted(set(shape.members) - set(shape.required)))
 
 
 if __name__ == "__main__":

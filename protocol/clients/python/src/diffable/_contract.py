@@ -18,6 +18,12 @@ class MethodContract(NamedTuple):
     errors: Tuple[int, ...]
 
 
+class ResultContract(NamedTuple):
+    """The members of the result object of a method, and those always present."""
+    members: Tuple[str, ...]
+    required: Tuple[str, ...]
+
+
 METHODS: Dict[str, MethodContract] = {
     "$/cancelRequest": MethodContract("notification", ("id",), ("id",), True, ()),
     "$/progress": MethodContract("notification", ("token", "value"), ("token", "value"), True, ()),
@@ -42,6 +48,26 @@ METHODS: Dict[str, MethodContract] = {
     "sources": MethodContract("request", (), (), True, (-32600, -32602, -32603, -32002, -32800, 1010)),
     "viewport": MethodContract("request", ("source", "start", "count", "workDoneToken"), ("source",), True, (-32600, -32602, -32603, -32002, -32800, 1001, 1010)),
 }
+
+RESULTS: Dict[str, ResultContract] = {
+    "apply": ResultContract(("source", "version", "batch", "steps", "window", "selection"), ("source", "version")),
+    "collapse": ResultContract(("source", "version", "batch", "steps", "window", "selection"), ("source", "version")),
+    "drop": ResultContract(("source", "dropped"), ("source", "dropped")),
+    "edit": ResultContract(("source", "version", "batch", "steps", "window", "selection"), ("source", "version")),
+    "expand": ResultContract(("source", "version", "batch", "steps", "window", "selection"), ("source", "version")),
+    "highlights": ResultContract(("source", "version", "highlights"), ("source", "version", "highlights")),
+    "initialize": ResultContract(("serverInfo", "capabilities"), ("serverInfo", "capabilities")),
+    "outline": ResultContract(("source", "version", "id", "parent", "level", "children", "hasChildren", "expanded", "visible", "path"), ("source", "version", "id", "parent", "level", "children", "hasChildren", "expanded", "visible", "path")),
+    "rows": ResultContract(("source", "version", "total", "start", "rows"), ("source", "version", "total", "start", "rows")),
+    "search": ResultContract(("source", "version", "batch", "steps", "window", "selection", "search", "highlights"), ("source", "version", "search")),
+    "select": ResultContract(("source", "version", "selection", "window"), ("source", "version")),
+    "selection": ResultContract(("source", "version", "selected", "policies"), ("source", "version", "selected", "policies")),
+    "setSelectionMode": ResultContract(("source", "version", "selection", "window"), ("source", "version")),
+    "snapshot": ResultContract(("source", "version", "sections", "selected"), ("source", "version", "sections", "selected")),
+    "sources": ResultContract(("sources",), ("sources",)),
+    "viewport": ResultContract(("source", "version", "window"), ("source", "version", "window")),
+}
+"""The result object of each request that answers one (`shutdown` answers null)."""
 
 ERROR_CODES: Dict[str, int] = {
     "ParseError": -32700,

@@ -167,8 +167,13 @@ class Highlight(_HighlightBase, total=False):
     fields: List[FieldHighlight]
 
 
-class SearchResult(DiffResult):
+class _SearchResultBase(DiffResult):
     search: SearchInfo
+
+
+class SearchResult(_SearchResultBase, total=False):
+    """`search` result: a diff, `search`, and `highlights` of the visible rows (absent in the window form,
+    whose rows carry their own)."""
     highlights: List[Highlight]
 
 

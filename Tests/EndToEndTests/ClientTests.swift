@@ -90,6 +90,24 @@ struct ClientTests {
         #expect(summary.contains("passed") && summary.contains(" 0 failed"), "\(runner) ended with: \(summary)")
     }
 
+    /// The clients' generated tables (method params, error codes, value sets)
+    /// are what protocol/tools/generate-contract writes from protocol/schemas:
+    /// a schema changed without rerunning it fails here, naming the stale file.
+    @Test func generatedContractIsCurrent() throws {
+        let python3 = try Self.requirePython()
+        let result = try Self.run(python3, ["protocol/tools/generate-contract", "--check"])
+        #expect(result.status == 0, "generated files are stale; run protocol/tools/generate-contract:\n\(result.output)")
+    }
+
+    /// The shared replay cases (protocol/cases/, which every client's suite
+    /// and the engine's tests replay) are what this daemon answers: a change
+    /// of the daemon's diffs fails here until they are recorded again.
+    @Test func sharedCasesAreWhatTheDaemonAnswers() throws {
+        let binary = try Self.requireBinary(), python3 = try Self.requirePython()
+        let result = try Self.run(python3, ["protocol/tools/record-cases", binary.path, "--check"], timeout: 120)
+        #expect(result.status == 0, "protocol/cases differ from the daemon's answers; review, then run protocol/tools/record-cases BINARY:\n\(result.output)")
+    }
+
     @Test func pythonClientRunsTheExample() throws {
         let binary = try Self.requireBinary(), python3 = try Self.requirePython()
         let result = try Self.run(python3, ["protocol/clients/python/diffable_client.py", binary.path])

@@ -3,23 +3,39 @@
 import { spawn } from 'node:child_process';
 import { findDaemon } from './discovery.js';
 import { DaemonExitedError, DaemonNotFoundError, ErrorCodes, ProtocolError, RequestTimeoutError, RpcError } from './errors.js';
+import { methods } from './contract.js';
 import { encodeMessage, MessageReader } from './framing.js';
 import { daemonVersionWarning } from './version.js';
 
 const STDERR_TAIL_BYTES = 8192;
 const STDERR_TAIL_LINES = 20;
 
-// The params members each method documents (protocol/README.md and methods/*.md).
-// Anything else in an options object is a caller mistake: the daemon is becoming
-// strict about unknown members, so we refuse them here with a clear message.
+// The params members each method takes as options: those the contract lists
+// (contract.js, generated from protocol/schemas) less the ones its function
+// takes positionally and `workDoneToken` (made from `onProgress`). Anything else
+// in an options object is a caller mistake: the daemon refuses unknown members,
+// so we refuse them here with a clear message.
 const REQUEST_OPTIONS = ['timeout', 'signal'];
 const PROGRESS_OPTIONS = ['onProgress'];
+const POSITIONAL = {
+  apply: ['source', 'sections'], edit: ['source', 'ops'], select: ['source'], setSelectionMode: ['source', 'sections'],
+  selection: ['source'], search: ['source', 'query'], highlights: ['source', 'section'], viewport: ['source'],
+  rows: ['source'], expand: ['source', 'ids'], collapse: ['source', 'ids'], outline: ['source', 'id'],
+  snapshot: ['source'], sources: [], drop: ['source'],
+};
+const OPTION_KEYS = Object.fromEntries(Object.entries(POSITIONAL).map(([method, positional]) => [
+  method, methods[method].params.filter((key) => !positional.includes(key) && key !== 'workDoneToken'),
+]));
+// The methods whose functions take `onProgress` (the long-running changes).
+const WITH_PROGRESS = new Set(['apply', 'edit', 'search']);
 
 /**
  * Splits `options` into documented params (undefined ones dropped) and request
  * options; throws TypeError on anything else.
  */
-function paramsFrom(method, options, paramKeys, allowProgress) {
+function paramsFrom(method, options) {
+  const paramKeys = OPTION_KEYS[method];
+  const allowProgress = WITH_PROGRESS.has(method);
   const params = {};
   const requestOptions = {};
   for (const [key, value] of Object.entries(options ?? {})) {
@@ -311,84 +327,82 @@ export class Client {
   // ---- the methods, one typed function each -------------------------------
 
   apply(source, sections, options) {
-    const { params, requestOptions } = paramsFrom('apply', options, ['baseVersion', 'form', 'viewport', 'echo', 'updates'], true);
+    const { params, requestOptions } = paramsFrom('apply', options);
     return this.request('apply', { source, sections, ...params }, requestOptions);
   }
 
   edit(source, ops, options) {
-    const { params, requestOptions } = paramsFrom('edit', options, ['baseVersion', 'form', 'viewport', 'echo', 'updates'], true);
+    const { params, requestOptions } = paramsFrom('edit', options);
     return this.request('edit', { source, ops, ...params }, requestOptions);
   }
 
   select(source, options) {
-    const { params, requestOptions } = paramsFrom('select', options, ['action', 'ids', 'paths', 'sections', 'baseVersion'], false);
+    const { params, requestOptions } = paramsFrom('select', options);
     return this.request('select', { source, ...params }, requestOptions);
   }
 
   setSelectionMode(source, sections, options) {
-    const { requestOptions } = paramsFrom('setSelectionMode', options, [], false);
+    const { requestOptions } = paramsFrom('setSelectionMode', options);
     return this.request('setSelectionMode', { source, sections }, requestOptions);
   }
 
   selection(source, options) {
-    const { requestOptions } = paramsFrom('selection', options, [], false);
+    const { requestOptions } = paramsFrom('selection', options);
     return this.request('selection', { source }, requestOptions);
   }
 
   search(source, query, options) {
-    const keys = ['sections', 'mode', 'order', 'limit', 'scheme', 'tiebreak', 'fields', 'placeholder', 'highlightLimit',
-      'form', 'baseVersion', 'viewport'];
-    const { params, requestOptions } = paramsFrom('search', options, keys, true);
+    const { params, requestOptions } = paramsFrom('search', options);
     return this.request('search', { source, query, ...params }, requestOptions);
   }
 
   highlights(source, section, options) {
-    const { params, requestOptions } = paramsFrom('highlights', options, ['start', 'count'], false);
+    const { params, requestOptions } = paramsFrom('highlights', options);
     return this.request('highlights', { source, section, ...params }, requestOptions);
   }
 
   /** Sets the window to flat rows `start ..< start + count`; `count` 0 or absent removes it (`window: null`). */
   viewport(source, options) {
-    const { params, requestOptions } = paramsFrom('viewport', options, ['start', 'count'], false);
+    const { params, requestOptions } = paramsFrom('viewport', options);
     return this.request('viewport', { source, ...params }, requestOptions);
   }
 
   /** Flat rows `start ..< start + count` without moving the window. */
   rows(source, options) {
-    const { params, requestOptions } = paramsFrom('rows', options, ['start', 'count'], false);
+    const { params, requestOptions } = paramsFrom('rows', options);
     return this.request('rows', { source, ...params }, requestOptions);
   }
 
   /** Expands items of an outline (`recursive`: their descendants too); the diff of the visible rows. */
   expand(source, ids, options) {
-    const { params, requestOptions } = paramsFrom('expand', options, ['recursive', 'form', 'baseVersion'], false);
+    const { params, requestOptions } = paramsFrom('expand', options);
     return this.request('expand', { source, ids, ...params }, requestOptions);
   }
 
   /** Collapses items of an outline (`recursive`: their descendants too); the diff of the visible rows. */
   collapse(source, ids, options) {
-    const { params, requestOptions } = paramsFrom('collapse', options, ['recursive', 'form', 'baseVersion'], false);
+    const { params, requestOptions } = paramsFrom('collapse', options);
     return this.request('collapse', { source, ids, ...params }, requestOptions);
   }
 
   /** Where an item is in its outline: `{id, parent, level, children, hasChildren, expanded, visible, path}`. */
   outline(source, id, options) {
-    const { requestOptions } = paramsFrom('outline', options, [], false);
+    const { requestOptions } = paramsFrom('outline', options);
     return this.request('outline', { source, id }, requestOptions);
   }
 
   snapshot(source, options) {
-    const { params, requestOptions } = paramsFrom('snapshot', options, ['full'], false);
+    const { params, requestOptions } = paramsFrom('snapshot', options);
     return this.request('snapshot', { source, ...params }, requestOptions);
   }
 
   sources(options) {
-    const { requestOptions } = paramsFrom('sources', options, [], false);
+    const { requestOptions } = paramsFrom('sources', options);
     return this.request('sources', undefined, requestOptions);
   }
 
   drop(source, options) {
-    const { requestOptions } = paramsFrom('drop', options, [], false);
+    const { requestOptions } = paramsFrom('drop', options);
     return this.request('drop', { source }, requestOptions);
   }
 }

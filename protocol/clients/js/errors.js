@@ -1,5 +1,6 @@
 // Error classes thrown by the client. Kept in their own module so the
 // browser-safe parts (frontend.js, dom.js) never pull in node:child_process.
+import { errorCodes } from './contract.js';
 
 /** The daemon answered a request with a JSON-RPC error object. */
 export class RpcError extends Error {
@@ -86,18 +87,5 @@ export class DaemonVersionWarning extends Error {
   }
 }
 
-/** JSON-RPC / diffable error codes (protocol/README.md "Errors"). */
-export const ErrorCodes = Object.freeze({
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-  ServerNotInitialized: -32002,
-  RequestCancelled: -32800,
-  UnknownSource: 1001,
-  VersionConflict: 1002,
-  UnknownId: 1003,
-  InvalidEdit: 1004,
-  SelectionRejected: 1005,
-});
+/** JSON-RPC / diffable error codes by name (protocol/README.md "Errors"; contract.js, from protocol/schemas). */
+export const ErrorCodes = errorCodes;

@@ -3,8 +3,10 @@
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type Path = [section: number, row: number];
 export type Range = [start: number, count: number];
-export type DiffForm = 'batch' | 'steps';
-export type SelectionMode = 'none' | 'single' | 'multiple';
+import type { DiffForm, SelectionModeName } from './contract.js';
+/** The value sets of protocol/schemas (contract.d.ts is generated from them). */
+export type { DiffForm };
+export type SelectionMode = SelectionModeName;
 
 /**
  * A row as diffs and `snapshot` carry it. In a source with nested items (protocol/methods/outline.md)

@@ -2,6 +2,7 @@ import type {
   ChangeResult, DiffForm, Highlight, ItemInput, Json, Path, SectionInput, SelectionChange, SelectionMode,
   SnapshotResult, WindowRow, FullSnapshotResult, OutlineResult, SelectionDelta,
 } from './frontend.js';
+import type { ErrorCodeTable, Echo, SearchMode, SearchOrder, SearchScheme, SearchTiebreak, SelectAction, Updates } from './contract.js';
 
 export * from './frontend.js';
 
@@ -13,7 +14,7 @@ export interface Capabilities { methods: string[]; diffForms: DiffForm[]; defaul
 export interface InitializeResult { serverInfo: ServerInfo; capabilities: Capabilities }
 
 /** `"ids"`: rows the client just sent (apply/edit inserts and reloads) come back with their id only. */
-export type Echo = 'full' | 'ids';
+export type { Echo, ErrorCodeTable, SearchMode, SearchOrder, SearchScheme, SearchTiebreak, SelectAction, Updates } from './contract.js';
 
 export interface InitializationOptions {
   form?: DiffForm;
@@ -111,8 +112,6 @@ export type PatchOp =
   | { op: 'add' | 'replace' | 'test'; path: string; value: Json }
   | { op: 'remove'; path: string }
   | { op: 'move' | 'copy'; from: string; path: string };
-/** `updates`: "patch" = rows the frontend holds come back as a patch of their content when that is shorter. */
-export type Updates = 'content' | 'patch';
 /** `document` with the ops applied (not modified); throws PatchError naming the failing op. */
 export function applyPatch(document: Json, patch: PatchOp[]): Json;
 /** The `patchContent` edit op. */
@@ -124,7 +123,7 @@ export class PatchError extends Error { index: number }
 type Position = { before: string; after?: never } | { after: string; before?: never };
 
 export interface SelectOptions extends RequestOptions {
-  action?: 'select' | 'deselect' | 'toggle' | 'clear';
+  action?: SelectAction;
   ids?: string[];
   paths?: Path[];
   sections?: string[];
@@ -133,11 +132,11 @@ export interface SelectOptions extends RequestOptions {
 
 export interface SearchOptions extends ChangeOptions {
   sections?: string[];
-  mode?: 'substring' | 'fuzzy' | 'exact';
-  order?: 'source' | 'score';
+  mode?: SearchMode;
+  order?: SearchOrder;
   limit?: number;
-  scheme?: 'default' | 'path' | 'history';
-  tiebreak?: ('length' | 'begin' | 'end' | 'index' | 'chunk')[];
+  scheme?: SearchScheme;
+  tiebreak?: SearchTiebreak[];
   /** Member names of object content or JSON pointers (`/meta/path`) searched instead of each item's text. */
   fields?: string[];
   placeholder?: { id: string; content?: Json };
@@ -241,9 +240,5 @@ export class DaemonVersionWarning extends Error {
   /** The daemon program that was started. */
   readonly daemon: string;
 }
-export const ErrorCodes: {
-  readonly ParseError: -32700; readonly InvalidRequest: -32600; readonly MethodNotFound: -32601;
-  readonly InvalidParams: -32602; readonly InternalError: -32603; readonly ServerNotInitialized: -32002;
-  readonly RequestCancelled: -32800; readonly UnknownSource: 1001; readonly VersionConflict: 1002;
-  readonly UnknownId: 1003; readonly InvalidEdit: 1004; readonly SelectionRejected: 1005;
-};
+/** JSON-RPC / diffable error codes by name (contract.d.ts, generated from protocol/schemas). */
+export const ErrorCodes: ErrorCodeTable;

@@ -9,6 +9,8 @@ vim9script
 import './diffable.vim' as diffable
 import './selftest_version.vim' as versiontest
 
+const here = expand('<sfile>:p:h')
+
 var log: list<string> = []
 var failures = 0
 var passes = 0
@@ -648,6 +650,52 @@ def PatchChecks(bin: string)
   Check('patch checks: daemon exit status', job_info(s.job).exitval, 0)
 enddef
 
+# The shared replay cases (protocol/cases/, recorded from the daemon by
+# protocol/tools/record-cases): each case's steps, replayed onto its old
+# snapshot in a buffer, must reach its new snapshot (model and lines). This
+# client asks for the steps form only, so the batch form is not replayed here.
+def CaseSections(sections: list<any>): list<any>
+  return mapnew(sections, (_, sec) => ({id: sec.id, header: get(sec, 'header', v:null),
+    items: mapnew(get(sec, 'items', []), (_, it) => CaseItem(it))}))
+enddef
+
+def CaseItem(raw: any): dict<any>
+  var it: dict<any> = type(raw) == v:t_string ? {id: raw} : raw
+  var item: dict<any> = {id: it.id, content: get(it, 'content', v:null)}
+  for key in ['level', 'parent', 'hasChildren', 'expanded']
+    if has_key(it, key) && it[key] != v:null
+      item[key] = it[key]
+    endif
+  endfor
+  return item
+enddef
+
+def CaseChecks()
+  var dir = here .. '/../../cases'
+  var files = sort(glob(dir .. '/*.json', false, true))
+  Check('shared cases: at least 10 in ' .. dir, len(files) >= 10, true)
+  for file in files
+    var c = json_decode(join(readfile(file), "\n"))
+    var buf = bufadd('diffable://case-' .. c.name)
+    bufload(buf)
+    setbufvar(buf, '&buftype', 'nofile')
+    setbufvar(buf, '&modifiable', 0)
+    var view: dict<any> = {buf: buf, sections: [], version: 0, query: '', highlights: []}
+    var problem = ''
+    try
+      diffable.Replay(view, [{op: 'insertSections', at: 0, sections: c.old.sections}])
+      diffable.Replay(view, c.steps)
+    catch
+      problem = v:exception
+    endtry
+    Check('case ' .. c.name .. ' (steps): replays', problem, '')
+    Check('case ' .. c.name .. ' (steps): model = new snapshot', CaseSections(view.sections), CaseSections(c.new.sections))
+    var want = diffable.ExpectedLines(c.new.sections)
+    Check('case ' .. c.name .. ' (steps): buffer = new snapshot drawn', Lines(buf), empty(want) ? [''] : want)
+    execute 'bwipeout! ' .. buf
+  endfor
+enddef
+
 def Run()
   var bin = $DIFFABLE_BIN
   if bin == '' || !executable(bin)
@@ -662,6 +710,7 @@ def Run()
   var rounds = $DIFFABLE_VIM_ROUNDS == '' ? 300 : str2nr($DIFFABLE_VIM_ROUNDS)
   RandomSession(bin, seed, rounds)
   PatchChecks(bin)
+  CaseChecks()
 enddef
 
 try

@@ -48,6 +48,7 @@ const STATIC = {
   '/lib/dom.js': ['dom.js', 'text/javascript; charset=utf-8', clientDir],
   '/lib/frontend.js': ['frontend.js', 'text/javascript; charset=utf-8', clientDir],
   '/lib/errors.js': ['errors.js', 'text/javascript; charset=utf-8', clientDir],
+  '/lib/contract.js': ['contract.js', 'text/javascript; charset=utf-8', clientDir],
   '/lib/jsonpatch.js': ['jsonpatch.js', 'text/javascript; charset=utf-8', clientDir],
 };
 

@@ -717,6 +717,52 @@ local function patch_checks()
   check('patch checks: daemon exit status', s:stop(), 0)
 end
 
+-- 5. The shared replay cases (protocol/cases/, recorded from the daemon by
+-- protocol/tools/record-cases): each case's batch and steps payloads, replayed
+-- onto its old snapshot in a buffer, must reach its new snapshot (model and lines).
+local function case_sections(sections)
+  local out = {}
+  for i, s in ipairs(sections) do
+    local items = {}
+    for k, it in ipairs(s.items or {}) do
+      if type(it) == 'string' then it = { id = it } end
+      local content = it.content
+      if content == vim.NIL then content = nil end
+      items[k] = { id = it.id, content = content, level = it.level, parent = it.parent,
+        hasChildren = it.hasChildren or nil, expanded = it.expanded or nil }
+    end
+    local header = s.header
+    if header == vim.NIL then header = nil end
+    out[i] = { id = s.id, header = header, items = items }
+  end
+  return out
+end
+
+local function case_checks()
+  local dir = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:gsub('^@', ''), ':p:h') .. '/../../../cases'
+  local files = vim.fn.glob(dir .. '/*.json', false, true)
+  table.sort(files)
+  truthy('shared cases: at least 10 in ' .. dir, #files >= 10, #files)
+  for _, file in ipairs(files) do
+    local case = vim.json.decode(table.concat(vim.fn.readfile(file), '\n'))
+    for _, form in ipairs({ 'batch', 'steps' }) do
+      local buf = api.nvim_create_buf(true, true)
+      render.setup_buffer(buf)
+      local view = render.new_view('s', buf)
+      render.load(view, { version = 1, sections = case.old.sections })
+      local ok, err = pcall(render.apply_result, view, { source = 's', version = 2, [form] = case[form] }, false)
+      if truthy('case ' .. case.name .. ' (' .. form .. '): replays', ok, err) then
+        check('case ' .. case.name .. ' (' .. form .. '): model = new snapshot',
+          case_sections(render.model(view).sections), case_sections(case.new.sections))
+        local want = render.expected_lines(case.new.sections)
+        if #want == 0 then want = { '' } end -- an empty buffer still has its one empty line
+        check('case ' .. case.name .. ' (' .. form .. '): buffer = new snapshot drawn', lines(buf), want)
+      end
+      api.nvim_buf_delete(buf, { force = true })
+    end
+  end
+end
+
 local function main()
   if bin == nil or bin == '' or vim.fn.executable(bin) ~= 1 then
     error('set $DIFFABLE_BIN to the diffable binary (got "' .. tostring(bin) .. '")', 0)
@@ -729,6 +775,7 @@ local function main()
   command_checks()
   outline_checks()
   patch_checks()
+  case_checks()
   local seed = tonumber(vim.env.DIFFABLE_NVIM_SEED or '') or 1
   local rounds = tonumber(vim.env.DIFFABLE_NVIM_ROUNDS or '') or 1000
   random_session(seed, rounds)

@@ -26,6 +26,10 @@ local version = require('diffable.version')
 local M = {}
 M.render = render
 M.jsonpatch = require('diffable.jsonpatch')
+-- The contract's tables, generated from protocol/schemas (diffable/contract.lua):
+-- contract.methods[name].params, contract.errors.UnknownSource (= 1001), ...
+M.contract = require('diffable.contract')
+local errors = M.contract.errors
 
 -- The `edit` op that patches an item's content (RFC 6902, as the ops before it
 -- left it; protocol/README.md, "Field-level updates"), e.g.
@@ -359,7 +363,7 @@ function Session:attach(source, buf)
   if buf == nil or buf == 0 then buf = api.nvim_get_current_buf() end
   local view = render.new_view(source, buf)
   local snap, err = self:request_sync('snapshot', { source = source })
-  if err and err.code ~= 1001 then return nil, err end
+  if err and err.code ~= errors.UnknownSource then return nil, err end
   self.views[source] = self.views[source] or {}
   for i, v in ipairs(self.views[source]) do
     if v.buf == buf then table.remove(self.views[source], i) break end
@@ -394,7 +398,7 @@ function Session:edit(source, ops, extra)
   return self:request_sync('edit', merge({ source = source, ops = ops }, extra))
 end
 
--- extra: sections (ids), mode, order, limit, scheme, tiebreak, fields, placeholder, highlightLimit, form.
+-- extra: any other member of contract.methods.search.params (sections, mode, order, limit, ...).
 -- With fields, a line draws the highlights of the field whose text it shows.
 function Session:search(source, query, extra)
   return self:request_sync('search', merge({ source = source, query = query }, extra))
@@ -407,7 +411,7 @@ function Session:select(source, ids, extra)
   return self:request_sync('select', params)
 end
 
--- Outlines (protocol/methods/outline.md). extra: recursive, form, baseVersion.
+-- Outlines (protocol/methods/outline.md). extra: members of contract.methods.expand.params (recursive, ...).
 function Session:expand(source, ids, extra)
   return self:request_sync('expand', merge({ source = source, ids = ids }, extra))
 end

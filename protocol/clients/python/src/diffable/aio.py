@@ -301,7 +301,7 @@ class AsyncClient(ClientCore):
             "setSelectionMode", build.set_selection_mode(source, sections), timeout=timeout))
 
     async def selection(self, source: str, *, timeout: Optional[float] = None) -> SelectionResult:
-        return cast(SelectionResult, await self.request("selection", build.source_only(source), timeout=timeout))
+        return cast(SelectionResult, await self.request("selection", build.source_only(source, "selection"), timeout=timeout))
 
     async def highlights(self, source: str, section: int, *, start: Optional[int] = None,
                          count: Optional[int] = None, timeout: Optional[float] = None) -> HighlightsResult:
@@ -315,7 +315,7 @@ class AsyncClient(ClientCore):
 
     async def rows(self, source: str, *, start: Optional[int] = None, count: Optional[int] = None,
                    timeout: Optional[float] = None) -> RowsResult:
-        return cast(RowsResult, await self.request("rows", build.viewport(source, start, count), timeout=timeout))
+        return cast(RowsResult, await self.request("rows", build.viewport(source, start, count, "rows"), timeout=timeout))
 
     async def expand(self, source: str, ids: Sequence[str], *, recursive: Optional[bool] = None,
                form: Optional[DiffForm] = None, base_version: Optional[int] = None,
@@ -330,7 +330,7 @@ class AsyncClient(ClientCore):
                  timeout: Optional[float] = None) -> DiffResult:
         """Outlines: collapses the items (`recursive=True`: their descendants too); the diff of the visible rows."""
         return cast(DiffResult, await self.request("collapse", build.outline_change(source, ids, recursive, form,
-                                                                               base_version), timeout=timeout))
+                                                                               base_version, "collapse"), timeout=timeout))
 
     async def outline(self, source: str, item_id: str, *, timeout: Optional[float] = None) -> OutlineResult:
         """Outlines: where `item_id` is (`parent`, `level`, `children` count, `hasChildren`, `expanded`,
@@ -345,7 +345,7 @@ class AsyncClient(ClientCore):
         return cast(SourcesResult, await self.request("sources", timeout=timeout))
 
     async def drop(self, source: str, *, timeout: Optional[float] = None) -> DropResult:
-        return cast(DropResult, await self.request("drop", build.source_only(source), timeout=timeout))
+        return cast(DropResult, await self.request("drop", build.source_only(source, "drop"), timeout=timeout))
 
     # -- shutting down ---------------------------------------------------------------------------
 

@@ -314,7 +314,7 @@ class Client(ClientCore):
                                                timeout=timeout))
 
     def selection(self, source: str, *, timeout: Optional[float] = None) -> SelectionResult:
-        return cast(SelectionResult, self.request("selection", build.source_only(source), timeout=timeout))
+        return cast(SelectionResult, self.request("selection", build.source_only(source, "selection"), timeout=timeout))
 
     def highlights(self, source: str, section: int, *, start: Optional[int] = None, count: Optional[int] = None,
                    timeout: Optional[float] = None) -> HighlightsResult:
@@ -330,7 +330,7 @@ class Client(ClientCore):
     def rows(self, source: str, *, start: Optional[int] = None, count: Optional[int] = None,
              timeout: Optional[float] = None) -> RowsResult:
         """Flat rows `start ..< start + count` (default 0 and 100) without moving the window."""
-        return cast(RowsResult, self.request("rows", build.viewport(source, start, count), timeout=timeout))
+        return cast(RowsResult, self.request("rows", build.viewport(source, start, count, "rows"), timeout=timeout))
 
     def expand(self, source: str, ids: Sequence[str], *, recursive: Optional[bool] = None,
                form: Optional[DiffForm] = None, base_version: Optional[int] = None,
@@ -345,7 +345,7 @@ class Client(ClientCore):
                  timeout: Optional[float] = None) -> DiffResult:
         """Outlines: collapses the items (`recursive=True`: their descendants too); the diff of the visible rows."""
         return cast(DiffResult, self.request("collapse", build.outline_change(source, ids, recursive, form,
-                                                                               base_version), timeout=timeout))
+                                                                               base_version, "collapse"), timeout=timeout))
 
     def outline(self, source: str, item_id: str, *, timeout: Optional[float] = None) -> OutlineResult:
         """Outlines: where `item_id` is (`parent`, `level`, `children` count, `hasChildren`, `expanded`,
@@ -360,7 +360,7 @@ class Client(ClientCore):
         return cast(SourcesResult, self.request("sources", timeout=timeout))
 
     def drop(self, source: str, *, timeout: Optional[float] = None) -> DropResult:
-        return cast(DropResult, self.request("drop", build.source_only(source), timeout=timeout))
+        return cast(DropResult, self.request("drop", build.source_only(source, "drop"), timeout=timeout))
 
     @property
     def server_info(self) -> InitializeResult:

@@ -3,11 +3,14 @@
 Every exception derives from `DiffableError`. Error responses of the daemon
 are `RpcError`s; the subclass is picked by the error code (protocol/README.md
 "Errors"), so callers can write `except diffable.VersionConflict:` instead of
-comparing codes.
+comparing codes. The codes come from `_contract.ERROR_CODES` (generated from
+protocol/schemas/errors.schema.json), one subclass per code, named as there.
 """
 from __future__ import annotations
 
 from typing import Any, ClassVar, Dict, Mapping, Optional, Sequence, Type
+
+from ._contract import ERROR_CODES
 
 
 class DiffableError(Exception):
@@ -91,15 +94,15 @@ def _data_member(data: Any, key: str) -> Any:
 
 
 class ParseError(RpcError):
-    error_code = -32700
+    error_code = ERROR_CODES["ParseError"]
 
 
 class InvalidRequest(RpcError):
-    error_code = -32600
+    error_code = ERROR_CODES["InvalidRequest"]
 
 
 class MethodNotFound(RpcError):
-    error_code = -32601
+    error_code = ERROR_CODES["MethodNotFound"]
 
 
 class InvalidParams(RpcError):
@@ -107,7 +110,7 @@ class InvalidParams(RpcError):
     `[section, row]`); `.problems` lists the snapshot problems of an invalid `apply`; `.unknown` the
     params members the daemon does not accept."""
 
-    error_code = -32602
+    error_code = ERROR_CODES["InvalidParams"]
 
     @property
     def path(self) -> Any:
@@ -125,17 +128,17 @@ class InvalidParams(RpcError):
 
 
 class InternalError(RpcError):
-    error_code = -32603
+    error_code = ERROR_CODES["InternalError"]
 
 
 class ServerNotInitialized(RpcError):
-    error_code = -32002
+    error_code = ERROR_CODES["ServerNotInitialized"]
 
 
 class RequestCancelled(RpcError):
     """-32800: cancelled by `$/cancelRequest`, or a `search` superseded by a newer one."""
 
-    error_code = -32800
+    error_code = ERROR_CODES["RequestCancelled"]
 
     @property
     def superseded_by(self) -> Any:
@@ -143,7 +146,7 @@ class RequestCancelled(RpcError):
 
 
 class UnknownSource(RpcError):
-    error_code = 1001
+    error_code = ERROR_CODES["UnknownSource"]
 
     @property
     def source(self) -> Optional[str]:
@@ -154,7 +157,7 @@ class UnknownSource(RpcError):
 class VersionConflict(RpcError):
     """1002: `baseVersion` was not the source's version; `.current_version` is."""
 
-    error_code = 1002
+    error_code = ERROR_CODES["VersionConflict"]
 
     @property
     def current_version(self) -> Optional[int]:
@@ -163,13 +166,13 @@ class VersionConflict(RpcError):
 
 
 class UnknownId(RpcError):
-    error_code = 1003
+    error_code = ERROR_CODES["UnknownId"]
 
 
 class InvalidEdit(RpcError):
     """1004: `.op_index` of the failing op in `ops`, `.reason`, `.ids`."""
 
-    error_code = 1004
+    error_code = ERROR_CODES["InvalidEdit"]
 
     @property
     def op_index(self) -> Optional[int]:
@@ -183,5 +186,11 @@ class InvalidEdit(RpcError):
 
 
 class SelectionRejected(RpcError):
-    error_code = 1005
+    error_code = ERROR_CODES["SelectionRejected"]
 
+
+
+class MessageTooLarge(RpcError):
+    """1010: a message over the daemon's `--max-message-bytes` was skipped unread (data `{limit, size}`)."""
+
+    error_code = ERROR_CODES["MessageTooLarge"]

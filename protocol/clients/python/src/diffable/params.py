@@ -8,17 +8,13 @@ APIs cannot drift apart.
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, Mapping, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
 
+from ._contract import METHODS
 from .types import (DiffForm, Echo, Updates, InitializationOptions, ItemIn, Path, SearchMode, SearchOrder,
                     SearchScheme, SearchTiebreak, SectionIn, SelectAction, SelectionPolicy, ViewportIn)
 
 Params = Dict[str, Any]
-
-
-def present(**members: Any) -> Params:
-    """The members whose value is not None."""
-    return {name: value for name, value in members.items() if value is not None}
 
 
 class _Unset:
@@ -32,47 +28,70 @@ class _Unset:
 UNSET: Any = _Unset()
 
 
-def viewport_member(viewport: Optional[ViewportIn]) -> Params:
-    """`{"viewport": ...}` when given (None is sent as null: it removes the viewport), else nothing."""
-    if viewport is UNSET:
-        return {}
-    return {"viewport": dict(viewport) if viewport is not None else None}
+def camel(name: str) -> str:
+    """`base_version` -> `baseVersion`: the spec's spelling of a snake_case argument."""
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def members(method: str, viewport: Optional[ViewportIn] = UNSET, **arguments: Any) -> Params:
+    """`method`'s params from snake_case arguments, each under the member name the contract
+    (`_contract.METHODS`, generated from protocol/schemas) lists for it. A None argument is left
+    out unless its member is required; `viewport` is left out when UNSET and sent as null when None
+    (it removes the viewport). A member the contract does not list is a bug of this package: TypeError."""
+    contract = METHODS[method]
+    params: Params = {}
+    for name, value in arguments.items():
+        key = camel(name)
+        if key not in contract.params:
+            raise TypeError(f"{method} takes no member {key!r} (protocol/schemas/{method}.schema.json)")
+        if value is not None or key in contract.required:
+            params[key] = value
+    if viewport is not UNSET:
+        if "viewport" not in contract.params:
+            raise TypeError(f"{method} takes no member 'viewport' (protocol/schemas/{method}.schema.json)")
+        params["viewport"] = dict(viewport) if viewport is not None else None
+    return params
+
+
+def _list(values: Optional[Iterable[Any]]) -> Optional[List[Any]]:
+    return list(values) if values is not None else None
 
 
 def initialize(options: Optional[InitializationOptions]) -> Params:
-    return present(initializationOptions=dict(options) if options is not None else None)
+    return members("initialize", initialization_options=dict(options) if options is not None else None)
 
 
 def apply(source: str, sections: Iterable[SectionIn], form: Optional[DiffForm],
           base_version: Optional[int], viewport: Optional[ViewportIn] = UNSET,
           echo: Optional[Echo] = None, updates: Optional[Updates] = None) -> Params:
-    return {"source": source, "sections": list(sections),
-            **present(baseVersion=base_version, form=form, echo=echo, updates=updates), **viewport_member(viewport)}
+    return members("apply", viewport, source=source, sections=list(sections), base_version=base_version, form=form,
+                   echo=echo, updates=updates)
 
 
 def edit(source: str, ops: Iterable[Mapping[str, Any]], form: Optional[DiffForm],
          base_version: Optional[int], viewport: Optional[ViewportIn] = UNSET,
          echo: Optional[Echo] = None, updates: Optional[Updates] = None) -> Params:
-    return {"source": source, "ops": [dict(op) for op in ops],
-            **present(baseVersion=base_version, form=form, echo=echo, updates=updates), **viewport_member(viewport)}
+    return members("edit", viewport, source=source, ops=[dict(op) for op in ops], base_version=base_version,
+                   form=form, echo=echo, updates=updates)
 
 
 def select(source: str, action: Optional[SelectAction], ids: Optional[Sequence[str]],
            paths: Optional[Sequence[Path]], sections: Optional[Sequence[str]],
            base_version: Optional[int]) -> Params:
-    return {"source": source, **present(
-        action=action, ids=list(ids) if ids is not None else None,
-        paths=[list(p) for p in paths] if paths is not None else None,
-        sections=list(sections) if sections is not None else None, baseVersion=base_version)}
+    return members("select", source=source, action=action, ids=_list(ids),
+                   paths=[list(p) for p in paths] if paths is not None else None,
+                   sections=_list(sections), base_version=base_version)
 
 
 def set_selection_mode(source: str, sections: Mapping[str, SelectionPolicy]) -> Params:
-    return {"source": source, "sections": {name: dict(policy) for name, policy in sections.items()}}
+    return members("setSelectionMode", source=source,
+                   sections={name: dict(policy) for name, policy in sections.items()})
 
 
-def source_only(source: str) -> Params:
+def source_only(source: str, method: str = "selection") -> Params:
     """`selection`, `drop`."""
-    return {"source": source}
+    return members(method, source=source)
 
 
 def search(source: str, query: str, sections: Optional[Sequence[str]], mode: Optional[SearchMode],
@@ -82,34 +101,32 @@ def search(source: str, query: str, sections: Optional[Sequence[str]], mode: Opt
            tiebreak: Optional[Sequence[SearchTiebreak]] = None, fields: Optional[Sequence[str]] = None) -> Params:
     if isinstance(placeholder, str):  # the spec says "an item": both spellings of one are accepted
         placeholder = {"id": placeholder}
-    return {"source": source, "query": query, **present(
-        sections=list(sections) if sections is not None else None, mode=mode, order=order, limit=limit,
-        scheme=scheme, tiebreak=list(tiebreak) if tiebreak is not None else None,
-        fields=list(fields) if fields is not None else None,
-        placeholder=dict(placeholder) if placeholder is not None else None,
-        highlightLimit=highlight_limit, form=form, baseVersion=base_version), **viewport_member(viewport)}
+    return members("search", viewport, source=source, query=query, sections=_list(sections), mode=mode, order=order,
+                   limit=limit, scheme=scheme, tiebreak=_list(tiebreak), fields=_list(fields),
+                   placeholder=dict(placeholder) if placeholder is not None else None,
+                   highlight_limit=highlight_limit, form=form, base_version=base_version)
 
 
 def highlights(source: str, section: int, start: Optional[int], count: Optional[int]) -> Params:
-    return {"source": source, "section": section, **present(start=start, count=count)}
+    return members("highlights", source=source, section=section, start=start, count=count)
 
 
 def snapshot(source: str, full: Optional[bool]) -> Params:
-    return {"source": source, **present(full=full)}
+    return members("snapshot", source=source, full=full)
 
 
-def viewport(source: str, start: Optional[int], count: Optional[int]) -> Params:
+def viewport(source: str, start: Optional[int], count: Optional[int], method: str = "viewport") -> Params:
     """`viewport` and `rows` (absent `count`: `viewport` removes the window, `rows` reads 100)."""
-    return {"source": source, **present(start=start, count=count)}
+    return members(method, source=source, start=start, count=count)
 
 
 def outline_change(source: str, ids: Sequence[str], recursive: Optional[bool], form: Optional[DiffForm],
-                   base_version: Optional[int]) -> Params:
+                   base_version: Optional[int], method: str = "expand") -> Params:
     """`expand` and `collapse`."""
     if isinstance(ids, str):
         raise TypeError("ids: a sequence of ids, not one string")
-    return {"source": source, "ids": list(ids), **present(recursive=recursive, form=form, baseVersion=base_version)}
+    return members(method, source=source, ids=list(ids), recursive=recursive, form=form, base_version=base_version)
 
 
 def outline(source: str, item_id: str) -> Params:
-    return {"source": source, "id": item_id}
+    return members("outline", source=source, id=item_id)

@@ -9,22 +9,14 @@ without typing_extensions.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
+from typing import Any, Dict, List, Optional, TypedDict, Union
 
-DiffForm = Literal["batch", "steps"]
-SearchMode = Literal["substring", "fuzzy", "exact"]
-SearchOrder = Literal["source", "score"]
-SearchScheme = Literal["default", "path", "history"]
-"""`scheme`: fzf's `--scheme` for fuzzy and exact scores (protocol/methods/search.md)."""
-SearchTiebreak = Literal["length", "begin", "end", "index", "chunk"]
-"""An entry of `tiebreak`: fzf's `--tiebreak` criteria, in order (protocol/methods/search.md)."""
-SelectAction = Literal["select", "deselect", "toggle", "clear"]
-SelectionModeName = Literal["none", "single", "multiple"]
-Echo = Literal["full", "ids"]
-"""`echo`: "ids" leaves out the content of rows the client itself just sent (protocol/methods/viewport.md)."""
-Updates = Literal["content", "patch"]
-"""`updates`: "patch" = rows the frontend holds come back as a JSON Patch of their content when that is shorter
-(protocol/README.md, "Field-level updates"; `Frontend` applies them)."""
+# The value sets the schemas list (`form`, `echo`, `updates`, search's `mode`/`order`/`scheme`/`tiebreak`,
+# select's `action`, a selection mode), generated from protocol/schemas into `_contract`.
+from ._contract import DiffForm as DiffForm, Echo as Echo, SearchMode as SearchMode, SearchOrder as SearchOrder
+from ._contract import SearchScheme as SearchScheme, SearchTiebreak as SearchTiebreak, SelectAction as SelectAction
+from ._contract import SelectionModeName as SelectionModeName, Updates as Updates
+
 Path = List[int]
 """`[section, row]` in the visible snapshot."""
 ProgressToken = Union[str, int]
@@ -175,8 +167,13 @@ class Highlight(_HighlightBase, total=False):
     fields: List[FieldHighlight]
 
 
-class SearchResult(DiffResult):
+class _SearchResultBase(DiffResult):
     search: SearchInfo
+
+
+class SearchResult(_SearchResultBase, total=False):
+    """`search` result: a diff, `search`, and `highlights` of the visible rows (absent in the window form,
+    whose rows carry their own)."""
     highlights: List[Highlight]
 
 

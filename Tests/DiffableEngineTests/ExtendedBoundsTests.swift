@@ -38,7 +38,8 @@ import Testing
                 let scanner = Scanner(table: table, query: prepared)
                 for i in 0..<table.count where table.isASCII(i) {
                     let score = scanner.score(i)
-                    let bound = bounds.bound(table, i, masks: table.masks[i], fields: scanner.workspace.fieldViews)
+                    let bound = bounds.bound(table, i, masks: table.masks[i], query: prepared.extended ?? FzfQuery("", fuzzy: true),
+                                             fields: scanner.workspace.fieldViews)
                     #expect((score == nil) == (bound == nil), "\(text) on \(lines[i])")
                     if let score, let bound {
                         #expect(bound >= score, "\(text) on \(lines[i]): bound \(bound) < score \(score)")

@@ -10,9 +10,23 @@
 /// then a match that is never scored. Over fields the same holds: a term
 /// is placed field by field, and the joined text's masks bound every
 /// field's bonuses (a field starts after whitespace, the best boundary).
+///
+/// This runs once per candidate, so the query is kept as flat plain
+/// records behind raw pointers (`Storage`): reading a term costs no
+/// reference counting. Before any placement, a text must hold the bytes
+/// every set of one plain term needs (`required`, against its
+/// `BytePresence` set when the table has one).
 struct FzfQueryBounds: Sendable {
-    /// One term in `BonusMasks.scoreBound`'s terms.
-    struct Term: Sendable {
+    /// One term: how it is placed and bounded.
+    struct Term {
+        let type: FzfTermType
+        let inverse: Bool
+        let caseSensitive: Bool
+        /// ASCII chars (a non-ASCII term never matches an ASCII text).
+        let placeable: Bool
+        /// Its compared bytes in `Storage.bytes`.
+        let bytes: Range<Int>
+        /// `BonusMasks.scoreBound`'s terms; `pairs` in `Storage.pairBits`.
         let first: UInt32
         let later: UInt32
         let pairs: Range<Int>
@@ -22,100 +36,141 @@ struct FzfQueryBounds: Sendable {
         let loose: Bool
     }
 
-    let query: FzfQuery
-    /// The terms' bounds, set by set in the query's order.
-    let terms: [Term]
-    let pairBits: [UInt32]
+    /// The flat records, allocated once per query and never written after.
+    final class Storage: @unchecked Sendable {
+        let terms: UnsafeMutableBufferPointer<Term>
+        /// Each set's end in `terms`.
+        let setEnds: UnsafeMutableBufferPointer<Int>
+        let bytes: UnsafeMutableBufferPointer<UInt8>
+        let pairBits: UnsafeMutableBufferPointer<UInt32>
+
+        init(terms: [Term], setEnds: [Int], bytes: [UInt8], pairBits: [UInt32]) {
+            self.terms = .allocate(capacity: terms.count)
+            _ = self.terms.initialize(from: terms)
+            self.setEnds = .allocate(capacity: setEnds.count)
+            _ = self.setEnds.initialize(from: setEnds)
+            self.bytes = .allocate(capacity: bytes.count)
+            _ = self.bytes.initialize(from: bytes)
+            self.pairBits = .allocate(capacity: pairBits.count)
+            _ = self.pairBits.initialize(from: pairBits)
+        }
+
+        deinit {
+            terms.deallocate(); setEnds.deallocate(); bytes.deallocate(); pairBits.deallocate()
+        }
+    }
+
+    let fielded: Bool
+    let storage: Storage
     /// An upper bound of any text's score: each set's best term at its
     /// best.
     let maxScore: Int
+    /// `BytePresence` bits every matching text holds: the folded bytes of
+    /// each set that is one plain ASCII term.
+    let required: UInt64
 
     /// nil for a query with no term.
     init?(_ query: FzfQuery) {
         guard !query.isEmpty else { return nil }
-        self.query = query
+        fielded = query.fielded
         var terms: [Term] = []
+        var setEnds: [Int] = []
+        var bytes: [UInt8] = []
         var pairBits: [UInt32] = []
         var maxScore = 0
+        var required: UInt64 = 0
         for set in query.sets {
             var best = 0
             for term in set {
-                let bytes = term.bytes
+                let own = term.bytes
                 let start = pairBits.count
-                pairBits += BonusMasks.pairBits(bytes)
-                terms.append(Term(first: bytes.first.map { BonusMasks.bucket[Int($0)] } ?? 0,
-                                  later: bytes.dropFirst().reduce(0) { $0 | BonusMasks.bucket[Int($1)] },
-                                  pairs: start..<pairBits.count, length: bytes.count,
+                pairBits += BonusMasks.pairBits(own)
+                terms.append(Term(type: term.type, inverse: term.inverse, caseSensitive: term.pattern.caseSensitive,
+                                  placeable: term.pattern.isASCII && !own.isEmpty,
+                                  bytes: bytes.count..<bytes.count + own.count,
+                                  first: own.first.map { BonusMasks.bucket[Int($0)] } ?? 0,
+                                  later: own.dropFirst().reduce(0) { $0 | BonusMasks.bucket[Int($1)] },
+                                  pairs: start..<pairBits.count, length: own.count,
                                   loose: term.type == .equal))
+                bytes += own
                 if !term.inverse { best = max(best, FuzzyMatcher.maxScore(queryLength: term.pattern.units.count)) }
             }
+            setEnds.append(terms.count)
             maxScore &+= best
+            if set.count == 1, let term = set.first, !term.inverse, term.pattern.isASCII {
+                // Folded as the presence sets are (ASCII letters lowercase).
+                for b in term.bytes { required |= BytePresence.bits[Int(b &- 0x41 < 26 ? b | 0x20 : b)] }
+            }
         }
-        self.terms = terms
-        self.pairBits = pairBits
+        storage = Storage(terms: terms, setEnds: setEnds, bytes: bytes, pairBits: pairBits)
         self.maxScore = maxScore
+        self.required = required
     }
 
     /// For ASCII text `i`: nil when the query does not match it (as
     /// `FzfQuery.score` decides), else an upper bound of its score.
-    /// `fields`: the workspace's views, for a fielded query.
+    /// `fields`: the workspace's views, for a fielded query; `query`: the
+    /// query these bounds are of (its fields test).
     /// - Complexity: O(terms × length) (exact terms: O(length × term
-    ///   length) worst case); no scoring.
-    func bound(_ table: TextTable, _ i: Int, masks: BonusMasks, fields views: FieldViews?) -> Int? {
+    ///   length) worst case); no scoring, no allocation.
+    @inline(__always)
+    func bound(_ table: TextTable, _ i: Int, masks: BonusMasks, query: FzfQuery, fields views: FieldViews?) -> Int? {
         if table.isNil(i) { return nil }
-        var fieldTable: TextTable?
-        var fieldCount = 0
-        if query.fielded {
+        if required != 0 && table.presence.count == table.count && table.presence[i] & required != required {
+            return nil
+        }
+        if fielded {
             guard query.fieldsMayMatch(table, i), let views else { return nil }
-            fieldTable = views.load(table, i)
-            fieldCount = views.count
-        }
-        /// Whether `term` is where it needs to be in text `j` of `texts`.
-        @inline(__always) func placed(_ term: FzfTerm, _ texts: TextTable, _ j: Int) -> Bool {
-            guard term.pattern.isASCII else { return false }
-            let units = term.pattern.caseSensitive ? texts.original(j) : texts.foldedText(j)
-            return term.bytes.withUnsafeBufferPointer { term.possible(units, $0) }
-        }
-        var total = 0
-        var t = 0
-        return pairBits.withUnsafeBufferPointer { allPairs -> Int? in
-            for set in query.sets {
-                var decided: Int?
-                var inverseMissed = false
-                var first = t
-                t &+= set.count
-                for term in set {
-                    let k = first
-                    first &+= 1
-                    var hit: Bool
-                    if let fieldTable {
-                        hit = false
-                        for f in 0..<fieldCount where placed(term, fieldTable, 2 &* f) {
-                            hit = true
-                            break
-                        }
-                    } else {
-                        hit = placed(term, table, i)
-                    }
-                    if hit {
-                        if term.inverse { continue }
-                        let b = terms[k]
-                        decided = b.loose ? FuzzyMatcher.maxScore(queryLength: b.length)
-                            : masks.scoreBound(first: b.first, later: b.later,
-                                               pairs: UnsafeBufferPointer(rebasing: allPairs[b.pairs]),
-                                               length: b.length)
-                        break
-                    } else if term.inverse {
-                        inverseMissed = true
-                    }
-                }
-                if let decided {
-                    total &+= decided
-                } else if !inverseMissed {
-                    return nil
-                }
+            let fields = views.load(table, i)
+            return bound(masks: masks) { k in
+                for f in 0..<views.count where placed(k, fields, 2 &* f) { return true }
+                return false
             }
-            return total
         }
+        return bound(masks: masks) { placed($0, table, i) }
+    }
+
+    /// Whether term `k` is where it needs to be in text `j` of `texts`.
+    @inline(__always)
+    private func placed(_ k: Int, _ texts: TextTable, _ j: Int) -> Bool {
+        let term = storage.terms[k]
+        guard term.placeable else { return false }
+        let units = term.caseSensitive ? texts.original(j) : texts.foldedText(j)
+        return FzfTerm.possible(term.type, units, UnsafeBufferPointer(rebasing: storage.bytes[term.bytes]))
+    }
+
+    /// The sets decided from `isPlaced(k)` of each term `k`, in fzf's
+    /// order (`FzfQuery.matchSet`), bounded by `masks`.
+    @inline(__always)
+    private func bound(masks: BonusMasks, isPlaced: (Int) -> Bool) -> Int? {
+        let terms = storage.terms
+        var total = 0
+        var k = 0
+        for end in storage.setEnds {
+            var decided = -1
+            var inverseMissed = false
+            while k < end {
+                let term = terms[k]
+                if isPlaced(k) {
+                    if !term.inverse {
+                        decided = term.loose ? FuzzyMatcher.maxScore(queryLength: term.length)
+                            : masks.scoreBound(first: term.first, later: term.later,
+                                               pairs: UnsafeBufferPointer(rebasing: storage.pairBits[term.pairs]),
+                                               length: term.length)
+                        break
+                    }
+                } else if term.inverse {
+                    inverseMissed = true
+                }
+                k &+= 1
+            }
+            k = end
+            if decided >= 0 {
+                total &+= decided
+            } else if !inverseMissed {
+                return nil
+            }
+        }
+        return total
     }
 }

@@ -131,6 +131,13 @@ extension FzfTerm {
     /// - Complexity: O(units.count) (exact: O(n × m) worst case)
     @inline(__always)
     func possible(_ units: UnsafeBufferPointer<UInt8>, _ p: UnsafeBufferPointer<UInt8>) -> Bool {
+        Self.possible(type, units, p)
+    }
+
+    /// `possible` for a term of type `type`.
+    @inline(__always)
+    static func possible(_ type: FzfTermType, _ units: UnsafeBufferPointer<UInt8>,
+                         _ p: UnsafeBufferPointer<UInt8>) -> Bool {
         let m = p.count, n = units.count
         guard m > 0 else { return false }
         switch type {

@@ -162,7 +162,7 @@ struct Scanner {
                     // scored only if its bound may enter (`FzfQueryBounds`).
                     if let extendedBounds, table.isASCII(i) {
                         guard let b = extendedBounds.bound(table, i, masks: masks.count == table.count ? masks[i] : .unknown,
-                                                           fields: fieldViews) else { continue }
+                                                           query: extended, fields: fieldViews) else { continue }
                         extendedBound = b
                     } else {
                         guard let (s, offsets) = extendedMatch(extended, i) else { continue }

@@ -34,6 +34,9 @@ struct FzfQueryBounds: Sendable {
         /// Bounded by `FuzzyMatcher.maxScore(queryLength:)` only: the
         /// equal-match score is fixed by the scheme, not the text.
         let loose: Bool
+        /// The term is a set of its own that every candidate is known to
+        /// satisfy (it matches, or, inverse, it does not): not placed.
+        let known: Bool
     }
 
     /// The flat records, allocated once per query and never written after.
@@ -69,8 +72,9 @@ struct FzfQueryBounds: Sendable {
     /// each set that is one plain ASCII term.
     let required: UInt64
 
-    /// nil for a query with no term.
-    init?(_ query: FzfQuery) {
+    /// nil for a query with no term. `knownSets[s]`: every candidate
+    /// satisfies set `s`, a set of one term (see `knowing(_:)`).
+    init?(_ query: FzfQuery, knownSets: [Bool] = []) {
         guard !query.isEmpty else { return nil }
         fielded = query.fielded
         var terms: [Term] = []
@@ -79,8 +83,9 @@ struct FzfQueryBounds: Sendable {
         var pairBits: [UInt32] = []
         var maxScore = 0
         var required: UInt64 = 0
-        for set in query.sets {
+        for (s, set) in query.sets.enumerated() {
             var best = 0
+            let known = set.count == 1 && s < knownSets.count && knownSets[s]
             for term in set {
                 let own = term.bytes
                 let start = pairBits.count
@@ -91,7 +96,7 @@ struct FzfQueryBounds: Sendable {
                                   first: own.first.map { BonusMasks.bucket[Int($0)] } ?? 0,
                                   later: own.dropFirst().reduce(0) { $0 | BonusMasks.bucket[Int($1)] },
                                   pairs: start..<pairBits.count, length: own.count,
-                                  loose: term.type == .equal))
+                                  loose: term.type == .equal, known: known))
                 bytes += own
                 if !term.inverse { best = max(best, FuzzyMatcher.maxScore(queryLength: term.pattern.units.count)) }
             }
@@ -151,7 +156,7 @@ struct FzfQueryBounds: Sendable {
             var inverseMissed = false
             while k < end {
                 let term = terms[k]
-                if isPlaced(k) {
+                if term.known ? !term.inverse : isPlaced(k) {
                     if !term.inverse {
                         decided = term.loose ? FuzzyMatcher.maxScore(queryLength: term.length)
                             : masks.scoreBound(first: term.first, later: term.later,
@@ -172,5 +177,17 @@ struct FzfQueryBounds: Sendable {
             }
         }
         return total
+    }
+}
+
+extension FzfQuery {
+    /// Which of these sets every match of `previous` satisfies: a set of
+    /// one term that is also a set of `previous`, over the same texts
+    /// (fields or not). Narrowing scans only `previous`'s matches, so
+    /// those sets need no placement.
+    /// - Complexity: O(sets × previous sets)
+    func setsKnown(from previous: FzfQuery) -> [Bool] {
+        guard fielded == previous.fielded else { return sets.map { _ in false } }
+        return sets.map { set in set.count == 1 && previous.sets.contains { $0 == set } }
     }
 }

@@ -183,7 +183,7 @@ struct PreparedQuery: Sendable {
     /// needle (`bytes` empty).
     let extended: FzfQuery?
     /// `extended`'s placements and score bounds (`FzfQueryBounds`).
-    let extendedBounds: FzfQueryBounds?
+    private(set) var extendedBounds: FzfQueryBounds?
     var isEmpty: Bool { scalars.isEmpty && extended == nil }
 
     init(_ query: SearchQuery) {
@@ -206,10 +206,20 @@ struct PreparedQuery: Sendable {
         }
     }
 
+    /// For a scan of `previous`'s matches only: the sets of `extended`
+    /// they all satisfy are not placed again.
+    mutating func knowSets(matchedBy previous: SearchQuery) {
+        guard let extended, previous.mode != .substring, previous.mode == mode else { return }
+        var old = FzfQuery(previous.matchedText, fuzzy: previous.mode == .fuzzy)
+        old.fielded = previous.fielded
+        let known = extended.setsKnown(from: old)
+        if known.contains(true) { extendedBounds = FzfQueryBounds(extended, knownSets: known) }
+    }
+
     init(mode: SearchMode, typed: [UInt32], extended: FzfQuery?, scheme: SearchScheme, tiebreak: [SearchTiebreak]?) {
         self.mode = mode
         self.extended = extended
-        extendedBounds = extended.flatMap(FzfQueryBounds.init)
+        extendedBounds = extended.flatMap { FzfQueryBounds($0) }
         self.scheme = FzfBonusTable.of(scheme)
         // fzf does not sort a query of inverse terms only: input order.
         if extended?.sortable == false {

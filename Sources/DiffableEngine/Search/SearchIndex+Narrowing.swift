@@ -28,11 +28,15 @@ public struct SearchMatchSet: Sendable {
     /// first: texts a refining query likely scores high, probed first for
     /// its floor. Meaningful only with `universe`.
     let best: [Int]
+    /// The shortest texts of `universe`, found by the first scan that
+    /// probed it and shared along the chain (`SearchIndex.probedFloor`).
+    let probeTexts: ProbeTexts
 
     init(query: SearchQuery, indexCount: Int, segments: [CompactSegment], pool: SegmentPool,
          copying: BackgroundBuild<[CompactSegment]>? = nil, tailing: TailWork? = nil, universe: Range<Int>? = nil,
-         best: [Int] = []) {
+         best: [Int] = [], probeTexts: ProbeTexts = ProbeTexts()) {
         self.query = query
+        self.probeTexts = probeTexts
         self.universe = universe
         self.best = universe == nil ? [] : best
         self.indexCount = indexCount
@@ -123,10 +127,12 @@ extension SearchIndex {
         pool.keystrokeBegins()
         var tailSets = false
         let universe: Range<Int>?
+        var narrowedFrom: SearchQuery?
         if let previous, previous.indexCount == count, query.refines(previous.query) {
             source = .compact(previous.scanSegments, resumeFrom: Self.resumeFrom(query, after: previous.query))
             tailSets = previous.tailSetsIfFound()
             universe = previous.universe
+            narrowedFrom = previous.query
         } else if let range {
             source = .range(range.clamped(to: 0..<count))
             universe = range.clamped(to: 0..<count)
@@ -134,15 +140,22 @@ extension SearchIndex {
             source = .index(candidates.map(normalized))
             universe = candidates == nil ? 0..<count : nil
         }
+        // Any text of the universe is a valid probe (`probedFloor`), so the
+        // shortest ones found for it before serve while the universe is
+        // the same.
+        let probeTexts = previous.flatMap { $0.indexCount == count && $0.universe == universe ? $0.probeTexts : nil }
+            ?? ProbeTexts()
         let (result, segments) = run(query, source: source, keepMatches: true, scoring: scoring, compact: true,
                                      pool: pool, rankOnly: query.order == .score ? rankOnly : nil, tailSets: tailSets,
-                                     universe: universe, probes: previous?.best ?? [])
+                                     universe: universe, probes: previous?.best ?? [], probeTexts: probeTexts,
+                                     narrowedFrom: narrowedFrom)
         let copying = SearchMatchSet.copying(segments)
         return NarrowingResult(hits: result.hits,
                                matches: SearchMatchSet(query: query, indexCount: count, segments: segments,
                                                        pool: pool, copying: copying,
                                                        tailing: SearchMatchSet.tailing(segments, after: copying),
-                                                       universe: universe, best: result.hits.map(\.index)))
+                                                       universe: universe, best: result.hits.map(\.index),
+                                                       probeTexts: probeTexts))
     }
 
     /// When fuzzy matching of `query` can resume where `previous` (whose

@@ -40,12 +40,16 @@ extension SearchIndex {
     /// or nil when fewer than k match. Each text counts once.
     /// - Complexity: O(universe) to find the shortest texts, plus the
     ///   scoring of at most `floorProbeTexts` of them and of the probes.
+    /// `known`: the universe's shortest texts when found before (they are
+    /// found and kept there otherwise).
     func probedFloor(_ prepared: PreparedQuery, best k: Int, universe: Range<Int>, probes: [Int],
-                     table: TextTable) -> UInt64? {
+                     table: TextTable, known: ProbeTexts = ProbeTexts()) -> UInt64? {
         guard k > 0, k < Self.floorProbeTexts, universe.lowerBound >= 0, universe.upperBound <= table.count
         else { return nil }
         let taken = Set(probes.filter { universe.contains($0) && !table.isNil($0) })
-        let shortest = Self.shortestTexts(table, universe, limit: Self.floorProbeTexts).filter { !taken.contains($0) }
+        let found = known.shortest ?? Self.shortestTexts(table, universe, limit: Self.floorProbeTexts)
+        known.shortest = found
+        let shortest = found.filter { universe.contains($0) && !table.isNil($0) && !taken.contains($0) }
         guard shortest.count + taken.count >= k else { return nil }
         let scanner = Scanner(table: table, query: prepared)
         let best = prepared.extendedBounds?.maxScore ?? FuzzyMatcher.maxScore(queryLength: prepared.scalars.count)
@@ -90,4 +94,12 @@ extension SearchIndex {
         out.sort { $0.length != $1.length ? $0.length < $1.length : $0.index < $1.index }
         return out.prefix(limit).map(\.index)
     }
+}
+
+/// The shortest texts of a universe (`SearchIndex.shortestTexts`), kept
+/// for the scans of a chain of keystrokes that probe the same universe.
+/// Used by one keystroke at a time, on the thread that runs it.
+final class ProbeTexts: @unchecked Sendable {
+    var shortest: [Int]?
+    init() {}
 }

@@ -46,12 +46,18 @@ extension SearchIndex {
     /// read (`TailSets`).
     /// `universe`: for a `.compact` source, the range of texts its match set
     /// was searched among (nil: unknown), where a floor may be probed
-    /// (`probedFloor`), first among `probes` (indices in it).
+    /// (`probedFloor`), first among `probes` (indices in it), then among
+    /// the universe's shortest texts (`probeTexts`, found once).
+    /// `narrowedFrom`: the query every candidate of a `.compact` source
+    /// matches (the sets they share are not placed again).
     func run(_ query: SearchQuery, source: ScanSource, keepMatches: Bool, scoring: Bool,
              compact: Bool, pool: SegmentPool = SegmentPool(),
              rankOnly: Int? = nil, tailSets: Bool = false,
-             universe: Range<Int>? = nil, probes: [Int] = []) -> (result: SearchResult, segments: [CompactSegment]) {
-        let prepared = PreparedQuery(query)
+             universe: Range<Int>? = nil, probes: [Int] = [], probeTexts: ProbeTexts = ProbeTexts(),
+             narrowedFrom: SearchQuery? = nil) -> (result: SearchResult, segments: [CompactSegment]) {
+        var knowing = PreparedQuery(query)
+        if let narrowedFrom { knowing.knowSets(matchedBy: narrowedFrom) }
+        let prepared = knowing
         let limit = query.limit.map { max($0, 0) } ?? rankOnly.map { max($0, 0) }
         let ranking: ScanRanking
         if !scoring {
@@ -97,7 +103,8 @@ extension SearchIndex {
             case .range(let range): probed = range
             case .compact: probed = universe
             }
-            if let probed, let value = withTable({ probedFloor(prepared, best: k, universe: probed, probes: probes, table: $0) }) {
+            if let probed, let value = withTable({ probedFloor(prepared, best: k, universe: probed, probes: probes, table: $0,
+                                                                       known: probeTexts) }) {
                 let seeded = sharedFloor ?? SharedFloor()
                 seeded.raise(to: value)
                 sharedFloor = seeded

@@ -21,6 +21,8 @@ let package = Package(
         .executableTarget(name: "diffable-bench", dependencies: ["DiffableEngine", "DiffableServer"], exclude: ["README.md"]),
         .testTarget(name: "DiffableEngineTests", dependencies: ["DiffableEngine"]),
         .testTarget(name: "DiffableServerTests", dependencies: ["DiffableServer"]),
+        // The executable's own code (command-line parsing), without a process.
+        .testTarget(name: "diffableTests", dependencies: ["diffable"]),
         // Drives the built `diffable` binary through a pipe.
         .testTarget(name: "EndToEndTests", dependencies: ["diffable"]),
     ]

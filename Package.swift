@@ -19,8 +19,13 @@ let package = Package(
         .executableTarget(name: "diffable", dependencies: ["DiffableServer"], exclude: ["README.md"]),
         // Release-build benchmark command.
         .executableTarget(name: "diffable-bench", dependencies: ["DiffableEngine", "DiffableServer"], exclude: ["README.md"]),
-        .testTarget(name: "DiffableEngineTests", dependencies: ["DiffableEngine"]),
-        .testTarget(name: "DiffableServerTests", dependencies: ["DiffableServer"]),
+        // Helpers the test targets share: the seeded generator, snapshot builders.
+        .target(name: "DiffableTestSupport", dependencies: ["DiffableEngine"], path: "Tests/DiffableTestSupport",
+                exclude: ["README.md"]),
+        .testTarget(name: "DiffableEngineTests", dependencies: ["DiffableEngine", "DiffableTestSupport"]),
+        .testTarget(name: "DiffableServerTests", dependencies: ["DiffableServer", "DiffableTestSupport"]),
+        // The executable's own code (command-line parsing), without a process.
+        .testTarget(name: "diffableTests", dependencies: ["diffable"]),
         // Drives the built `diffable` binary through a pipe.
         .testTarget(name: "EndToEndTests", dependencies: ["diffable"]),
     ]

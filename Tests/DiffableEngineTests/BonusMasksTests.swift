@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// The bound the bonus masks give (`BonusMasks.scoreBound`) lets ranking
 /// skip texts: it must never be below a text's real score, or a text that
@@ -7,7 +8,7 @@ import Testing
 @Suite struct BonusMasksTests {
     /// Texts with every kind of position bonus: starts, spaces, `/ , : ; |`,
     /// other punctuation, camelCase humps, digits, both cases.
-    static func text(_ rng: inout SearchTestRNG) -> String {
+    static func text(_ rng: inout SplitMix64) -> String {
         let pieces = ["a", "b", "r", "g", "A", "B", "R", "G", "x", " ", "/", "_", "-", ".", ":", "|", "1", "9",
                       "ab", "Gr", "gR", "src", "View", "view", "x2"]
         return (0..<Int.random(in: 0...10, using: &rng)).map { _ in pieces.randomElement(using: &rng) ?? "a" }.joined()
@@ -15,7 +16,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3] as [UInt64])
     func boundIsAtLeastTheScore(seed: UInt64) {
-        var rng = SearchTestRNG(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let texts = (0..<400).map { _ in Self.text(&rng) }
         let index = SearchIndex(texts: texts)
         let letters: [Character] = ["a", "b", "r", "g", "G", "R", "x", "/", "_", "1", " ", "v"]

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// Contents and texts kept in shared arenas (`ByteArena`) behave exactly
 /// like contents and texts of their own: what an item holds, how it

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// A source's visible snapshot under search, checked against a naive model:
 /// replaying every search/apply diff on the previous visible snapshot gives

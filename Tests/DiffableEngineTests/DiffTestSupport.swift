@@ -1,61 +1,15 @@
 @testable import DiffableEngine
-
-/// SplitMix64: a tiny seeded generator so random tests reproduce from a seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-func content(_ text: String) -> Content { Content(bytes: Array(text.utf8)) }
-
-/// Shorthand: `snap(("A", ["a", "b"]), ("B", []))`; an item "a=x" has content "x".
-func snap(_ sections: (String, [String])...) -> Snapshot {
-    Snapshot(sections: sections.map { id, items in
-        let parts = id.split(separator: "=", maxSplits: 1).map(String.init)
-        return Section(id: parts[0], header: parts.count > 1 ? content(parts[1]) : nil, items: items.map { spec in
-            let p = spec.split(separator: "=", maxSplits: 1).map(String.init)
-            return Item(id: p[0], content: p.count > 1 ? content(p[1]) : nil)
-        })
-    })
-}
-
-func path(_ section: Int, _ row: Int) -> ItemPath { ItemPath(section: section, row: row) }
+import DiffableTestSupport
 
 /// Random old/new snapshot pairs.
-struct PairGenerator {
+struct PairGenerator: RandomSnapshots {
     var rng: SplitMix64
     var nextID = 0
+    let noContentChance = 0.2
 
     init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
-    mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &rng) }
-    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
-
-    mutating func randomContent() -> Content? {
-        chance(0.2) ? nil : Content(bytes: [UInt8(int(0..<3))])
-    }
-    mutating func freshItem() -> Item {
-        nextID += 1
-        return Item(id: "i\(nextID)", content: randomContent())
-    }
-    mutating func freshSection(maxItems: Int) -> Section {
-        nextID += 1
-        var section = Section(id: "s\(nextID)", header: randomContent())
-        for _ in 0..<int(0..<(maxItems + 1)) { section.items.append(freshItem()) }
-        return section
-    }
-    mutating func randomSnapshot(maxSections: Int = 5, maxItems: Int = 8) -> Snapshot {
-        var s = Snapshot()
-        for _ in 0..<int(0..<(maxSections + 1)) { s.sections.append(freshSection(maxItems: maxItems)) }
-        return s
-    }
+    mutating func randomSnapshot() -> Snapshot { randomSnapshot(maxSections: 5, maxItems: 8) }
 
     /// `new` derived from `old` by random edits of intensity `p`.
     mutating func derive(from old: Snapshot, intensity p: Double) -> Snapshot {

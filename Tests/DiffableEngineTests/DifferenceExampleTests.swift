@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 @Suite("Snapshot.difference examples")
 struct DifferenceExampleTests {

@@ -1,10 +1,10 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// Hand-checked edits and the exact changeset each one must produce.
 struct EditExampleTests {
-    typealias F = EditFixtures
-    static let base = F.snapshot(("A=a", ["a1=x", "a2", "a3"]), ("B", ["b1", "b2"]), ("C", []))
+    static let base = snap(("A=a", ["a1=x", "a2", "a3"]), ("B", ["b1", "b2"]), ("C", []))
 
     static func edit(_ ops: [EditOperation]) throws -> (Snapshot, Changeset) {
         let (new, c) = try base.applyingEdits(ops)
@@ -47,7 +47,7 @@ struct EditExampleTests {
 
     @Test func insertDeleteAndMoveItems() throws {
         let (new, c) = try Self.edit([
-            .insertItems([F.item("n1"), F.item("n2")], .after("a1")),
+            .insertItems([item("n1"), item("n2")], .after("a1")),
             .deleteItems(["a3"]),
             .moveItem("b2", .before("a1")),
         ])
@@ -59,13 +59,13 @@ struct EditExampleTests {
     }
 
     @Test func insertedThenDeletedVanishes() throws {
-        let (new, c) = try Self.edit([.appendItems([F.item("t")], toSection: nil), .deleteItems(["t"])])
+        let (new, c) = try Self.edit([.appendItems([item("t")], toSection: nil), .deleteItems(["t"])])
         #expect(new == Self.base)
         #expect(c.isEmpty)
     }
 
     @Test func deletedThenReinsertedIsAMove() throws {
-        let (new, c) = try Self.edit([.deleteItems(["a1"]), .appendItems([F.item("a1=y")], toSection: "B")])
+        let (new, c) = try Self.edit([.deleteItems(["a1"]), .appendItems([item("a1=y")], toSection: "B")])
         #expect(new.itemIDs == [["a2", "a3"], ["b1", "b2", "a1"], []])
         #expect(c.itemMoves == [.init(from: Self.p(0, 0), to: Self.p(1, 2), contentChanged: true)])
         #expect(c.itemDeletes.isEmpty && c.itemInserts.isEmpty)
@@ -75,9 +75,9 @@ struct EditExampleTests {
         let (_, c) = try Self.edit([
             .reloadItems(["a2"]),
             .reconfigureItems(["b1"]),
-            .setContent([ContentUpdate(id: "a1", content: F.content("x"))], style: .reload),  // equal: no-op
-            .setContent([ContentUpdate(id: "a3", content: F.content("z"))], style: .reconfigure),
-            .setContent([ContentUpdate(id: "b2", content: F.content("z"))], style: .reload),
+            .setContent([ContentUpdate(id: "a1", content: content("x"))], style: .reload),  // equal: no-op
+            .setContent([ContentUpdate(id: "a3", content: content("z"))], style: .reconfigure),
+            .setContent([ContentUpdate(id: "b2", content: content("z"))], style: .reload),
         ])
         #expect(c.itemReloads == [.init(old: Self.p(0, 1), new: Self.p(0, 1)), .init(old: Self.p(1, 1), new: Self.p(1, 1))])
         #expect(c.itemReconfigures == [.init(old: Self.p(0, 2), new: Self.p(0, 2)), .init(old: Self.p(1, 0), new: Self.p(1, 0))])
@@ -89,7 +89,7 @@ struct EditExampleTests {
             .insertSections([Section(id: "N", items: [Item(id: "n")])], .after("A")),
             .moveSection("C", .before("A")),
             .reloadSections(["B"]),
-            .setHeaders([HeaderUpdate(id: "A", header: F.content("a"))]),  // equal: no-op
+            .setHeaders([HeaderUpdate(id: "A", header: content("a"))]),  // equal: no-op
         ])
         #expect(new.sections.map(\.id) == ["C", "A", "N", "B"])
         #expect(c.sectionInserts == [2])
@@ -102,7 +102,7 @@ struct EditExampleTests {
         let (_, c) = try Self.edit([
             .appendSections([Section(id: "D")]),
             .moveItem("a1", .after("b2")),   // stays between survivors: a move
-            .appendItems([F.item("d")], toSection: "D"),
+            .appendItems([item("d")], toSection: "D"),
             .moveItem("a2", .before("d")),   // into an inserted section: a delete
             .moveItem("b1", .after("a3")),
             .deleteSections(["B"]),          // a1 was moved into B: delete; b1 moved out of it: insert
@@ -133,13 +133,13 @@ struct EditExampleTests {
             try Self.base.applyingEdits([.reloadItems(["a1"]), .moveItem("zz", .after("a1"))])
         }
         #expect(throws: EditError(op: 0, opName: "insertItems", reason: .duplicateItem, ids: ["a2", "b1"])) {
-            try Self.base.applyingEdits([.insertItems([F.item("a2"), F.item("q"), F.item("b1")], .before("a1"))])
+            try Self.base.applyingEdits([.insertItems([item("a2"), item("q"), item("b1")], .before("a1"))])
         }
         #expect(throws: EditError(op: 0, opName: "appendItems", reason: .noSection, ids: [])) {
-            try Snapshot().applyingEdits([.appendItems([F.item("q")], toSection: nil)])
+            try Snapshot().applyingEdits([.appendItems([item("q")], toSection: nil)])
         }
         #expect(throws: EditError(op: 2, opName: "deleteSections", reason: .unknownSection, ids: ["A"])) {
-            try Self.base.applyingEdits([.deleteSections(["A"]), .appendItems([F.item("q")], toSection: "B"), .deleteSections(["A", "B"])])
+            try Self.base.applyingEdits([.deleteSections(["A"]), .appendItems([item("q")], toSection: "B"), .deleteSections(["A", "B"])])
         }
         #expect(throws: EditError(op: 0, opName: "moveSection", reason: .relativeToItself, ids: ["B"])) {
             try Self.base.applyingEdits([.moveSection("B", .after("B"))])

@@ -1,25 +1,5 @@
 @testable import DiffableEngine
-
-
-/// The diff tests' seeded generator (SplitMix64).
-typealias EditRNG = SplitMix64
-
-enum EditFixtures {
-    static func content(_ text: String) -> Content { Content(bytes: Array(text.utf8)) }
-
-    /// `snapshot(("A", ["a", "b=x"]))`: item "b" has content "x"; "A=h" has header "h".
-    static func snapshot(_ sections: (String, [String])...) -> Snapshot {
-        Snapshot(sections: sections.map { id, items in
-            let parts = id.split(separator: "=", maxSplits: 1).map(String.init)
-            return Section(id: parts[0], header: parts.count > 1 ? content(parts[1]) : nil, items: items.map(item))
-        })
-    }
-
-    static func item(_ spec: String) -> Item {
-        let p = spec.split(separator: "=", maxSplits: 1).map(String.init)
-        return Item(id: p[0], content: p.count > 1 ? content(p[1]) : nil)
-    }
-}
+import DiffableTestSupport
 
 /// The obvious implementation of every op, by linear search: the reference
 /// the engine is checked against. Returns false (and leaves `sections`
@@ -125,36 +105,14 @@ enum NaiveEdit {
 
 /// Random snapshots and random valid op sequences (ids drawn from a small
 /// pool so deleted ids come back, sections get emptied, etc.).
-struct EditGenerator {
-    var rng: EditRNG
+struct EditGenerator: RandomSnapshots {
+    var rng: SplitMix64
     var nextID = 0
+    let noContentChance = 0.25
 
-    init(seed: UInt64) { rng = EditRNG(seed: seed) }
+    init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
-    mutating func int(_ range: Range<Int>) -> Int { Int.random(in: range, using: &rng) }
-    mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &rng) < p }
-
-    mutating func randomContent() -> Content? {
-        chance(0.25) ? nil : Content(bytes: [UInt8(int(0..<3))])
-    }
-
-    mutating func freshItem() -> Item {
-        nextID += 1
-        return Item(id: "i\(nextID)", content: randomContent())
-    }
-
-    mutating func freshSection(maxItems: Int) -> Section {
-        nextID += 1
-        var section = Section(id: "s\(nextID)", header: randomContent())
-        for _ in 0..<int(0..<(maxItems + 1)) { section.items.append(freshItem()) }
-        return section
-    }
-
-    mutating func randomSnapshot(maxSections: Int = 4, maxItems: Int = 6) -> Snapshot {
-        var s = Snapshot()
-        for _ in 0..<int(0..<(maxSections + 1)) { s.sections.append(freshSection(maxItems: maxItems)) }
-        return s
-    }
+    mutating func randomSnapshot() -> Snapshot { randomSnapshot(maxSections: 4, maxItems: 6) }
 
     mutating func position(_ target: String) -> EditPosition {
         chance(0.5) ? .before(target) : .after(target)

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// Extended queries rank the best k without scoring every match: an ASCII
 /// text is matched on its terms' placements and bounded by its masks
@@ -11,7 +12,7 @@ import Testing
     static func texts(count: Int, seed: UInt64, fielded: Bool) -> [String?] {
         let lines = FzfCorpus.make(count: count, seed: seed)
         guard fielded else { return lines }
-        var rng = SeededRandom(seed: seed &+ 1)
+        var rng = SplitMix64(seed: seed &+ 1)
         return lines.map { line in
             let words = line.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
             if words.count >= 2 {
@@ -26,7 +27,7 @@ import Testing
         let texts = Self.texts(count: 600, seed: seed, fielded: fielded)
         let lines = texts.map { ($0 ?? "").replacingOccurrences(of: "\u{0B}", with: " ") }
         let index = SearchIndex(texts: texts)
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var bounded = 0
         for q in 0..<250 {
             let text = FzfCorpus.extendedQuery(from: lines, rng: &rng)
@@ -63,7 +64,7 @@ import Testing
         var texts = FzfCorpus.make(count: 500, seed: 8)
         texts += ["UTIL:json;view|list,main", "a;b", ";", "x,y:z|w", "|a", "b|", "a: b"]
         let index = SearchIndex(texts: texts)
-        var rng = SeededRandom(seed: 8)
+        var rng = SplitMix64(seed: 8)
         var queries = [";", ",", ":", "|", "n;", ";v", "l,m", "a:"]
         for _ in 0..<200 { queries.append(FzfCorpus.query(from: texts, rng: &rng)) }
         var checked = 0
@@ -96,7 +97,7 @@ import Testing
         let texts = Self.texts(count: SearchIndex.floorProbeMinimum + 5_000, seed: seed, fielded: fielded)
         let lines = texts.prefix(2_000).map { ($0 ?? "").replacingOccurrences(of: "\u{0B}", with: " ") }
         let index = SearchIndex(texts: texts)
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         for q in 0..<12 {
             let text = FzfCorpus.extendedQuery(from: Array(lines), rng: &rng)
             let tiebreak: [SearchTiebreak]? = q % 4 == 3 ? [.begin, .length] : nil

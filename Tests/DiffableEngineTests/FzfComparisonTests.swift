@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// The engine's fuzzy ranking against Debian's fzf 0.38 (`fzf --filter`):
 /// the same lines in the same order. fzf is required: without it these
@@ -16,12 +17,12 @@ import Testing
 
     func compare(seed: UInt64, corpusSize: Int, queries: Int, arguments: [String] = [],
                  scheme: SearchScheme = .default, mode: SearchMode = .fuzzy, tiebreak: [SearchTiebreak]? = nil,
-                 makeQuery: ((inout SeededRandom, [String]) -> String)? = nil) throws {
+                 makeQuery: ((inout SplitMix64, [String]) -> String)? = nil) throws {
         try #require(FzfRunner.isInstalled, "fzf is not installed at \(FzfRunner.path)")
         let lines = FzfCorpus.make(count: corpusSize, seed: seed)
         let file = try CorpusFile(lines)
         let index = SearchIndex(texts: lines)
-        var rng = SeededRandom(seed: seed &* 31 &+ 7)
+        var rng = SplitMix64(seed: seed &* 31 &+ 7)
         var failures = 0
         var nonEmpty = 0
         var operators = 0

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// Searches of fields (`SearchFields`, `SearchQuery.fielded`) against
 /// Debian's fzf 0.38 with the same fields as tab-separated columns:
@@ -12,7 +13,7 @@ import Testing
     /// some missing), as the engine's joined texts and as fzf's lines.
     static func corpus(count: Int, fieldCount: Int, seed: UInt64) -> (texts: [String?], lines: [String], values: [String]) {
         let values = FzfCorpus.make(count: count * fieldCount, seed: seed)
-        var rng = SeededRandom(seed: seed &+ 99)
+        var rng = SplitMix64(seed: seed &+ 99)
         var texts: [String?] = []
         var lines: [String] = []
         for k in 0..<count {
@@ -40,7 +41,7 @@ import Testing
         let index = SearchIndex(texts: texts)
         let nth = (1...fieldCount).map(String.init).joined(separator: ",")
         let fzfArguments = ["--delimiter", "\t", "--nth", nth] + arguments
-        var rng = SeededRandom(seed: seed &* 31 &+ 11)
+        var rng = SplitMix64(seed: seed &* 31 &+ 11)
         var failures = 0
         var nonEmpty = 0
         func query(_ text: String, limit: Int? = nil) -> SearchQuery {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// Runs Debian's fzf (`/usr/bin/fzf`, installed by
 /// `protocol/tools/install-test-tools`) and builds the corpora the fzf
@@ -44,9 +45,6 @@ final class CorpusFile {
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
-/// The target's seeded generator, so every run compares the same cases.
-typealias SeededRandom = SplitMix64
-
 enum FzfCorpus {
     static let words = ["app", "core", "header", "view", "model", "controller", "test", "util", "main", "index",
                         "search", "fuzzy", "matcher", "data", "source", "config", "build", "lib", "src", "docs",
@@ -58,7 +56,7 @@ enum FzfCorpus {
     /// Paths, names, camelCase and snake_case identifiers, digits, accents,
     /// mixed case, leading/trailing spaces and duplicates of equal length.
     static func make(count: Int, seed: UInt64) -> [String] {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         func word() -> String {
             rng.next() % 10 == 0 ? accented.randomElement(using: &rng) ?? "x" : words.randomElement(using: &rng) ?? "x"
         }
@@ -96,7 +94,7 @@ enum FzfCorpus {
     /// usually matches), sometimes with a letter changed, uppercased or
     /// replaced by an accented one. Never a char extended search reads
     /// (space, `'`, `^`, `$`, `!`, `|`, `\`).
-    static func query(from lines: [String], rng: inout SeededRandom) -> String {
+    static func query(from lines: [String], rng: inout SplitMix64) -> String {
         let line = Array((lines.randomElement(using: &rng) ?? "x").unicodeScalars.filter {
             !" '^$!|\\".unicodeScalars.contains($0)
         })
@@ -126,7 +124,7 @@ enum FzfCorpus {
     /// An extended query: one to three terms, each a typed fragment with an
     /// operator (`'x ^x x$ ^x$ !x !^x !x$ !'x`, or none), sometimes two
     /// joined by `|`, sometimes a fragment with an escaped space.
-    static func extendedQuery(from lines: [String], rng: inout SeededRandom) -> String {
+    static func extendedQuery(from lines: [String], rng: inout SplitMix64) -> String {
         let operators: [(String, String)] = [("", ""), ("", ""), ("'", ""), ("^", ""), ("", "$"), ("^", "$"),
                                              ("!", ""), ("!^", ""), ("!", "$"), ("!'", "")]
         func term() -> String {

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// `IndexSplice` against a list model: moving positions through a splice,
 /// and composing the splices of several edits into one.

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// `ItemList` against an `[Item]` model: seeded random operations, chunk
 /// bounds, placement reports and copy-on-write independence.
@@ -71,7 +72,7 @@ struct ItemListTests {
 
     @Test(arguments: 0..<12 as Range<UInt64>)
     func randomOperationsMatchArray(seed: UInt64) {
-        var rng = EditRNG(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let start = Int.random(in: 0..<5000, using: &rng)
         var model = Self.items(0..<start)
         var list = ItemList(model)

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// `ItemRecycler`: what it hands back is always the item asked for, and it
 /// finds the unchanged items of a lightly edited list.

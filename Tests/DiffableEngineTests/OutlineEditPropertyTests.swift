@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// Tree edits: random ops (move into / next to, re-parenting across
 /// sections, delete subtrees, append and insert nested items, replace

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// Random forests, and edits whose ops are made on the tree the previous ones leave.
 struct Gen {

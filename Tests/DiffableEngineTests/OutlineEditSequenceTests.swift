@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// Tree edits (`DataSource.editOutline`) of 2–6 random ops of every kind,
 /// ops that must fail too, on random forests whose item ids include

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// Outlines: for random trees and random sequences of apply / expand /
 /// collapse / search, the visible list is the naive flattening (an item is

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// The fast path of tree edits (`editOutlineByRuns`) against the general
 /// one (`editOutlineRebuilding`), run on copies of one source: random

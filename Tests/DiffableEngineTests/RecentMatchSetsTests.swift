@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// A Backspace returns to the matches of the query it goes back to, and a
 /// new key narrows from the smallest recent set it refines; what is shown
@@ -8,7 +9,7 @@ import Testing
     static func substring(_ text: String) -> SearchQuery { SearchQuery(text: text, mode: .substring, order: .source) }
 
     @Test func theSameQueryReusesItsSetAndARefinementStartsFromTheSmallest() {
-        var rng = SearchTestRNG(seed: 11)
+        var rng = SplitMix64(seed: 11)
         let index = SearchIndex(texts: SearchFixtures.texts(count: 3_000, rng: &rng))
         var recent = RecentMatchSets()
         let a = index.evaluate(Self.substring("a"), narrowing: nil, among: nil).matches
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func keepsTheNewestSetsWithinItsLimits() {
-        var rng = SearchTestRNG(seed: 12)
+        var rng = SplitMix64(seed: 12)
         let index = SearchIndex(texts: SearchFixtures.texts(count: 3_000, rng: &rng))
         let queries = ["a", "b", "c", "1", "2", "x", "é", "-", "/", "ab"]
         var recent = RecentMatchSets(limit: 4)
@@ -57,7 +58,7 @@ import Testing
     /// back to a query reuses its matches.
     @Test(arguments: [SearchOrder.source, .score])
     func backspacesShowWhatAFreshSearchShows(order: SearchOrder) throws {
-        var rng = SearchTestRNG(seed: 13)
+        var rng = SplitMix64(seed: 13)
         let texts = SearchFixtures.texts(count: 20_000, rng: &rng)
         let items = texts.enumerated().map { Item(id: "i\($0.offset)", text: $0.element) }
         let snapshot = Snapshot(sections: [Section(id: "added", items: []), Section(id: "list", items: items)])

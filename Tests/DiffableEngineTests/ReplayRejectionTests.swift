@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 @Suite("Replayers reject broken input")
 struct ReplayRejectionTests {

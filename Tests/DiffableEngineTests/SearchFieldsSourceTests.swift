@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// A source searching fields (`SearchSettings.fields`): the field texts
 /// follow the content through edits (`setContent`, appended batches,

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 @Suite struct SearchFuzzyTests {
     func fz(_ text: String, order: SearchOrder = .score, limit: Int? = nil) -> SearchQuery {
@@ -86,7 +87,7 @@ import Testing
     /// always realize the reported score: scores clamp at 0 and the first
     /// row restarts; `FzfComparisonTests` checks scores through rankings.)
     @Test func highlightsAreAnAlignment() {
-        var rng = SearchTestRNG(seed: 3)
+        var rng = SplitMix64(seed: 3)
         let texts = SearchFixtures.texts(count: 400, rng: &rng)
         let index = SearchIndex(texts: texts)
         for _ in 0..<40 {

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// A small edit splices the search index instead of dropping it: the
 /// spliced index is exactly the one a rebuild gives, and what a search
@@ -15,7 +16,7 @@ import Testing
 
     @Test(arguments: 0..<200 as Range<UInt64>)
     func aSpliceEqualsARebuild(seed: UInt64) throws {
-        var rng = SearchTestRNG(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let texts = SearchFixtures.texts(count: Int.random(in: 0..<40, using: &rng), rng: &rng)
         // Remove a random subset, then insert random texts at random places.
         let removed = texts.indices.filter { _ in Int.random(in: 0..<4, using: &rng) == 0 }
@@ -38,7 +39,7 @@ import Testing
     /// refining query narrowing from it finds what a fresh scan finds.
     @Test(arguments: 0..<200 as Range<UInt64>)
     func aMovedMatchSetIsTheSplicedIndexsMatchSet(seed: UInt64) throws {
-        var rng = SearchTestRNG(seed: seed &+ 900)
+        var rng = SplitMix64(seed: seed &+ 900)
         let texts = SearchFixtures.texts(count: Int.random(in: 0..<60, using: &rng), rng: &rng)
         let removed = texts.indices.filter { _ in Int.random(in: 0..<5, using: &rng) == 0 }
         var after: [String?] = texts.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
@@ -188,7 +189,7 @@ import Testing
     /// equals a fresh source's.
     @Test(arguments: 0..<40 as Range<UInt64>)
     func editsUnderASearchKeepAnExactIndex(seed: UInt64) throws {
-        var rng = SearchTestRNG(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var next = 0
         func fresh() -> Item {
             next += 1

@@ -1,12 +1,13 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 @Suite struct SearchIndexTests {
     /// The from-scratch scan's candidates: exactly the texts of the range
     /// whose folded (or original) bytes contain the byte, ascending, over
     /// empty, nil and non-ASCII texts and every subrange boundary.
     @Test(arguments: 0..<20) func textsContainingAByteAreExactlyThoseTexts(seed: Int) {
-        var rng = SearchTestRNG(seed: UInt64(seed) &+ 77)
+        var rng = SplitMix64(seed: UInt64(seed) &+ 77)
         let texts = SearchFixtures.texts(count: Int.random(in: 0...60, using: &rng), rng: &rng)
         let index = SearchIndex(texts: texts)
         let bytes: [UInt8] = Array("abcABC -/1x".utf8) + [0xC3, 0xA9, 0x89, 0xF0, 0x00]
@@ -30,7 +31,7 @@ import Testing
     /// scan list exactly the texts holding an exact byte, in order, over
     /// every subrange and across block boundaries.
     @Test(arguments: 0..<12) func byteSetsListTheTextsHoldingAByte(seed: Int) {
-        var rng = SearchTestRNG(seed: UInt64(seed) &+ 991)
+        var rng = SplitMix64(seed: UInt64(seed) &+ 991)
         let count = seed % 3 == 0 ? Int.random(in: 4000...9000, using: &rng) : Int.random(in: 0...60, using: &rng)
         let texts = SearchFixtures.texts(count: count, rng: &rng)
         let index = SearchIndex(texts: texts)
@@ -66,7 +67,7 @@ import Testing
     /// A one-letter query from scratch (which takes the byte sets' blocks
     /// whole when unranked) finds exactly the texts holding the letter.
     @Test(arguments: [SearchMode.substring, .fuzzy]) func oneLetterScansFindEveryTextHoldingIt(mode: SearchMode) {
-        var rng = SearchTestRNG(seed: 4242)
+        var rng = SplitMix64(seed: 4242)
         let texts = SearchFixtures.texts(count: 30_000, rng: &rng)
         let index = SearchIndex(texts: texts)
         for letter in ["a", "E", "z", "7", "é", " "] {
@@ -117,7 +118,7 @@ import Testing
     }
 
     @Test func updatesMatchARebuild() {
-        var rng = SearchTestRNG(seed: 7)
+        var rng = SplitMix64(seed: 7)
         var texts = SearchFixtures.texts(count: 200, rng: &rng)
         var index = SearchIndex(texts: texts)
         for step in 0..<300 {

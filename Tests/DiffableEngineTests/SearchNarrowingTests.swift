@@ -1,10 +1,11 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// Narrowing through compacted match sets gives exactly the results of a
 /// full search, keystroke after keystroke.
 @Suite struct SearchNarrowingTests {
-    static func randomQuery(_ rng: inout SearchTestRNG, base: SearchQuery?) -> SearchQuery {
+    static func randomQuery(_ rng: inout SplitMix64, base: SearchQuery?) -> SearchQuery {
         let mode: SearchMode = Int.random(in: 0..<4, using: &rng) == 0 ? .substring : .fuzzy
         let order: SearchOrder = Int.random(in: 0..<3, using: &rng) == 0 ? .source : .score
         let limits: [Int?] = [nil, 0, 1, 3, 10, 50]
@@ -22,7 +23,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3, 4, 5, 6])
     func chainsMatchFullSearches(seed: UInt64) {
-        var rng = SearchTestRNG(seed: seed)
+        var rng = SplitMix64(seed: seed)
         // Above the parallel threshold for some seeds (two scan threads).
         let count = seed % 2 == 0 ? 40_000 : 300
         let index = SearchIndex(texts: SearchFixtures.texts(count: count, rng: &rng))
@@ -46,7 +47,7 @@ import Testing
     /// scored one, from scratch and narrowing alike.
     @Test(arguments: [7, 8, 9])
     func unscoredKeystrokesKeepTheSameMatches(seed: UInt64) {
-        var rng = SearchTestRNG(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let count = seed == 8 ? 40_000 : 2_000
         let index = SearchIndex(texts: SearchFixtures.texts(count: count, rng: &rng))
         var last: SearchMatchSet?

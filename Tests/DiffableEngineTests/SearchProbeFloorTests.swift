@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// A viewport's ranking of the best k on a large list takes a floor from
 /// probed texts (the shortest, and the previous keystroke's best) before it
@@ -7,7 +8,7 @@ import Testing
 @Suite struct SearchProbeFloorTests {
     /// Sorted path-like texts sharing prefixes, of varied lengths, above the
     /// size from which a scan probes (`SearchIndex.floorProbeMinimum`).
-    static func paths(count: Int, rng: inout SearchTestRNG) -> [String?] {
+    static func paths(count: Int, rng: inout SplitMix64) -> [String?] {
         let roots = ["", "/srv/mirror-a", "/home/dev/snap"]
         let dirs = ["usr", "src", "lib", "share", "doc", "python3", "site-packages", "swift", "conf.d", "etc"]
         let files = ["README", "readme.md", "__init__.py", "main.swift", "config.json", "libswift.so", "init.c", "x"]
@@ -24,7 +25,7 @@ import Testing
 
     @Test(arguments: [11, 12])
     func keystrokesRankTheBestExactly(seed: UInt64) {
-        var rng = SearchTestRNG(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let count = SearchIndex.floorProbeMinimum + 20_000
         let index = SearchIndex(texts: Self.paths(count: count, rng: &rng))
         let k = 150
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func aScopedRangeProbesOnlyItsOwnTexts() {
-        var rng = SearchTestRNG(seed: 13)
+        var rng = SplitMix64(seed: 13)
         let count = SearchIndex.floorProbeMinimum + 40_000
         let index = SearchIndex(texts: Self.paths(count: count, rng: &rng))
         // The shortest texts of the whole index are mostly outside the range.

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 @Suite struct SearchRankingTests {
     static let modes: [SearchMode] = [.fuzzy, .substring]
@@ -29,7 +30,7 @@ import Testing
     /// limited result is a prefix of the unlimited one; source order is
     /// ascending; scores agree with `score(of:for:)`; runs are repeatable.
     @Test(arguments: [300, 40_000]) func totalOrderAndLimitPrefix(count: Int) {
-        var rng = SearchTestRNG(seed: UInt64(count))
+        var rng = SplitMix64(seed: UInt64(count))
         let texts = SearchFixtures.texts(count: count, rng: &rng)
         let index = SearchIndex(texts: texts)
         let rounds = count > 1000 ? 4 : 30
@@ -76,7 +77,7 @@ import Testing
     /// Narrowing: when the next keystroke refines the previous query, searching
     /// among the previous unlimited matches gives exactly the full search.
     @Test func narrowingEqualsFullSearch() {
-        var rng = SearchTestRNG(seed: 42)
+        var rng = SplitMix64(seed: 42)
         let texts = SearchFixtures.texts(count: 2_000, rng: &rng)
         let index = SearchIndex(texts: texts)
         var narrowed = 0

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 @Suite struct SearchSubstringTests {
     func sub(_ text: String, order: SearchOrder = .source, limit: Int? = nil) -> SearchQuery {
@@ -15,7 +16,7 @@ import Testing
     }
 
     @Test func agreesWithLowercasedContainsOnASCII() {
-        var rng = SearchTestRNG(seed: 11)
+        var rng = SplitMix64(seed: 11)
         let alphabet: [Character] = ["a", "B", "c", "D", " ", "-"]
         let texts: [String] = (0..<500).map { _ in
             String((0..<Int.random(in: 0...10, using: &rng)).map { _ in alphabet.randomElement(using: &rng) ?? "a" })

@@ -1,13 +1,10 @@
 @testable import DiffableEngine
-
-
-/// The diff tests' seeded generator (SplitMix64).
-typealias SearchTestRNG = SplitMix64
+import DiffableTestSupport
 
 enum SearchFixtures {
     /// Short random texts over a small alphabet (so queries match often),
     /// with case, separators, accents and an emoji; about 1 in 20 is nil.
-    static func texts(count: Int, rng: inout SearchTestRNG) -> [String?] {
+    static func texts(count: Int, rng: inout SplitMix64) -> [String?] {
         let alphabet: [Character] = ["a", "b", "c", "A", "B", "C", " ", "-", "/", "1", "2", "é", "É", "👍", "x"]
         return (0..<count).map { _ in
             if Int.random(in: 0..<20, using: &rng) == 0 { return nil }
@@ -16,7 +13,7 @@ enum SearchFixtures {
         }
     }
 
-    static func query(length: Int, rng: inout SearchTestRNG) -> String {
+    static func query(length: Int, rng: inout SplitMix64) -> String {
         let alphabet: [Character] = ["a", "b", "c", "A", "B", " ", "1", "e", "é", "É", "x", "-"]
         return String((0..<length).map { _ in alphabet.randomElement(using: &rng) ?? "a" })
     }

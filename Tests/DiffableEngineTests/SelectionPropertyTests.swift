@@ -1,16 +1,14 @@
 import Testing
 import DiffableEngine
+import DiffableTestSupport
 
 /// Random interleavings of snapshot changes, policy changes and selection
 /// requests, checked against the selection invariants after every step.
 @Suite struct SelectionPropertyTests {
-    
-    typealias SeededGenerator = SplitMix64
-
     static let sectionPool = (0..<5).map { "s\($0)" }
     static let itemPool = (0..<24).map { "i\($0)" }
 
-    static func randomPolicy(_ rng: inout SeededGenerator) -> SectionSelectionPolicy {
+    static func randomPolicy(_ rng: inout SplitMix64) -> SectionSelectionPolicy {
         switch Int.random(in: 0..<5, using: &rng) {
         case 0: return .disabled
         case 1: return .single()
@@ -20,7 +18,7 @@ import DiffableEngine
         }
     }
 
-    static func randomSnapshot(_ rng: inout SeededGenerator, from old: Snapshot) -> Snapshot {
+    static func randomSnapshot(_ rng: inout SplitMix64, from old: Snapshot) -> Snapshot {
         var sections = old.sections
         switch Int.random(in: 0..<4, using: &rng) {
         case 0:
@@ -60,7 +58,7 @@ import DiffableEngine
         return Snapshot(sections: sections)
     }
 
-    static func randomTarget(_ rng: inout SeededGenerator, visible: Snapshot) -> SelectionTarget {
+    static func randomTarget(_ rng: inout SplitMix64, visible: Snapshot) -> SelectionTarget {
         switch Int.random(in: 0..<10, using: &rng) {
         case 0..<5:
             return .id(itemPool.randomElement(using: &rng) ?? "i0")
@@ -136,7 +134,7 @@ import DiffableEngine
 
     @Test(arguments: 0..<40)
     func randomInterleavings(seed: Int) throws {
-        var rng = SeededGenerator(seed: UInt64(seed) &* 7919 &+ 1)
+        var rng = SplitMix64(seed: UInt64(seed) &* 7919 &+ 1)
         var world = World()
         var policies: [String: SectionSelectionPolicy] = [:]
         for id in Self.sectionPool { policies[id] = Self.randomPolicy(&rng) }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// The shared replay cases of protocol/cases/ (recorded from the daemon by
 /// protocol/tools/record-cases; every client's suite replays them too): the

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableEngine
+import DiffableTestSupport
 
 /// Viewports: for random sequences of apply / edit / select / search /
 /// scroll, replaying the window steps on the window the frontend held gives

@@ -1,6 +1,7 @@
 import DiffableEngine
 import Testing
 @testable import DiffableServer
+import DiffableTestSupport
 
 /// The word-at-a-time searches must answer exactly what the plain byte loops
 /// answer, wherever the special byte falls relative to an 8-byte word.

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableServer
+import DiffableTestSupport
 
 /// The byte paths of field-level updates agree with the tree paths they
 /// stand in for: `JSONPatch.diff` of two contents read in place

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableServer
+import DiffableTestSupport
 
 /// `--max-message-bytes`: a body over the limit is skipped as it streams in,
 /// reported once with its size and first bytes, and the messages after it

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableServer
+import DiffableTestSupport
 
 @Suite struct JSONParserTests {
     static let valid: [(String, JSON)] = [

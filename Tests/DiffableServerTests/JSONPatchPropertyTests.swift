@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableServer
+import DiffableTestSupport
 
 /// The daemon's patches (`updates: "patch"`) turn the old content into the
 /// new one exactly, and patches applied by the daemon (`patchContent`)

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableServer
+import DiffableTestSupport
 
 @Suite struct JSONWriterTests {
     @Test func compactOutput() {

@@ -1,6 +1,7 @@
 import DiffableEngine
 import Testing
 @testable import DiffableServer
+import DiffableTestSupport
 
 /// The lazy `apply` path (LazyRequest + ApplyScanner) must be invisible:
 /// byte-identical responses to the tree path for any input, valid or not.

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableServer
+import DiffableTestSupport
 
 /// Feeds `chunks`, draining after each append, then calls `finish()` until nil.
 private func run(_ chunks: [[UInt8]]) -> (messages: [FramedMessage], mode: MessageFramer.Mode) {

@@ -1,6 +1,7 @@
 @testable import DiffableEngine
 import Testing
 @testable import DiffableServer
+import DiffableTestSupport
 
 /// Reading a large items array in parts (`ApplyScanner+Parts`): the
 /// validator's split hints are element starts of their array, and the parts

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableServer
+import DiffableTestSupport
 
 /// `edit` `patchContent`: a patch sent in gives the same state as
 /// `setContent` of the patched content computed apart; a failing patch

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableServer
+import DiffableTestSupport
 
 /// `updates: "patch"`: rows the frontend holds arrive as patches of their
 /// content, in every form, and a frontend that applies them ends where

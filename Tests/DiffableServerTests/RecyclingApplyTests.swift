@@ -1,6 +1,7 @@
 import DiffableEngine
 import Testing
 @testable import DiffableServer
+import DiffableTestSupport
 
 /// An `apply` that re-sends items the source holds reuses them
 /// (`ItemRecycler`, `ApplyScanner.consumeCanonical`): the answers and the

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableServer
+import DiffableTestSupport
 
 /// `search`'s `fields` read from stored content: member names and JSON
 /// pointers, read from the canonical bytes without a tree, agree with the

@@ -1,5 +1,6 @@
 import Testing
 @testable import DiffableServer
+import DiffableTestSupport
 
 /// Bad input never crashes the daemon and never half-applies: random and
 /// mutated requests for every method, in-process. Every request gets exactly

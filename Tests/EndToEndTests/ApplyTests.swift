@@ -2,12 +2,8 @@ import Foundation
 import Testing
 
 /// `apply`, `snapshot`, `sources`, `drop` and their errors, through the binary.
-struct ApplyTests {
+struct ApplyTests: WritesRequests {
     static let initialize = #"{"jsonrpc":"2.0","id":0,"method":"initialize"}"#
-
-    static func request(_ id: Int, _ method: String, _ params: String) -> String {
-        #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":\#(params)}"#
-    }
 
     static func run(_ requests: [String]) throws -> [String] {
         let output = try DaemonProcess.run(lines: [initialize] + requests)

@@ -145,3 +145,14 @@ private final class Collected: @unchecked Sendable {
 extension UInt8 {
     var asciiDigit: Int? { (48...57).contains(self) ? Int(self) - 48 : nil }
 }
+
+/// Suites that write their requests as JSON text, one message a line.
+protocol WritesRequests {}
+
+extension WritesRequests {
+    /// `{"jsonrpc":"2.0","id":id,"method":method,"params":params}`, where
+    /// `params` is JSON text already.
+    static func request(_ id: Int, _ method: String, _ params: String) -> String {
+        #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":\#(params)}"#
+    }
+}

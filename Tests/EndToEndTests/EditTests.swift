@@ -2,11 +2,7 @@ import Foundation
 import Testing
 
 /// `edit` through the binary: every op, errors, atomicity.
-struct EditTests {
-    static func request(_ id: Int, _ method: String, _ params: String) -> String {
-        #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":\#(params)}"#
-    }
-
+struct EditTests: WritesRequests {
     static func edit(_ id: Int, _ ops: String, extra: String = "") -> String {
         request(id, "edit", #"{"source":"s","ops":\#(ops)\#(extra)}"#)
     }

@@ -7,12 +7,8 @@ import Testing
 /// built by `apply` and by `edit`, sent back by `snapshot {full: true}` and
 /// read again; anything deeper is refused with an error naming it, and no
 /// depth of input stops the daemon.
-struct TreeDepthTests {
+struct TreeDepthTests: WritesRequests {
     static let deepestLevel = 4095
-
-    static func request(_ id: Int, _ method: String, _ params: String) -> String {
-        #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":\#(params)}"#
-    }
 
     /// Items `n0` … `n(levels - 1)`, each the only child of the one before.
     static func chain(levels: Int) -> String {

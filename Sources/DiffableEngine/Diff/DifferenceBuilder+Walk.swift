@@ -11,8 +11,8 @@
 /// to `2 × lookAhead` more (`2 × startLookAhead` once per section). A
 /// comparison reads the items' stored id hashes (`Item.idHash`) first, so a
 /// mismatch costs two loads from the item arrays, not a read of each id's
-/// out-of-line bytes (hashing ids here, before they were stored, was tried
-/// and lost).
+/// out-of-line bytes (the hash is computed once, when the item is stored,
+/// not again by every walk that compares it).
 extension DifferenceBuilder {
     /// Window of the walk's look-ahead after a mismatch.
     static let lookAhead = 32

@@ -2,9 +2,9 @@
 /// scan from scratch found without reading the texts.
 ///
 /// A keystroke from the unfiltered list visits the texts that hold its first
-/// byte (`TextsContainingByte`). For a common letter ("m" is in 35% of 1M
-/// names) that search stopped in nearly every text, and the step from a
-/// found byte to its text was most of the scan. The index keeps, per text,
+/// byte (`TextsContainingByte`). For a common letter (one that a large
+/// share of the texts hold) that search stops in nearly every text, and
+/// the step from a found byte to its text is most of the scan. The index keeps, per text,
 /// the set of its folded bytes: each ASCII letter and digit has a bit of its
 /// own (exact), every other byte shares one of the 28 remaining bits with a
 /// few others). A scan from scratch whose first byte has a bit of its own
@@ -33,7 +33,8 @@ enum BytePresence {
 
     /// The set of `bytes`. Four accumulators, so that consecutive bytes'
     /// lookups do not wait on one another's `or` (the tail sets of a
-    /// keystroke's matches read every matched text: 1.6× faster).
+    /// keystroke's matches read every matched text through here, so the
+    /// loop's latency chain is what bounds them).
     /// - Complexity: O(bytes.count)
     @inline(__always)
     static func of(_ bytes: UnsafeBufferPointer<UInt8>, _ table: UnsafeBufferPointer<UInt64>) -> UInt64 {

@@ -1,8 +1,8 @@
 /// Sorting hits into ranking order fast enough for a keystroke.
 ///
 /// An unlimited ranked search over a million texts may keep half a million
-/// hits; a comparison sort of `RankKey`s through a closure costs tens of
-/// milliseconds there. The ranking order (score descending, then length,
+/// hits; a comparison sort of `RankKey`s through a closure there costs
+/// more than the rest of the keystroke. The ranking order (score descending, then length,
 /// then index) is a lexicographic order on three bounded integers, so each
 /// key packs into one `UInt64` whose ascending order *is* the ranking order:
 ///

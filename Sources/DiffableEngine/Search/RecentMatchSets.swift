@@ -8,9 +8,9 @@
 /// view's root counted once); the oldest sets go first. A view of the index
 /// itself costs 12 bytes per match, a copy about twice the texts' bytes
 /// plus 37 per match, and a fuzzy set's tail sets 16 more per match
-/// (`TailSets`; the budget grew from 48 to 64 MB with them), so at 1M
-/// texts the budget keeps a typical chain of first letters and their
-/// refinements. Valid for one `SearchIndex` (the
+/// (`TailSets`, which the budget leaves room for), so that for a source
+/// of a million texts it keeps a typical chain of first letters and
+/// their refinements. Valid for one `SearchIndex` (the
 /// source drops it with its `SearchCache` when the snapshot changes).
 struct RecentMatchSets: Sendable {
     /// At most this many sets.

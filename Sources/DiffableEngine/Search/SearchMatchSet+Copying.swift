@@ -2,8 +2,8 @@
 ///
 /// A fuzzy scan from scratch whose matches are a minority of the texts
 /// copies them into a compact segment, because the next keystroke scans a
-/// dense copy two to three times faster than the same texts scattered over
-/// the index (`SearchIndex.viewDivisor`). Made before the reply, that copy
+/// dense copy (sequential reads) much faster than the same texts scattered
+/// over the index (`SearchIndex.viewDivisor`). Made before the reply, that copy
 /// is a large part of a first letter's time, spent while the person has
 /// not typed the next letter yet.
 ///

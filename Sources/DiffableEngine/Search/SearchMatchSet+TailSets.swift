@@ -6,8 +6,9 @@ import Synchronization
 /// The task starts with the set's other background work (copies, pending
 /// resume positions: `SearchMatchSet+Copying`), waits for it, then reads
 /// each matched text from its resume position to its end, on one thread
-/// (two would take both cores while the frontend reads the reply); it
-/// ends well within the time between two typed keys.
+/// (more would compete for the cores with the frontend reading the reply
+/// and with the next keystroke); it is meant to end within the time
+/// between two typed keys.
 ///
 /// A keystroke typed later narrows with the sets; one sent before they are
 /// all found (keys sent back to back) does without them, as if the set

@@ -7,7 +7,7 @@
 /// Greedy subsequence matching is incremental: a text matches `q + c` if
 /// and only if it matches `q` and holds `c` after the end of `q`'s greedy
 /// match (its resume position). So the second keystroke of a common
-/// first letter ("s", then "sr", at 1M names and paths: 814k candidates)
+/// first letter ("s", then "sr", where most texts are candidates)
 /// would spend its time reading every candidate's text from its resume
 /// position to find one byte, though the answer is a single bit of
 /// information per text.
@@ -32,8 +32,8 @@
 /// Ranking the best k of the matches (a viewport's rows) bounds each
 /// text's score before scoring it: `BonusMasks` subtract a gap for each
 /// query pair a 32-bit Bloom filter of the text's adjacent pairs lacks,
-/// and at 1M names one in three names passed it by a false positive
-/// ("sr" in "Sarah Rodriguez"), then read the text for a tighter bound.
+/// and a short filter lets many texts through by a false positive ("sr"
+/// in "Sarah Rodriguez"), each then read for a tighter bound.
 /// So each entry also keeps the followers of the query's last byte (the
 /// bytes right after one of its occurrences from the end of the match
 /// on): a next byte outside them is never adjacent to it in any

@@ -5,8 +5,8 @@ extension ItemList {
     /// Reading a mapped or chunked list through `subscript` checks its form
     /// and, for a mapped list, reaches through the `RowMapping` class into
     /// the base list's arrays: the optimizer keeps a retain and a release of
-    /// those references per read. Over the 160k mapped rows of a filtered
-    /// section that was about half of a diff (an `edit` while a search is
+    /// those references per read. Over the mapped rows of a large filtered
+    /// section that overhead dominates a diff (an `edit` while a search is
     /// active diffs two mapped snapshots). A reader resolves the form once
     /// and holds plain pointers into the storage, which the list keeps alive
     /// for the duration of `withReader`.

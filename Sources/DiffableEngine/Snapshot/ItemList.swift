@@ -5,7 +5,7 @@
 /// A list starts in *flat* form: one buffer, exactly an `[Item]` (creating a
 /// list from an array does not copy it, and reading it costs what reading the
 /// array costs). `chunkify()`, or the first edit through the chunk-aware
-/// mutations (`insert(_:at:moved:)`, …) of a list longer than `maxChunk`,
+/// mutations (`insert(_:at:report:)`, …) of a list longer than `maxChunk`,
 /// splits it into chunks of about `targetChunk` items. The chunks are slices
 /// of the original buffer, so splitting costs O(count / targetChunk), not
 /// O(count). Chunks then stay between `minChunk` and `maxChunk` items (one

@@ -2,7 +2,8 @@ import DiffableEngine
 import Dispatch
 
 extension Server {
-    /// `apply {source, sections, baseVersion?, form?}` (sections may carry
+    /// `apply {source, sections, baseVersion?, form?, viewport?, echo?,
+    /// updates?}` (sections may carry
     /// `selection`/`allowsEmptySelection` policies) → the diff from the
     /// previous visible snapshot to the new one. Creates the source if needed.
     /// All-or-nothing: any invalid input leaves the source untouched.
@@ -38,8 +39,8 @@ extension Server {
         guard let decoded = decodedOrStopped else { return try apply(lazy.tree()) }
         let requestSize = lazy.body.count
         // Everything is read: the request's bytes go before the ids are
-        // checked and the response is made (at 1M items they are ~100 MB,
-        // as large as the source's items). Only a nested request may still
+        // checked and the response is made (they are about as large as the
+        // source's items). Only a nested request may still
         // need them, to report a duplicate at its place in the tree.
         if !decoded.isNested { lazy.releaseBody() }
         let params = decoded.params

@@ -1,8 +1,8 @@
 import DiffableEngine
 
 extension Server {
-    /// `edit {source, ops, baseVersion?, form?}` → the diff of the edit, from
-    /// its ops. All-or-nothing: an invalid op shape (-32602, `data.path`), an
+    /// `edit {source, ops, baseVersion?, form?, viewport?, echo?, updates?}`
+    /// → the diff of the edit, from its ops. All-or-nothing: an invalid op shape (-32602, `data.path`), an
     /// unknown source (1001), a version conflict (1002) or an op that cannot
     /// apply (1004, `data: {op, reason, ids}`) leaves the source untouched.
     /// See protocol/methods/edit.md.

@@ -3,7 +3,7 @@ import DiffableEngine
 
 extension Server {
     /// `search {source, query, sections?, mode?, order?, limit?, scheme?, tiebreak?, fields?,
-    /// placeholder?, highlightLimit?, form?, baseVersion?}` → the diff of the visible
+    /// placeholder?, highlightLimit?, form?, baseVersion?, viewport?}` → the diff of the visible
     /// snapshot, plus `search {query, matches, shown}` and `highlights`.
     /// Cancellable until the result is stored.
     func search(_ raw: JSON?) throws(RPCError) -> JSON {

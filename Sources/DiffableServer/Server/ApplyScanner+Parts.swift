@@ -2,7 +2,7 @@ import DiffableEngine
 
 /// Reading a large items array in parts, one per core.
 ///
-/// Reading a million items is most of a large `apply`, and one core reads
+/// Reading the items is most of a large `apply`, and one thread reads
 /// them one after the other. The validator, which reads
 /// every byte before anything is decoded, notes some array elements on its
 /// way (`JSONValidator.splitHints`), so a decoder can start in the middle

@@ -8,9 +8,9 @@ import DiffableEngine
 /// Giving a large request's memory back while its items are read, and
 /// writing it again, exactly, when the tree path turns out to need it.
 ///
-/// Re-sending a million items holds, for a moment, the source's items
-/// (~120 MB), the request (~95 MB) and the new items (~32 MB): twice the
-/// steady state. But once an item is read the decoder never looks at its
+/// Re-sending a large source holds, for a moment, the source's items,
+/// the request (about as large as those items) and the new items: about
+/// twice the steady state. But once an item is read the decoder never looks at its
 /// bytes again, and most items arrive in the one shape the daemon writes,
 /// `{"id":"…","content":…}` with canonical content, separated by bare
 /// commas. For such a run of elements the decoded items *are* the bytes:

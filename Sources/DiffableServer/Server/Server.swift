@@ -24,8 +24,9 @@ public final class Server {
     /// rows the frontend holds carry a JSON Patch of their content.
     var patchUpdates = false
     /// Snapshots a change replaced, kept so that the session can free them
-    /// after the response is sent (freeing a million items takes tens of
-    /// milliseconds). Without a session they are dropped after each message.
+    /// after the response is sent (freeing a large snapshot's items is
+    /// work the client need not wait for). Without a session they are
+    /// dropped after each message.
     var retired: [Snapshot] = []
     let logger: Logger
 

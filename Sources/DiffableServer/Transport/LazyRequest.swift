@@ -85,7 +85,7 @@ enum LazyRequest {
     /// Bodies this large are mapped for themselves (glibc maps blocks over
     /// 32 MiB at any setting) and unmapped when freed: their pages may go
     /// back while they are read at no cost to the next request (see
-    /// `ReleasedRuns`). A 1M-item `apply` is ~95 MB.
+    /// `ReleasedRuns`); a million-item `apply` is well above this.
     static let minimumReleasedBodySize = 32 << 20
 
     /// The envelope, with `params` standing in as an empty object, and the

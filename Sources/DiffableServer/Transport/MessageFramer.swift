@@ -37,7 +37,7 @@ public struct MessageFramer: Sendable {
     }
 
     public static let maxHeaderBlockSize = 64 * 1024
-    /// 1 GiB: a 5M-item `apply` (~470 MB) fits twice over.
+    /// 1 GiB: a 5M-item `apply` of short ids and contents fits twice over.
     public static let defaultMaxMessageBytes = 1 << 30
 
     /// Bodies larger than this are skipped (`.tooLarge`).

@@ -181,7 +181,7 @@ public final class StdioSession: @unchecked Sendable {
     private var replyBytes: [UInt8] = []
 
     /// Writes one framed response, serialized as it is written: a reply
-    /// that echoes a million items (~100 MB) is never held twice, nor
+    /// that echoes a million items is never held twice, nor
     /// copied into a frame (`JSONWriter.stream`). A reply shorter than one
     /// piece (any but the largest) joins the writer's next batch. A larger
     /// one is written from here once the replies before it are out: one

@@ -1,5 +1,6 @@
 import Testing
-@testable import DiffableServer
+import DiffableServer
+@testable import diffable
 
 @Suite struct CommandLineTests {
     typealias Options = CommandLineAction.ServeOptions

@@ -1,5 +1,7 @@
+import DiffableServer
+
 /// The daemon's command line, parsed without side effects so it can be tested.
-public enum CommandLineAction: Equatable, Sendable {
+enum CommandLineAction: Equatable, Sendable {
     case serve(ServeOptions)
     /// `diffable replay FILE`: re-run a trace and compare the responses.
     case replay(path: String)
@@ -8,19 +10,19 @@ public enum CommandLineAction: Equatable, Sendable {
     /// Unknown or malformed arguments: print the message and usage to stderr, exit 2.
     case usageError(String)
 
-    public struct ServeOptions: Equatable, Sendable {
-        public var logLevel = Logger.Level.warning
+    struct ServeOptions: Equatable, Sendable {
+        var logLevel = Logger.Level.warning
         /// `--clientProcessId N`: end the session when that process is gone
         /// (as `initialize`'s `processId` does).
-        public var clientProcessID: Int32?
+        var clientProcessID: Int32?
         /// `--trace FILE`: append every message in both directions to FILE.
-        public var tracePath: String?
+        var tracePath: String?
         /// `--max-message-bytes N`: messages with a larger body are skipped
         /// and answered with an error (see `MessageFramer`).
-        public var maxMessageBytes = MessageFramer.defaultMaxMessageBytes
+        var maxMessageBytes = MessageFramer.defaultMaxMessageBytes
 
-        public init(logLevel: Logger.Level = .warning, clientProcessID: Int32? = nil, tracePath: String? = nil,
-                    maxMessageBytes: Int = MessageFramer.defaultMaxMessageBytes) {
+        init(logLevel: Logger.Level = .warning, clientProcessID: Int32? = nil, tracePath: String? = nil,
+             maxMessageBytes: Int = MessageFramer.defaultMaxMessageBytes) {
             self.logLevel = logLevel
             self.clientProcessID = clientProcessID
             self.tracePath = tracePath
@@ -28,7 +30,7 @@ public enum CommandLineAction: Equatable, Sendable {
         }
     }
 
-    public static let usage = """
+    static let usage = """
         usage: diffable [--stdio] [--log-level error|warning|info|debug]
                         [--clientProcessId PID] [--trace FILE] [--max-message-bytes N]
                diffable replay FILE
@@ -49,14 +51,14 @@ public enum CommandLineAction: Equatable, Sendable {
         """
 
     /// One line on stderr when stdin is a terminal.
-    public static let terminalHint = """
+    static let terminalHint = """
         diffable: reading JSON-RPC from a terminal: type one JSON message per line, starting with \
         {"jsonrpc":"2.0","id":1,"method":"initialize"} (a first line that is not JSON switches to LSP \
         Content-Length framing); Ctrl-D quits. See protocol/README.md.
 
         """
 
-    public static func parse(_ arguments: [String]) -> CommandLineAction {
+    static func parse(_ arguments: [String]) -> CommandLineAction {
         if arguments.first == "replay" {
             guard arguments.count == 2 else { return .usageError("replay needs exactly one FILE") }
             return .replay(path: arguments[1])

@@ -1,24 +1,22 @@
-import DiffableEngine
-
 /// A quick proof that a snapshot has no duplicate item ids, from 64-bit
-/// hashes of the ids' bytes, read from the items (see
-/// `SnapshotCodec.validated`).
+/// hashes of the ids' bytes, read from the items (the daemon checks a
+/// decoded snapshot with it: `SnapshotCodec.validated`).
 ///
 /// Ids are equal exactly when their bytes are. Distinct hashes prove there
 /// is no duplicate; a repeated hash (a duplicate, or very rarely a
 /// collision) sends the caller to `Snapshot.validationIssues()`, which
 /// reports the exact problems.
-struct IDHashes {
-    let hashes: [UInt64]
+package struct IDHashes {
+    package let hashes: [UInt64]
 
     /// Hashes as they were gathered (tests: values the table treats apart).
-    init(hashes: [UInt64]) { self.hashes = hashes }
+    package init(hashes: [UInt64]) { self.hashes = hashes }
 
     /// The hashes of the ids of every item of `sections`, read from the
     /// items' own bytes (see `Item.withIDBytes`), a large list on two
     /// threads.
     /// - Complexity: O(bytes of the ids) / cores
-    init(itemsOf sections: [Section]) {
+    package init(itemsOf sections: [Section]) {
         let lists = sections.map(\.items)
         var starts = [0]
         for list in lists { starts.append(starts[starts.count - 1] + list.count) }
@@ -53,7 +51,7 @@ struct IDHashes {
     ///   in cache, unlike a bucket per hash, whose random counter updates
     ///   cost a cache miss each); each bucket is then checked
     ///   in a small open-addressing table that fits in L1.
-    func provesDistinct() -> Bool {
+    package func provesDistinct() -> Bool {
         let values = hashes
         let n = values.count
         if n < 2 { return true }

@@ -65,8 +65,8 @@ final class BackgroundBuild<Value: Sendable>: Sendable {
 }
 
 /// When background builds start. Sources with fewer items build their
-/// lookups when first needed (a few ms at most): no thread is started for
-/// them.
+/// lookups when first needed (well within a frame at that size): no thread
+/// is started for them.
 ///
 /// A build made while a request is handled (an edit's index splice and
 /// moved matches, a keystroke's copy) would, started at once, take a core

@@ -1,0 +1,17 @@
+/// SplitMix64: a tiny seeded generator, so that every random test
+/// reproduces from its seed (the same seed draws the same values on every
+/// platform and run, unlike `SystemRandomNumberGenerator`).
+package struct SplitMix64: RandomNumberGenerator {
+    package var state: UInt64
+
+    package init(seed: UInt64) { state = seed }
+
+    /// - Complexity: O(1)
+    package mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

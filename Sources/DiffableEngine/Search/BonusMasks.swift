@@ -2,7 +2,8 @@
 /// once per text when the index is built, from which a score bound for any
 /// fuzzy query takes a few instructions instead of a pass over the text.
 ///
-/// Ranking the best k of a few hundred thousand matches (1M texts, "gr")
+/// Ranking the best k of many matches (a common two-letter query over a
+/// large source)
 /// spends most of its time proving that a text cannot enter the top: its
 /// tightest bound (`FuzzyMatcher.maxScore(_:_:query:needle:)`) reads the
 /// whole text. Most texts are rejected by a looser bound that knows only

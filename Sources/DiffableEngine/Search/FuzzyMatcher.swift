@@ -99,8 +99,9 @@ enum FuzzyMatcher {
     /// What the gaps every alignment of `needle` in text `i` must open
     /// cost at least (≤ 0, to add to `maxScore`): `gapStart` for each
     /// consecutive needle pair that never stands together in the text (what
-    /// `BonusMasks` estimates with a Bloom filter, exact here; at 1M names,
-    /// "sr" in "Sarah Rodriguez" passed that filter one time in three). 0
+    /// `BonusMasks` estimates with a Bloom filter, exact here; a short
+    /// filter passes many texts by a false positive, such as "sr" in
+    /// "Sarah Rodriguez"). 0
     /// unless the text and the needle are ASCII. Worth it only for a text
     /// the DP would score next.
     /// - Complexity: O(length of the text × needle length)

@@ -1,6 +1,6 @@
 /// Every match of one query (unlimited, ascending), kept with a compacted
 /// copy of the matched texts so that a query refining it scans only them,
-/// densely (see `SearchIndex.evaluate(_:narrowing:among:)`).
+/// densely (see `SearchIndex.evaluate(_:narrowing:among:within:rankOnly:scoring:)`).
 ///
 /// Valid for the `SearchIndex` that produced it, until that index changes.
 public struct SearchMatchSet: Sendable {

@@ -3,30 +3,28 @@ import Dispatch
 extension SearchIndex {
     /// Candidate counts from which a scan is split across `parallelism` threads.
     static let parallelThreshold = 16_384
-    /// Number of threads a large scan uses: two, so that a scan leaves no
-    /// core idle on a small machine yet never starves the frontend.
+    /// Number of threads a large scan uses: two. A large scan gains from a
+    /// second thread, and more would compete for the cores with the
+    /// frontend reading the reply.
     static let parallelism = 2
 
     /// A scan from scratch keeps its matches as a view of the index when they
     /// are at least 1/`viewDivisor` of the range, else copies them. Fuzzy:
-    /// 1/2, since rescanning a sparser view (the next keystroke) cost two to
-    /// three times a dense copy. Substring: 1/16, since its next keystroke
+    /// 1/2, since the next keystroke rescans a sparser view much more
+    /// slowly than a dense copy. Substring: 1/16, since its next keystroke
     /// (a byte search from the first occurrence on) costs about the same on
     /// a view as on a copy, and the copy would be most of a first letter's
-    /// cost (the figures are in diffable-bench's search rows).
+    /// cost (figures: protocol/benchmarks.md).
     static func viewDivisor(_ mode: SearchMode) -> Int { mode == .substring ? 16 : 2 }
 
     /// A narrowing scan keeps the matches of a piece of a segment as a view
     /// of its root when the piece holds at least 1/`narrowingViewDivisor`
     /// of the root texts its entries span (a piece of a copied root spans
     /// only its own), else copies them. Fuzzy: 1/4. Substring: 1/16, for
-    /// the reason `viewDivisor` gives; a piece is one scan thread's share,
-    /// so at 1/4 the second key of a picker ("mo" after "m", 35% of 1M
-    /// names, split over two threads) copied its 13% of the texts, a third
-    /// of its time. The density is measured over the span, not the whole
-    /// root: "gr" after "g" at 1M names and paths held 51% of the paths'
-    /// half of the index but 19% of the index, and copied 250k texts (a
-    /// quarter of its time) that a view reads as fast.
+    /// the reason `viewDivisor` gives. A piece is one scan thread's share,
+    /// so it can be dense within its span yet sparse over the whole root:
+    /// the density is measured over the span, so such a piece stays a
+    /// view, which reads as fast as a copy and costs no copying.
     static func narrowingViewDivisor(_ mode: SearchMode) -> Int { mode == .substring ? 16 : 4 }
 
     /// The shared engine of `search`, `matchingIndices`, `rank`, `evaluate`.

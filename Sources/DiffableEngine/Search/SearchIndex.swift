@@ -213,7 +213,7 @@ public struct SearchIndex: Sendable {
     /// Replaces the texts in `range` by `texts` (indices after the range shift
     /// by `texts.count - range.count`). An invalid range is clamped.
     /// - Complexity: O(total UTF-8 length + count): the flat buffers after the
-    ///   range are moved (1M texts: a few milliseconds).
+    ///   range are moved.
     public mutating func replaceSubrange(_ range: Range<Int>, with texts: [String?]) {
         let lower = min(max(range.lowerBound, 0), count)
         let upper = min(max(range.upperBound, lower), count)

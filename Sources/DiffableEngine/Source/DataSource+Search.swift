@@ -105,7 +105,7 @@ extension DataSource {
                 if oldRows[s] != newRows[s] || a.unranked != b.unranked { return true }
                 // Another query over the same rows may order the rest
                 // otherwise; proving it does not would rank every match
-                // twice (tens of ms at 1M), the cost a window avoids: it
+                // twice, the cost a window avoids: it
                 // counts as a change.
                 if a.query != b.query { return true }
                 oldRows[s] = nil; newRows[s] = nil

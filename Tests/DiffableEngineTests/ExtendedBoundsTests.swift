@@ -42,12 +42,8 @@ import DiffableTestSupport
                     let bound = bounds.bound(table, i, masks: table.masks[i], query: prepared.extended ?? FzfQuery("", fuzzy: true),
                                              fields: scanner.workspace.fieldViews)
                     #expect((score == nil) == (bound == nil), "\(text) on \(lines[i])")
-                    let tight = bounds.tightBound(table, i, query: prepared.extended ?? FzfQuery("", fuzzy: true),
-                                                  fields: scanner.workspace.fieldViews)
-                    #expect((tight == nil) == (bound == nil), "\(text) on \(lines[i])")
-                    if let score, let bound, let tight {
+                    if let score, let bound {
                         #expect(bound >= score, "\(text) on \(lines[i]): bound \(bound) < score \(score)")
-                        #expect(tight >= score, "\(text) on \(lines[i]): tight \(tight) < score \(score)")
                         #expect(bound <= bounds.maxScore, "\(text)")
                         bounded += 1
                     }

@@ -37,8 +37,6 @@ struct FzfQueryBounds: Sendable {
         /// The term is a set of its own that every candidate is known to
         /// satisfy (it matches, or, inverse, it does not): not placed.
         let known: Bool
-        /// The folded first byte (what `tightBound` looks for).
-        let firstFolded: UInt8
     }
 
     /// The flat records, allocated once per query and never written after.
@@ -48,13 +46,8 @@ struct FzfQueryBounds: Sendable {
         let setEnds: UnsafeMutableBufferPointer<Int>
         let bytes: UnsafeMutableBufferPointer<UInt8>
         let pairBits: UnsafeMutableBufferPointer<UInt32>
-        /// Per term, 256 flags: the folded byte occurs in it after its
-        /// first byte.
-        let later: UnsafeMutableBufferPointer<Bool>
 
-        init(terms: [Term], setEnds: [Int], bytes: [UInt8], pairBits: [UInt32], later: [Bool]) {
-            self.later = .allocate(capacity: later.count)
-            _ = self.later.initialize(from: later)
+        init(terms: [Term], setEnds: [Int], bytes: [UInt8], pairBits: [UInt32]) {
             self.terms = .allocate(capacity: terms.count)
             _ = self.terms.initialize(from: terms)
             self.setEnds = .allocate(capacity: setEnds.count)
@@ -66,7 +59,7 @@ struct FzfQueryBounds: Sendable {
         }
 
         deinit {
-            terms.deallocate(); setEnds.deallocate(); bytes.deallocate(); pairBits.deallocate(); later.deallocate()
+            terms.deallocate(); setEnds.deallocate(); bytes.deallocate(); pairBits.deallocate()
         }
     }
 
@@ -90,8 +83,6 @@ struct FzfQueryBounds: Sendable {
         var pairBits: [UInt32] = []
         var maxScore = 0
         var required: UInt64 = 0
-        var later: [Bool] = []
-        @inline(__always) func fold(_ b: UInt8) -> UInt8 { b &- 0x41 < 26 ? b | 0x20 : b }
         for (s, set) in query.sets.enumerated() {
             var best = 0
             let known = set.count == 1 && s < knownSets.count && knownSets[s]
@@ -105,11 +96,7 @@ struct FzfQueryBounds: Sendable {
                                   first: own.first.map { BonusMasks.bucket[Int($0)] } ?? 0,
                                   later: own.dropFirst().reduce(0) { $0 | BonusMasks.bucket[Int($1)] },
                                   pairs: start..<pairBits.count, length: own.count,
-                                  loose: term.type == .equal, known: known,
-                                  firstFolded: own.first.map(fold) ?? 0))
-                var flags = [Bool](repeating: false, count: 256)
-                for b in own.dropFirst() { flags[Int(fold(b))] = true }
-                later += flags
+                                  loose: term.type == .equal, known: known))
                 bytes += own
                 if !term.inverse { best = max(best, FuzzyMatcher.maxScore(queryLength: term.pattern.units.count)) }
             }
@@ -117,10 +104,10 @@ struct FzfQueryBounds: Sendable {
             maxScore &+= best
             if set.count == 1, let term = set.first, !term.inverse, term.pattern.isASCII {
                 // Folded as the presence sets are (ASCII letters lowercase).
-                for b in term.bytes { required |= BytePresence.bits[Int(fold(b))] }
+                for b in term.bytes { required |= BytePresence.bits[Int(b &- 0x41 < 26 ? b | 0x20 : b)] }
             }
         }
-        storage = Storage(terms: terms, setEnds: setEnds, bytes: bytes, pairBits: pairBits, later: later)
+        storage = Storage(terms: terms, setEnds: setEnds, bytes: bytes, pairBits: pairBits)
         self.maxScore = maxScore
         self.required = required
     }
@@ -137,83 +124,15 @@ struct FzfQueryBounds: Sendable {
         if required != 0 && table.presence.count == table.count && table.presence[i] & required != required {
             return nil
         }
-        let quick = { (k: Int) -> Int in
-            let term = self.storage.terms[k]
-            return term.loose ? FuzzyMatcher.maxScore(queryLength: term.length)
-                : masks.scoreBound(first: term.first, later: term.later,
-                                   pairs: UnsafeBufferPointer(rebasing: self.storage.pairBits[term.pairs]),
-                                   length: term.length)
-        }
-        return decide(table, i, query: query, fields: views, termBound: quick)
-    }
-
-    /// `bound`, tighter and dearer: each deciding term's first char at its
-    /// best occurrence in the text, and its later chars at the best bonus
-    /// of a position after that holding one of them
-    /// (`FuzzyMatcher.maxScore(_:_:query:needle:)` for one term). For a
-    /// text `bound` admitted, before it is scored.
-    /// - Complexity: O(terms × length)
-    func tightBound(_ table: TextTable, _ i: Int, query: FzfQuery, fields views: FieldViews?) -> Int? {
-        if table.isNil(i) { return nil }
-        return decide(table, i, query: query, fields: views) { k in self.tight(k, table, i) }
-    }
-
-    @inline(__always)
-    private func decide(_ table: TextTable, _ i: Int, query: FzfQuery, fields views: FieldViews?,
-                        termBound: (Int) -> Int) -> Int? {
         if fielded {
             guard query.fieldsMayMatch(table, i), let views else { return nil }
             let fields = views.load(table, i)
-            return decide(termBound: termBound) { k in
+            return bound(masks: masks) { k in
                 for f in 0..<views.count where placed(k, fields, 2 &* f) { return true }
                 return false
             }
         }
-        return decide(termBound: termBound) { placed($0, table, i) }
-    }
-
-    /// Term `k`'s tight bound in ASCII text `i` (its whole folded text: a
-    /// field's positions are among them, with at least their bonus).
-    private func tight(_ k: Int, _ table: TextTable, _ i: Int) -> Int {
-        let term = storage.terms[k]
-        let m = term.length
-        if term.loose || m == 0 { return FuzzyMatcher.maxScore(queryLength: m) }
-        let units = table.foldedText(i)
-        let classes = table.classBytes(i)
-        guard let base = units.baseAddress, classes.count == units.count else {
-            return FuzzyMatcher.maxScore(queryLength: m)
-        }
-        let n = units.count
-        var best = 0
-        let first = ByteScan.find(term.firstFolded, base, from: 0, end: n)
-        var p = first
-        while p < n {
-            let prev = p == 0 ? CharClass.white : CharClass.of(byte: classes[p &- 1])
-            let b = CharClass.boundBonus(prev: prev, cur: CharClass.of(byte: classes[p]), byte: classes[p])
-            if b > best {
-                best = b
-                if best >= FuzzyScoring.boundaryWhite { break }
-            }
-            p = ByteScan.find(term.firstFolded, base, from: p &+ 1, end: n)
-        }
-        var later = FuzzyScoring.boundaryWhite
-        if m > 1 && first < n {
-            later = max(best, FuzzyScoring.consecutive)
-            let wanted = storage.later.baseAddress.map { $0 + k &* 256 }
-            var j = first &+ 1
-            while let wanted, j < n {
-                if wanted[Int(base[j])] {
-                    let b = CharClass.boundBonus(prev: CharClass.of(byte: classes[j &- 1]),
-                                                 cur: CharClass.of(byte: classes[j]), byte: classes[j])
-                    if b > later {
-                        later = b
-                        if later >= FuzzyScoring.boundaryWhite { break }
-                    }
-                }
-                j &+= 1
-            }
-        }
-        return FuzzyScoring.match &* m &+ best &* FuzzyScoring.firstCharMultiplier &+ later &* (m &- 1)
+        return bound(masks: masks) { placed($0, table, i) }
     }
 
     /// Whether term `k` is where it needs to be in text `j` of `texts`.
@@ -226,10 +145,9 @@ struct FzfQueryBounds: Sendable {
     }
 
     /// The sets decided from `isPlaced(k)` of each term `k`, in fzf's
-    /// order (`FzfQuery.matchSet`), each bounded by its deciding term's
-    /// `termBound`.
+    /// order (`FzfQuery.matchSet`), bounded by `masks`.
     @inline(__always)
-    private func decide(termBound: (Int) -> Int, isPlaced: (Int) -> Bool) -> Int? {
+    private func bound(masks: BonusMasks, isPlaced: (Int) -> Bool) -> Int? {
         let terms = storage.terms
         var total = 0
         var k = 0
@@ -240,7 +158,10 @@ struct FzfQueryBounds: Sendable {
                 let term = terms[k]
                 if term.known ? !term.inverse : isPlaced(k) {
                     if !term.inverse {
-                        decided = termBound(k)
+                        decided = term.loose ? FuzzyMatcher.maxScore(queryLength: term.length)
+                            : masks.scoreBound(first: term.first, later: term.later,
+                                               pairs: UnsafeBufferPointer(rebasing: storage.pairBits[term.pairs]),
+                                               length: term.length)
                         break
                     }
                 } else if term.inverse {

@@ -231,13 +231,7 @@ struct Scanner {
                     // lets the bounds reject before this heap is full.
                     if top.isFull || shared != 0 {
                         if !top.admitsNext(score: best, length: length) { continue }
-                        if extendedBound != nil, let extended, let extendedBounds {
-                            // About to be scored: first the tighter bound.
-                            guard let tight = extendedBounds.tightBound(table, i, query: extended, fields: fieldViews)
-                            else { continue }
-                            if !top.admitsNext(score: tight, length: length) { continue }
-                            if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
-                        } else if known == nil {
+                        if known == nil && extendedBound == nil {
                             // A bound from the masks (a few instructions)
                             // rejects most texts before one that reads them.
                             if useMasks {

@@ -40,4 +40,49 @@ import Testing
             #expect(source.searchMatchCount == fresh.searchMatchCount)
         }
     }
+
+    /// With a window, a ranked query's rows go through each batch without a
+    /// search of the whole list (`DataSource+RankedThroughEdit`): the best
+    /// rows, the rest ranked on first read, the match count and the window
+    /// stay those of a fresh search, and the batch diff replays.
+    @Test(arguments: [("src", 0), ("core sw !test", 0), ("^app 'view | model$", 40), ("a", 10), ("zzzq", 0)]
+          as [(String, Int)])
+    func appendingBatchesUnderAWindowKeepsAFreshSearchsResult(query: String, windowStart: Int) throws {
+        let lines = FzfCorpus.make(count: 12_000, seed: 78)
+        let settings = SearchSettings(query: SearchQuery(text: query, mode: .fuzzy, order: .score),
+                                      scope: nil, placeholder: nil)
+        let viewport = Viewport(start: windowStart, count: 20)
+        var source = DataSource(name: "files")
+        source.prepareViewport(viewport)
+        _ = try source.apply(Snapshot(sections: [Section(id: "files", items: [])]))
+        _ = source.setSearch(settings)
+        let batch = 1_500
+        var start = 0
+        var carried = 0
+        while start < lines.count {
+            let before = source.visible
+            let update = try source.edit([.appendItems(Self.items(lines[start..<start + batch], from: start),
+                                                       toSection: "files")])
+            start += batch
+            // Not searched again: no match set kept for this query yet.
+            if source.searchCache.matches == nil { carried += 1 }
+            let replayed = try before.applyingBatch(update.changeset, contentFrom: update.newVisible)
+            #expect(replayed == source.visible, "\(query): batch diff replays after \(start) items")
+            var fresh = DataSource(name: "fresh")
+            fresh.prepareViewport(viewport)
+            _ = try fresh.apply(Snapshot(sections: [Section(id: "files",
+                                                            items: Self.items(lines[0..<start], from: 0))]))
+            _ = fresh.setSearch(settings)
+            #expect(Self.visibleIDs(source) == Self.visibleIDs(fresh), "\(query): after \(start) items")
+            #expect(source.searchMatchCount == fresh.searchMatchCount, "\(query): after \(start) items")
+            // The window holds the visible rows where it stands (it follows
+            // its top row, so it may stand elsewhere than a fresh one's).
+            let ids = Self.visibleIDs(source)
+            if let window = source.window {
+                let shown = Array(ids[min(window.start, ids.count)..<min(window.start + viewport.count, ids.count)])
+                #expect(window.rows.map(\.id) == shown, "\(query): window after \(start)")
+            }
+        }
+        #expect(carried >= 7, "\(query): \(carried) of 8 batches went through without a search")
+    }
 }

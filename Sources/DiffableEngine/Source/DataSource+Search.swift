@@ -134,7 +134,11 @@ extension DataSource {
     /// (before `limit`); nil without an active search.
     public var searchMatchCount: Int? {
         guard let search, search.isActive else { return nil }
-        return searchCache.matches?.count ?? 0
+        if let matches = searchCache.matches { return matches.count }
+        // An edit carried without searching again keeps no match set; with
+        // no limit on a flat list, the rows shown are the matches.
+        guard search.query.limit == nil, outline.isEmpty else { return 0 }
+        return searchShownCount
     }
 
     /// How many rows of the scoped sections are visible (at most `limit`);

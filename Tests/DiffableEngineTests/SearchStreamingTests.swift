@@ -41,10 +41,10 @@ import Testing
         }
     }
 
-    /// With a window, a ranked query's rows go through each batch without a
-    /// search of the whole list (`DataSource+RankedThroughEdit`): the best
-    /// rows, the rest ranked on first read, the match count and the window
-    /// stay those of a fresh search, and the batch diff replays.
+    /// With a window, a ranked query ranks only the rows the window can
+    /// reach and the rest on first read: after each batch the rows, the
+    /// match count and the window are those of a fresh search, and the
+    /// batch diff replays.
     @Test(arguments: [("src", 0), ("core sw !test", 0), ("^app 'view | model$", 40), ("a", 10), ("zzzq", 0)]
           as [(String, Int)])
     func appendingBatchesUnderAWindowKeepsAFreshSearchsResult(query: String, windowStart: Int) throws {
@@ -58,14 +58,11 @@ import Testing
         _ = source.setSearch(settings)
         let batch = 1_500
         var start = 0
-        var carried = 0
         while start < lines.count {
             let before = source.visible
             let update = try source.edit([.appendItems(Self.items(lines[start..<start + batch], from: start),
                                                        toSection: "files")])
             start += batch
-            // Not searched again: no match set kept for this query yet.
-            if source.searchCache.matches == nil { carried += 1 }
             let replayed = try before.applyingBatch(update.changeset, contentFrom: update.newVisible)
             #expect(replayed == source.visible, "\(query): batch diff replays after \(start) items")
             var fresh = DataSource(name: "fresh")
@@ -83,6 +80,5 @@ import Testing
                 #expect(window.rows.map(\.id) == shown, "\(query): window after \(start)")
             }
         }
-        #expect(carried >= 7, "\(query): \(carried) of 8 batches went through without a search")
     }
 }

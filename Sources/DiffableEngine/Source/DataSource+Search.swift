@@ -135,8 +135,9 @@ extension DataSource {
     public var searchMatchCount: Int? {
         guard let search, search.isActive else { return nil }
         if let matches = searchCache.matches { return matches.count }
-        // An edit carried without searching again keeps no match set; with
-        // no limit on a flat list, the rows shown are the matches.
+        // An unranked search carried through an edit keeps no match set
+        // (`visibleThroughEdit`); with no limit on a flat list, the rows
+        // shown are the matches.
         guard search.query.limit == nil, outline.isEmpty else { return 0 }
         return searchShownCount
     }

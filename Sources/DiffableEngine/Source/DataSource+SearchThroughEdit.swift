@@ -25,13 +25,11 @@ extension DataSource {
         var carried: SearchCache?
         var oldRowSources: [Int: [Int]]?
         var oldMatches: (scope: [String]?, matches: SearchMatchSet)?
-        var oldRanked: (rows: [Int: [Int]], deferred: DeferredRanking?)?
         if let changes {
             searchCache.adoptFinishedPrebuild(of: snapshot)
             carried = searchCache.carried(over: changes, from: snapshot, to: newFull)
             if carried != nil {
                 oldRowSources = searchCache.deferred == nil ? searchCache.rowSources : nil
-                oldRanked = (searchCache.rowSources, searchCache.deferred)
                 searchCache.adoptMovedMatches()
                 oldMatches = searchCache.recent.newest
             }
@@ -42,7 +40,6 @@ extension DataSource {
         searchCache.pool = pool
         if carried == nil { searchCache.fields = search?.fields }
         let visible = (carried == nil ? nil : visibleThroughEdit(oldRowSources: oldRowSources, oldMatches: oldMatches))
-            ?? oldRanked.flatMap { rankedVisibleThroughEdit(oldRows: $0.rows, oldDeferred: $0.deferred, oldMatches: oldMatches) }
             ?? computeVisible()
         prebuildSearchIndexIfIdle()
         // A source with a search field (typed in or not) splices in the

@@ -126,13 +126,58 @@ struct FzfQueryBounds: Sendable {
         }
         if fielded {
             guard query.fieldsMayMatch(table, i), let views else { return nil }
-            let fields = views.load(table, i)
+            // Most terms are decided on the joined text; the fields are
+            // found only for the others.
+            var fields: TextTable?
             return bound(masks: masks) { k in
-                for f in 0..<views.count where placed(k, fields, 2 &* f) { return true }
+                if let decided = placedInJoined(k, table, i) { return decided }
+                let loaded = fields ?? views.load(table, i)
+                fields = loaded
+                for f in 0..<views.count where placed(k, loaded, 2 &* f) { return true }
                 return false
             }
         }
         return bound(masks: masks) { placed($0, table, i) }
+    }
+
+    /// Whether term `k` is placed in some field of joined ASCII text `i`,
+    /// when its joined text tells: a fuzzy term's leftmost alignment, or an
+    /// exact term's first occurrence, that crosses no separator lies in one
+    /// field; none at all means none in any field (a field is a piece of
+    /// the joined text). nil: the fields must be looked at (an alignment
+    /// across a separator, or a term tied to a field's start or end).
+    @inline(__always)
+    private func placedInJoined(_ k: Int, _ table: TextTable, _ i: Int) -> Bool? {
+        let term = storage.terms[k]
+        guard term.placeable else { return false }
+        let units = term.caseSensitive ? table.original(i) : table.foldedText(i)
+        let p = UnsafeBufferPointer(rebasing: storage.bytes[term.bytes])
+        let separator = SearchFields.separator
+        switch term.type {
+        case .fuzzy:
+            guard let base = units.baseAddress, let q = p.baseAddress else { return false }
+            let n = units.count, m = p.count
+            var j = 0, matched = 0, first = -1
+            while j < n && matched < m {
+                if base[j] == q[matched] {
+                    if matched == 0 { first = j }
+                    matched &+= 1
+                }
+                j &+= 1
+            }
+            guard matched == m else { return false }
+            var c = first
+            while c < j {
+                if base[c] == separator { return nil }
+                c &+= 1
+            }
+            return true
+        case .exact:
+            if p.contains(separator) { return nil }
+            return SubstringMatcher.firstOccurrence(of: p, in: units) != nil
+        case .prefix, .suffix, .equal:
+            return nil
+        }
     }
 
     /// Whether term `k` is where it needs to be in text `j` of `texts`.

@@ -15,30 +15,39 @@ import Testing
         source.visible.sections.flatMap { $0.items.map(\.id) }
     }
 
-    @Test(arguments: [("src", 50), ("src", nil), ("core sw !test", 50), ("^app 'view | model$", nil)] as [(String, Int?)])
-    func appendingBatchesKeepsAFreshSearchsResult(query: String, limit: Int?) throws {
-        let lines = FzfCorpus.make(count: 24_000, seed: 77)
-        let settings = SearchSettings(query: SearchQuery(text: query, mode: .fuzzy, order: .score, limit: limit),
-                                      scope: nil, placeholder: nil)
+    /// Appends `lines` in `batch`es under `settings` (with `viewport`
+    /// when given); after each batch, the diff must replay and the rows and
+    /// the match count must be a fresh search's; `check` sees the source.
+    static func stream(_ lines: [String], batch: Int, settings: SearchSettings, viewport: Viewport? = nil,
+                       check: (DataSource, Int) -> Void = { _, _ in }) throws {
+        let query = settings.query.text
         var source = DataSource(name: "files")
+        source.prepareViewport(viewport)
         _ = try source.apply(Snapshot(sections: [Section(id: "files", items: [])]))
         _ = source.setSearch(settings)
-        let batch = 2_000
         var start = 0
         while start < lines.count {
             let before = source.visible
-            let update = try source.edit([.appendItems(Self.items(lines[start..<start + batch], from: start),
+            let update = try source.edit([.appendItems(items(lines[start..<start + batch], from: start),
                                                        toSection: "files")])
             start += batch
             let replayed = try before.applyingBatch(update.changeset, contentFrom: update.newVisible)
             #expect(replayed == source.visible, "\(query): batch diff replays after \(start) items")
             var fresh = DataSource(name: "fresh")
-            _ = try fresh.apply(Snapshot(sections: [Section(id: "files",
-                                                            items: Self.items(lines[0..<start], from: 0))]))
+            fresh.prepareViewport(viewport)
+            _ = try fresh.apply(Snapshot(sections: [Section(id: "files", items: items(lines[0..<start], from: 0))]))
             _ = fresh.setSearch(settings)
-            #expect(Self.visibleIDs(source) == Self.visibleIDs(fresh), "\(query): after \(start) items")
-            #expect(source.searchMatchCount == fresh.searchMatchCount)
+            #expect(visibleIDs(source) == visibleIDs(fresh), "\(query): after \(start) items")
+            #expect(source.searchMatchCount == fresh.searchMatchCount, "\(query): after \(start) items")
+            check(source, start)
         }
+    }
+
+    @Test(arguments: [("src", 50), ("src", nil), ("core sw !test", 50), ("^app 'view | model$", nil)] as [(String, Int?)])
+    func appendingBatchesKeepsAFreshSearchsResult(query: String, limit: Int?) throws {
+        let settings = SearchSettings(query: SearchQuery(text: query, mode: .fuzzy, order: .score, limit: limit),
+                                      scope: nil, placeholder: nil)
+        try Self.stream(FzfCorpus.make(count: 24_000, seed: 77), batch: 2_000, settings: settings)
     }
 
     /// With a window, a ranked query ranks only the rows the window can
@@ -48,37 +57,17 @@ import Testing
     @Test(arguments: [("src", 0), ("core sw !test", 0), ("^app 'view | model$", 40), ("a", 10), ("zzzq", 0)]
           as [(String, Int)])
     func appendingBatchesUnderAWindowKeepsAFreshSearchsResult(query: String, windowStart: Int) throws {
-        let lines = FzfCorpus.make(count: 12_000, seed: 78)
         let settings = SearchSettings(query: SearchQuery(text: query, mode: .fuzzy, order: .score),
                                       scope: nil, placeholder: nil)
         let viewport = Viewport(start: windowStart, count: 20)
-        var source = DataSource(name: "files")
-        source.prepareViewport(viewport)
-        _ = try source.apply(Snapshot(sections: [Section(id: "files", items: [])]))
-        _ = source.setSearch(settings)
-        let batch = 1_500
-        var start = 0
-        while start < lines.count {
-            let before = source.visible
-            let update = try source.edit([.appendItems(Self.items(lines[start..<start + batch], from: start),
-                                                       toSection: "files")])
-            start += batch
-            let replayed = try before.applyingBatch(update.changeset, contentFrom: update.newVisible)
-            #expect(replayed == source.visible, "\(query): batch diff replays after \(start) items")
-            var fresh = DataSource(name: "fresh")
-            fresh.prepareViewport(viewport)
-            _ = try fresh.apply(Snapshot(sections: [Section(id: "files",
-                                                            items: Self.items(lines[0..<start], from: 0))]))
-            _ = fresh.setSearch(settings)
-            #expect(Self.visibleIDs(source) == Self.visibleIDs(fresh), "\(query): after \(start) items")
-            #expect(source.searchMatchCount == fresh.searchMatchCount, "\(query): after \(start) items")
+        try Self.stream(FzfCorpus.make(count: 12_000, seed: 78), batch: 1_500, settings: settings,
+                        viewport: viewport) { source, start in
             // The window holds the visible rows where it stands (it follows
             // its top row, so it may stand elsewhere than a fresh one's).
             let ids = Self.visibleIDs(source)
-            if let window = source.window {
-                let shown = Array(ids[min(window.start, ids.count)..<min(window.start + viewport.count, ids.count)])
-                #expect(window.rows.map(\.id) == shown, "\(query): window after \(start)")
-            }
+            guard let window = source.window else { return }
+            let shown = Array(ids[min(window.start, ids.count)..<min(window.start + viewport.count, ids.count)])
+            #expect(window.rows.map(\.id) == shown, "\(query): window after \(start)")
         }
     }
 }

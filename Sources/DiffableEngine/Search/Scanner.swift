@@ -143,35 +143,6 @@ struct Scanner {
         let oneCharUnit = query.pattern.isASCII ? query.unitBytes.first : nil
         let needsOffsets = query.needsOffsets
         let queryIsEmpty = query.isEmpty
-        // Texts that passed every bound against a full heap (or a floor)
-        // are scored a batch at a time in descending order of their bound:
-        // the best ones raise the floor first, and the batch stops at the
-        // first bound below it. Scanning in index order instead scores
-        // every text whose bound beats a floor still rising. The heap's
-        // order is total, so the best k are the same; a key arriving out of
-        // index order is admitted on its whole key (`TopK.admits`).
-        var pending: [PendingScore] = []
-        func flushPending() {
-            guard !pending.isEmpty else { return }
-            pending.sort { a, b in
-                if a.bound != b.bound { return a.bound > b.bound }
-                if a.length != b.length { return a.length < b.length }
-                return a.text < b.text
-            }
-            for p in pending {
-                if top.isFull, let worst = top.worst, p.bound < worst.score { break }
-                let index = ids.map { $0[p.text] } ?? p.text
-                if !top.admits(RankKey(score: p.bound, length: p.length, index: index)) { continue }
-                let shared = floor?.value ?? 0
-                if shared != 0 && SharedFloor.pack(score: p.bound, length: p.length) < shared { continue }
-                guard let (s, key) = scoredKey(p.text, known: nil, offsets: nil) else { continue }
-                top.insert(RankKey(score: s, length: key, index: index))
-                if let floor, top.isFull, let worst = top.worst {
-                    floor.raise(to: SharedFloor.pack(score: worst.score, length: worst.length))
-                }
-            }
-            pending.removeAll(keepingCapacity: true)
-        }
         query.bytes.withUnsafeBufferPointer { needle in query.pairBits.withUnsafeBufferPointer { pairs in
             for i in candidates {
                 k &+= 1
@@ -258,7 +229,6 @@ struct Scanner {
                     // never enters: no need to read the index).
                     // A floor (another thread's, or probed before the scan)
                     // lets the bounds reject before this heap is full.
-                    var tightest = best
                     if top.isFull || shared != 0 {
                         if !top.admitsNext(score: best, length: length) { continue }
                         if known == nil && extendedBound == nil {
@@ -271,7 +241,6 @@ struct Scanner {
                                 if splitLast && masks[i].pairs & lastPairBit != 0 { quick &+= FuzzyScoring.gapStart }
                                 if !top.admitsNext(score: quick, length: length) { continue }
                                 if shared != 0 && SharedFloor.pack(score: quick, length: length) < shared { continue }
-                                tightest = min(tightest, quick)
                             }
                             if oneChar && table.isASCII(i) && !needsOffsets, let unit = oneCharUnit {
                                 // One char on ASCII: fzf's rule in one pass (the
@@ -291,14 +260,7 @@ struct Scanner {
                                     if !top.admitsNext(score: tight, length: length) { continue }
                                     if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
                                 }
-                                tightest = min(tightest, tight)
                             }
-                        }
-                        if known == nil {
-                            // Scored later, best bound first (`flushPending`).
-                            pending.append(PendingScore(bound: tightest, length: length, text: i))
-                            if pending.count >= Self.pendingBatch { flushPending() }
-                            continue
                         }
                     }
                     if let (s, key) = scoredKey(i, known: known, offsets: knownOffsets) {
@@ -309,18 +271,6 @@ struct Scanner {
                     }
                 }
             }
-            flushPending()
         } }
     }
-
-    /// A text admitted on its bounds, waiting to be scored.
-    struct PendingScore {
-        let bound: Int
-        let length: Int
-        let text: Int
-    }
-
-    /// Texts admitted on their bounds wait in batches of this many, then
-    /// are scored best bound first.
-    static let pendingBatch = 4_096
 }

@@ -147,10 +147,12 @@ export interface OutlineChangeOptions extends RequestOptions { recursive?: boole
 
 export interface Policy { mode: SelectionMode; allowsEmpty?: boolean }
 
-export interface SelectResult extends ChangeResult { selection: SelectionDelta }
+/** `selection` is absent when it has nothing to say (no change and no selected rows to report). */
+export interface SelectResult extends ChangeResult { selection?: SelectionDelta }
 export interface SelectionResult { source: string; version: number; selected: SelectionChange[]; policies: Record<string, Policy> }
 export interface SearchInfo { query: string; matches: number; shown: number }
-export interface SearchResult extends ChangeResult { search: SearchInfo; highlights: Highlight[] }
+/** `highlights` is absent when the answer comes as a window (`viewport`): its rows carry them. */
+export interface SearchResult extends ChangeResult { search: SearchInfo; highlights?: Highlight[] }
 export interface HighlightsResult { source: string; version: number; highlights: Highlight[] }
 export interface RowsResult { source: string; version: number; total: number; start: number; rows: WindowRow[] }
 export interface SourceInfo { source: string; version: number; sections: number; items: number }

@@ -23,16 +23,28 @@ import Testing
         let query = settings.query.text
         var source = DataSource(name: "files")
         source.prepareViewport(viewport)
-        _ = try source.apply(Snapshot(sections: [Section(id: "files", items: [])]))
-        _ = source.setSearch(settings)
+        var held = try [WindowRow]().applyingWindowSteps(
+            try source.apply(Snapshot(sections: [Section(id: "files", items: [])])).window?.steps ?? [])
+        held = try held.applyingWindowSteps(source.setSearch(settings).window?.steps ?? [])
         var start = 0
         while start < lines.count {
             let before = source.visible
             let update = try source.edit([.appendItems(items(lines[start..<start + batch], from: start),
                                                        toSection: "files")])
             start += batch
-            let replayed = try before.applyingBatch(update.changeset, contentFrom: update.newVisible)
-            #expect(replayed == source.visible, "\(query): batch diff replays after \(start) items")
+            if let window = update.window {
+                // The frontend holds the window alone: its steps must replay
+                // to the rows where the window now stands.
+                held = try held.applyingWindowSteps(window.steps)
+                let flat = WindowPropertyTests.flatten(source)
+                #expect(held == Array(flat[min(window.start, flat.count)..<min(flat.count, window.start + window.count)]),
+                        "\(query): window steps replay after \(start) items")
+                #expect(window.total == flat.count, "\(query): total after \(start) items")
+            }
+            if !update.visibleDiffOmitted {
+                let replayed = try before.applyingBatch(update.changeset, contentFrom: update.newVisible)
+                #expect(replayed == source.visible, "\(query): batch diff replays after \(start) items")
+            }
             var fresh = DataSource(name: "fresh")
             fresh.prepareViewport(viewport)
             _ = try fresh.apply(Snapshot(sections: [Section(id: "files", items: items(lines[0..<start], from: 0))]))
@@ -53,7 +65,7 @@ import Testing
     /// With a window, a ranked query ranks only the rows the window can
     /// reach and the rest on first read: after each batch the rows, the
     /// match count and the window are those of a fresh search, and the
-    /// batch diff replays.
+    /// window's steps replay.
     @Test(arguments: [("src", 0), ("core sw !test", 0), ("^app 'view | model$", 40), ("a", 10), ("zzzq", 0)]
           as [(String, Int)])
     func appendingBatchesUnderAWindowKeepsAFreshSearchsResult(query: String, windowStart: Int) throws {

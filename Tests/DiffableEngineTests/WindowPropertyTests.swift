@@ -25,6 +25,14 @@ struct WindowPropertyTests {
         return rows
     }
 
+    /// Whether an edit op may redraw rows whose drawing did not change.
+    static func asksRedraw(_ op: EditOperation) -> Bool {
+        switch op {
+        case .reloadItems, .reconfigureItems, .setContent, .transformContent: true
+        default: false
+        }
+    }
+
     static func texted(_ snapshot: Snapshot, _ rng: inout SplitMix64) -> Snapshot {
         let words = ["Grace", "Liam", "Ava", "Mason", "gray", "ruby"]
         var s = snapshot
@@ -79,6 +87,7 @@ struct WindowPropertyTests {
                     if let result = try? source.edit(ops) {
                         update = result.window
                         redrawsAsked = !result.changeset.itemReloads.isEmpty || !result.changeset.itemReconfigures.isEmpty
+                            || (result.visibleDiffOmitted && ops.contains(where: Self.asksRedraw))
                         // An edit's changeset reports an item moved into a new
                         // section as deleted; the window follows it only
                         // within surviving sections (see windowAfter).
@@ -183,7 +192,17 @@ struct DeferredRankingTests {
             let anchor = held.first
             var update: WindowUpdate?
             var searched = false
-            switch Int.random(in: 0..<10, using: &rng) {
+            var edited = false
+            switch Int.random(in: 0..<13, using: &rng) {
+            case 10...12:
+                // Items streaming in (and the other edits a picker's list
+                // sees) while the query is active.
+                let ops = Self.randomEdit(on: source.snapshot, words: words, serial: step, &rng)
+                _ = try? mirror.edit(ops)
+                if let result = try? source.edit(ops) {
+                    update = result.window
+                    edited = true
+                }
             case 0..<5:
                 let text = queries.randomElement(using: &rng) ?? ""
                 let settings = SearchSettings(query: SearchQuery(text: text, mode: step % 4 == 0 ? .substring : .fuzzy),
@@ -223,7 +242,8 @@ struct DeferredRankingTests {
             // A search keeps the window on its top row when that row is
             // still shown, wherever it ranks now (found through row sources,
             // ranking the deferred rows only when it is among them).
-            if searched, let anchor, let index = flat.firstIndex(where: { $0.kind == anchor.kind && $0.id == anchor.id }) {
+            // So does an edit, wherever the edit moved it.
+            if searched || edited, let anchor, let index = flat.firstIndex(where: { $0.kind == anchor.kind && $0.id == anchor.id }) {
                 #expect(update.start == index, "seed \(seed) step \(step): the window stays on \(anchor.id)")
             }
         }
@@ -257,5 +277,52 @@ extension DeferredRankingTests {
         #expect(source.version == version + 2, "the rest's order changed: a change")
         _ = source.setSearch(SearchSettings(query: SearchQuery(text: "b", mode: .fuzzy, order: .score)))
         #expect(source.version == version + 2, "the same query again: no change")
+    }
+}
+
+extension DeferredRankingTests {
+    /// One to three ops on the `list` section: items appended in a batch,
+    /// inserted, deleted, moved, given another text, or reloaded.
+    static func randomEdit(on snapshot: Snapshot, words: [String], serial: Int,
+                           _ rng: inout SplitMix64) -> [EditOperation] {
+        guard let list = snapshot.sections.first(where: { $0.id == "list" }) else { return [] }
+        var ids = list.items.map(\.id)
+        var next = 0
+        func newItem() -> Item {
+            next += 1
+            let text = "\(words.randomElement(using: &rng) ?? "") \(words.randomElement(using: &rng) ?? "") n\(serial)"
+            return Item(id: "n\(serial)-\(next)", content: Content(bytes: Array(text.utf8)), text: text)
+        }
+        var ops: [EditOperation] = []
+        for _ in 0..<Int.random(in: 1...3, using: &rng) {
+            let some = ids.randomElement(using: &rng)
+            switch Int.random(in: 0..<7, using: &rng) {
+            case 0, 1:
+                let batch = (0..<Int.random(in: 1...40, using: &rng)).map { _ in newItem() }
+                ops.append(.appendItems(batch, toSection: "list"))
+                ids += batch.map(\.id)
+            case 2:
+                guard let some else { continue }
+                let item = newItem()
+                ops.append(.insertItems([item], Bool.random(using: &rng) ? .before(some) : .after(some)))
+                ids.append(item.id)
+            case 3:
+                guard let some else { continue }
+                ops.append(.deleteItems([some]))
+                ids.removeAll { $0 == some }
+            case 4:
+                guard let some, let other = ids.randomElement(using: &rng), other != some else { continue }
+                ops.append(.moveItem(some, .after(other)))
+            case 5:
+                guard let some else { continue }
+                let text = "\(words.randomElement(using: &rng) ?? "") \(some)"
+                ops.append(.setContent([ContentUpdate(id: some, content: Content(bytes: Array(text.utf8)), text: text)],
+                                       style: .reload))
+            default:
+                guard let some else { continue }
+                ops.append(.reloadItems([some]))
+            }
+        }
+        return ops
     }
 }

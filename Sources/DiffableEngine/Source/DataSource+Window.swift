@@ -70,8 +70,11 @@ extension DataSource {
     /// (`.some(nil)`: it is gone); then nothing is scanned.
     /// - Complexity: O(changes + sections + w log w), plus O(n) with
     ///   `mayScan` when the changeset lost the anchor.
+    /// `askedRedraws`: without a changeset, the rows a `reloadItems` or
+    /// `reconfigureItems` asked to redraw (the ids of the new window's rows
+    /// are looked up in it).
     mutating func windowAfter(changeset: Changeset?, oldVisible: Snapshot, mayScan: Bool,
-                              anchor: Int?? = nil) -> WindowUpdate? {
+                              anchor: Int?? = nil, askedRedraws: RedrawRequests? = nil) -> WindowUpdate? {
         guard let state = window else { return nil }
         let newLayout = FlatLayout(visible)
         var start = state.start
@@ -101,10 +104,18 @@ extension DataSource {
             start = unanchored()
         }
         var update = refreshWindow(from: state.rows, start: start, layout: newLayout)
+        let rows = self.window?.rows ?? []
         if let changeset {
             let window = start..<start + update.rowCount
-            update.steps += Self.redraws(asked: changeset, window: window, layout: newLayout, steps: update.steps,
-                                         rows: self.window?.rows ?? [])
+            update.steps += Self.redraws(at: Self.offsets(asked: changeset, window: window, layout: newLayout),
+                                         steps: update.steps, rows: rows)
+        } else if let askedRedraws, !askedRedraws.reloadItems.isEmpty || !askedRedraws.reconfigureItems.isEmpty {
+            let offsets = rows.indices.filter { offset in
+                guard rows[offset].kind == .item else { return false }
+                let id = ItemID(rows[offset].id)
+                return askedRedraws.reloadItems.contains(id) || askedRedraws.reconfigureItems.contains(id)
+            }
+            update.steps += Self.redraws(at: Set(offsets), steps: update.steps, rows: rows)
         }
         return update
     }
@@ -176,22 +187,27 @@ extension DataSource {
             .flatMap(layout.headerIndex(of:))
     }
 
-    /// `update` steps for rows a `reloadItems`/`reconfigureItems` asked to
-    /// redraw though nothing drawn changed (the steps already redraw rows
-    /// that changed, and insert rows that came in).
-    private static func redraws(asked changeset: Changeset, window: Range<Int>, layout: FlatLayout,
-                                steps: [WindowStep], rows: [WindowRow]) -> [WindowStep] {
-        guard !changeset.itemReloads.isEmpty || !changeset.itemReconfigures.isEmpty else { return [] }
+    /// The window offsets of the rows `changeset` reloads or reconfigures.
+    private static func offsets(asked changeset: Changeset, window: Range<Int>, layout: FlatLayout) -> Set<Int> {
+        var offsets: Set<Int> = []
+        for update in changeset.itemReloads + changeset.itemReconfigures {
+            if let index = layout.index(of: update.new), window.contains(index) { offsets.insert(index - window.lowerBound) }
+        }
+        return offsets
+    }
+
+    /// `update` steps for the window rows at `offsets`, which a
+    /// `reloadItems`/`reconfigureItems` asked to redraw though nothing drawn
+    /// changed (the steps already redraw rows that changed, and insert rows
+    /// that came in).
+    private static func redraws(at offsets: Set<Int>, steps: [WindowStep], rows: [WindowRow]) -> [WindowStep] {
+        guard !offsets.isEmpty else { return [] }
         var covered: Set<Int> = []
         for step in steps {
             switch step {
             case .insert(let at, let inserted), .update(let at, let inserted): covered.formUnion(at..<at + inserted.count)
             case .delete, .move: break
             }
-        }
-        var offsets: Set<Int> = []
-        for update in changeset.itemReloads + changeset.itemReconfigures {
-            if let index = layout.index(of: update.new), window.contains(index) { offsets.insert(index - window.lowerBound) }
         }
         return offsets.subtracting(covered).sorted().compactMap { offset in
             rows.indices.contains(offset) ? .update(at: offset, rows: [rows[offset]]) : nil

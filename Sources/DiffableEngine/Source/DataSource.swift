@@ -58,6 +58,10 @@ public struct DataSource: Sendable {
         /// that had none are not listed). `oldVisible` is then the new
         /// visible snapshot: the same rows, whose contents are these.
         public var contentsBefore: [ItemID: Content]? = nil
+        /// Set by an edit of a searched list held through a window: the
+        /// visible list changed, but only the window's diff was computed
+        /// (`changeset` is empty; see `commitToWindow`).
+        public var visibleDiffOmitted = false
     }
 
     /// Replaces the whole snapshot (which must be valid, see
@@ -95,10 +99,17 @@ public struct DataSource: Sendable {
         outlineRedraws: Set<ItemID>? = nil
     ) -> Update {
         let oldVisible = visible
+        let oldFull = snapshot, oldCache = searchCache
         editIndex = nil
         editPrebuild = nil
         outlineEditIndex = outlineIndex
         visible = replaceSnapshot(with: newFull, changes: fullChangeset)
+        if let fullChangeset, policies.isEmpty, redraws == nil,
+           let anchor = windowAnchorWithoutDiff(old: oldCache, oldFull: oldFull, oldOutline: oldOutline,
+                                                 oldVisible: oldVisible, fullChangeset: fullChangeset) {
+            return commitToWindow(oldVisible: oldVisible, anchor: anchor,
+                                  redraws: RedrawRequests(fullChangeset, in: newFull))
+        }
         var changeset: Changeset
         if let fullChangeset, !isFiltering {
             changeset = fullChangeset

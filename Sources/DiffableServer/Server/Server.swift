@@ -308,7 +308,7 @@ public final class Server {
         // Selected rows follow their items; report where they are now when
         // anything moved, and what the change deselected.
         // Only members that say something: no empty `selection`.
-        if !update.selection.isEmpty || (source.selection.selectedCount > 0 && !update.changeset.isEmpty) {
+        if !update.selection.isEmpty || (source.selection.selectedCount > 0 && (!update.changeset.isEmpty || update.visibleDiffOmitted)) {
             let rows = source.selection.selectedPaths(in: source.visible)
             let selection = SelectionCodec.encode(update.selection, rows: rows)
             if case .object(let object) = selection, !object.isEmpty { members.append(("selection", selection)) }

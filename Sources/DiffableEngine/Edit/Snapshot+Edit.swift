@@ -45,6 +45,14 @@ extension Snapshot {
     public func applyingEdits(
         _ ops: [EditOperation], index: inout EditIndex
     ) throws(EditError) -> (snapshot: Snapshot, changeset: Changeset) {
+        if let appended = try appendingItems(ops, index: &index) { return appended }
+        return try applyingEditsInGeneral(ops, index: &index)
+    }
+
+    /// `applyingEdits(_:index:)` through an `EditWorkspace`: any mix of ops.
+    func applyingEditsInGeneral(
+        _ ops: [EditOperation], index: inout EditIndex
+    ) throws(EditError) -> (snapshot: Snapshot, changeset: Changeset) {
         var workspace = EditWorkspace(self, index: index)
         for (number, op) in ops.enumerated() {
             do throws(EditFailure) {

@@ -1,0 +1,73 @@
+/// An edit that only appends items: a list streaming in (the output of
+/// `fd` or `rg` sent in batches while a picker is open).
+///
+/// `applyingEdits(_:index:)` keeps, for every id an edit touches, marks,
+/// an overlay location and then its rows on both sides, so that any mix of
+/// ops gives the right diff: a few dictionary operations and allocations
+/// per id. Appends need none of it: every appended id is new (checked
+/// against the index), its rows are the section's last ones, and the diff
+/// is those rows inserted. This path gives exactly what the general one
+/// gives (the same snapshot, changeset, index and errors; the tests compare
+/// both) with one lookup and one insertion of each id in the index, plus
+/// one set insertion to find ids listed twice.
+extension Snapshot {
+    /// `applyingEdits(_:index:)` of ops that are all `appendItems`; nil
+    /// for any other ops (the caller takes the general path).
+    ///
+    /// - Throws: the `EditError` the general path throws; `index` and this
+    ///   snapshot are then untouched.
+    /// - Complexity: O(appended items + chunks of the sections appended
+    ///   to), expected.
+    func appendingItems(_ ops: [EditOperation], index: inout EditIndex) throws(EditError) -> (snapshot: Snapshot, changeset: Changeset)? {
+        guard !ops.isEmpty, ops.allSatisfy({ if case .appendItems = $0 { true } else { false } }) else { return nil }
+        var sections = self.sections
+        var added = Set<ItemID>()
+        var landed: [(section: String, placements: [ItemList.Placement])] = []
+        for (number, op) in ops.enumerated() {
+            guard case .appendItems(let items, let sectionID) = op else { return nil }
+            func failure(_ reason: EditError.Reason, _ ids: [String]) -> EditError {
+                EditError(op: number, opName: op.name, reason: reason, ids: ids)
+            }
+            let s: Int
+            if let sectionID {
+                guard let found = index.sectionPosition[sectionID] else { throw failure(.unknownSection, [sectionID]) }
+                s = found
+            } else {
+                guard !sections.isEmpty else { throw failure(.noSection, []) }
+                s = sections.count - 1
+            }
+            // Ids already in the source (or appended by an earlier op), in
+            // the op's order; then ids the op lists twice.
+            let existing = items.filter { added.contains($0.itemID) || index.locationOfItem[$0.itemID] != nil }
+            if !existing.isEmpty { throw failure(.duplicateItem, existing.map(\.id)) }
+            var seen = Set<ItemID>(minimumCapacity: items.count), reported = Set<ItemID>()
+            var repeated: [String] = []
+            for item in items where !seen.insert(item.itemID).inserted && reported.insert(item.itemID).inserted {
+                repeated.append(item.id)
+            }
+            if !repeated.isEmpty { throw failure(.duplicateItem, repeated) }
+            added.formUnion(seen)
+
+            var placements: [ItemList.Placement]? = []
+            let end = sections[s].items.count
+            sections[s].items.replace(end..<end, with: items, report: &placements)
+            landed.append((sections[s].id, placements ?? []))
+        }
+
+        // Every original item stays in its row; each section ends with its
+        // appended rows, in the order they were appended.
+        var changeset = Changeset()
+        for (s, section) in sections.enumerated() where section.items.count > self.sections[s].items.count {
+            for row in self.sections[s].items.count..<section.items.count {
+                changeset.itemInserts.append(ItemPath(section: s, row: row))
+            }
+        }
+        // Appended items, and items a chunk split moved to another chunk.
+        for (section, placements) in landed {
+            for placement in placements {
+                index.locationOfItem[placement.id] = EditIndex.Location(section: section, chunk: placement.chunk)
+            }
+        }
+        return (Snapshot(sections: sections), changeset)
+    }
+}

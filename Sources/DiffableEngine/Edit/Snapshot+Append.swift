@@ -46,7 +46,7 @@ extension Snapshot {
                 repeated.append(item.id)
             }
             if !repeated.isEmpty { throw failure(.duplicateItem, repeated) }
-            added.formUnion(seen)
+            if number < ops.count - 1 { added.formUnion(seen) }
 
             var placements: [ItemList.Placement]? = []
             let end = sections[s].items.count

@@ -26,12 +26,9 @@ extension SearchIndex {
         }
         // Texts appended after the last one (a list that streams in): the
         // buffers are extended, not copied run by run.
-        if removed.isEmpty, let first = inserted.first, first.at == count, inserted.last?.at == newCount - 1 {
-            var out = self
-            out.append(contentsOf: inserted.map(\.text))
-            return out
-        }
-        var out = SearchIndex()
+        var out = self
+        if out.appendInPlace(removed: removed, inserted: inserted) { return out }
+        out = SearchIndex()
         out.tracksBonusMasks = tracksBonusMasks
         out.bytes.reserveCapacity(bytes.count + 64 * inserted.count)
         out.folded.reserveCapacity(folded.count + 64 * inserted.count)
@@ -88,5 +85,20 @@ extension SearchIndex {
         let ends = range.lowerBound + 1...range.upperBound
         offsets.append(contentsOf: other.offsets[ends].lazy.map { $0 + byteDelta })
         foldedOffsets.append(contentsOf: other.foldedOffsets[ends].lazy.map { $0 + foldedDelta })
+    }
+}
+
+extension SearchIndex {
+    /// Makes the splice in place when it only appends texts after the last
+    /// one (a list streaming in); false, and nothing changed, otherwise.
+    /// On an index no other value shares, the buffers grow where they
+    /// are: the texts already indexed are not copied.
+    /// - Complexity: amortized O(UTF-8 length of the appended texts).
+    mutating func appendInPlace(removed: [Int], inserted: [(at: Int, text: String?)]) -> Bool {
+        guard removed.isEmpty, let first = inserted.first, first.at == count,
+              inserted.last?.at == count + inserted.count - 1 else { return false }
+        for k in inserted.indices.dropFirst() where inserted[k - 1].at >= inserted[k].at { return false }
+        append(contentsOf: inserted.map(\.text))
+        return true
     }
 }

@@ -99,14 +99,17 @@ public struct DataSource: Sendable {
         outlineRedraws: Set<ItemID>? = nil
     ) -> Update {
         let oldVisible = visible
-        let oldFull = snapshot, oldCache = searchCache
+        // Found before the search cache is replaced, so that no copy of it
+        // keeps the old index shared while the new one splices the edit in.
+        let windowAnchor: FullAnchor?? = fullChangeset != nil && policies.isEmpty && redraws == nil ? anchorBeforeWindowEdit() : nil
+        let oldSectionCount = snapshot.sections.count
         editIndex = nil
         editPrebuild = nil
         outlineEditIndex = outlineIndex
         visible = replaceSnapshot(with: newFull, changes: fullChangeset)
-        if let fullChangeset, policies.isEmpty, redraws == nil,
-           let anchor = windowAnchorWithoutDiff(old: oldCache, oldFull: oldFull, oldOutline: oldOutline,
-                                                 oldVisible: oldVisible, fullChangeset: fullChangeset) {
+        if let fullChangeset, let windowAnchor,
+           let anchor = anchorAfterWindowEdit(windowAnchor, oldSectionCount: oldSectionCount,
+                                              fullChangeset: fullChangeset, oldOutline: oldOutline) {
             return commitToWindow(oldVisible: oldVisible, anchor: anchor,
                                   redraws: RedrawRequests(fullChangeset, in: newFull))
         }

@@ -62,11 +62,11 @@ extension SearchCache {
                   path.row >= 0, path.row < old.sections[path.section].items.count else { return nil }
             return sectionStarts[path.section] + path.row
         }
-        func newEntry(_ path: ItemPath) -> (at: Int, text: String?, id: String)? {
+        func newEntry(_ path: ItemPath) -> (at: Int, text: String?, id: ItemID)? {
             guard new.sections.indices.contains(path.section),
                   path.row >= 0, path.row < new.sections[path.section].items.count else { return nil }
             let item = new.sections[path.section].items[path.row]
-            return (newStarts[path.section] + path.row, text(of: item), item.id)
+            return (newStarts[path.section] + path.row, text(of: item), item.itemID)
         }
         // A changed row (reload, reconfigure) leaves and comes back with its
         // new text, as UIKit's batch reads a reload.
@@ -84,11 +84,13 @@ extension SearchCache {
         }
         var inserted: [(at: Int, text: String?)] = []
         inserted.reserveCapacity(insertedPaths.count)
-        var insertedIDs = Set<ItemID>()
+        // Only inserts can make a non-item id an item.
+        let nonItem = itemMemo.knownNonItem.map(ItemID.init)
+        var insertedNonItem = false
         for path in insertedPaths {
             guard let entry = newEntry(path) else { return nil }
             inserted.append((entry.at, entry.text))
-            insertedIDs.insert(ItemID(entry.id))
+            if let nonItem, entry.id == nonItem { insertedNonItem = true }
         }
         removed.sort()
         inserted.sort { $0.at < $1.at }
@@ -109,8 +111,7 @@ extension SearchCache {
             cache.splicedLater = splicedLater.map { $0.followed(by: splice) } ?? splice
         }
         cache.sectionStarts = newStarts
-        // Only inserts can make a non-item id an item.
-        if let id = itemMemo.knownNonItem, !insertedIDs.contains(ItemID(id)) { cache.itemMemo = ItemIDMemo(nonItem: id) }
+        if let id = itemMemo.knownNonItem, !insertedNonItem { cache.itemMemo = ItemIDMemo(nonItem: id) }
         return cache
     }
 }
@@ -131,10 +132,14 @@ extension SearchCache {
             } else {
                 index = spliced
             }
-        } else {
+        } else if var appended = index {
             // Still running with more changes after it: one splice of
-            // everything from the old index costs less than waiting.
-            index = index?.splicing(removed: splice.removed, inserted: splice.inserted)
+            // everything from the old index costs less than waiting. Taken
+            // out of the cache first, so that an append grows the buffers
+            // in place instead of copying them.
+            index = nil
+            index = appended.appendInPlace(removed: splice.removed, inserted: splice.inserted)
+                ? appended : appended.splicing(removed: splice.removed, inserted: splice.inserted)
         }
         pendingSplice = nil
         splicing = nil

@@ -109,6 +109,17 @@ public struct SearchIndex: Sendable {
         return String(decoding: bytes[offsets[index]..<offsets[index + 1]], as: UTF8.self)
     }
 
+    /// Makes room for `extra` more elements, at least doubling the
+    /// capacity when it grows: `reserveCapacity` alone allocates exactly
+    /// what it is asked, so a list appended in batches would copy every
+    /// buffer on every batch.
+    /// - Complexity: amortized O(extra)
+    static func grow<Element>(_ array: inout [Element], by extra: Int) {
+        let needed = array.count + extra
+        guard needed > array.capacity else { return }
+        array.reserveCapacity(Swift.max(needed, 2 * array.capacity))
+    }
+
     /// Appends texts at the end.
     /// - Complexity: amortized O(total UTF-8 length of `texts`)
     public mutating func append(contentsOf texts: [String?]) {
@@ -116,12 +127,12 @@ public struct SearchIndex: Sendable {
         for text in texts { total += text?.utf8.count ?? 0 }
         let start = bytes.count
         let foldedStart = folded.count
-        bytes.reserveCapacity(start + total)
-        folded.reserveCapacity(foldedStart + total)
-        offsets.reserveCapacity(offsets.count + texts.count)
-        foldedOffsets.reserveCapacity(foldedOffsets.count + texts.count)
-        flags.reserveCapacity(flags.count + texts.count)
-        presence.reserveCapacity(presence.count + texts.count)
+        Self.grow(&bytes, by: total)
+        Self.grow(&folded, by: total)
+        Self.grow(&offsets, by: texts.count)
+        Self.grow(&foldedOffsets, by: texts.count)
+        Self.grow(&flags, by: texts.count)
+        Self.grow(&presence, by: texts.count)
 
         // Fill the UTF-8 and (for ASCII texts) the folded bytes directly.
         bytes.append(contentsOf: repeatElement(0, count: total))

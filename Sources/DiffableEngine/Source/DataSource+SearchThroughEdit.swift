@@ -39,15 +39,22 @@ extension DataSource {
         searchCache = carried ?? SearchCache()
         searchCache.pool = pool
         if carried == nil { searchCache.fields = search?.fields }
-        let visible = (carried == nil ? nil : visibleThroughEdit(oldRowSources: oldRowSources, oldMatches: oldMatches))
-            ?? computeVisible()
+        var visible = carried == nil ? nil : visibleThroughEdit(oldRowSources: oldRowSources, oldMatches: oldMatches)
+        if visible == nil {
+            // A ranked search is searched again, narrowing the current
+            // query's matches moved through the edit instead of scanning
+            // the whole list (a list streaming in: the old matches plus the
+            // matching new texts).
+            if carried != nil { moveMatchesThroughEdit(oldMatches) }
+            visible = computeVisible()
+        }
         prebuildSearchIndexIfIdle()
         // A source with a search field (typed in or not) splices in the
         // background: the next keystroke then finds the index ready.
         if search != nil && searchCache.index != nil && snapshot.itemCount >= BackgroundBuilds.minimumItems {
             searchCache.startSplicing()
         }
-        return visible
+        return visible ?? snapshot
     }
 
     /// The visible snapshot after a carried edit (`searchCache.lastSplice`),
@@ -65,15 +72,7 @@ extension DataSource {
         // Every scoped section lists its rows (the placeholder stands for none).
         guard !scoped.isEmpty, Set(oldRowSources.keys) == Set(scoped) else { return nil }
 
-        // The inserted texts of the scoped sections that match.
-        var inScope = [Bool](repeating: false, count: snapshot.sections.count)
-        for s in scoped { inScope[s] = true }
-        let total = starts.last ?? 0
-        let candidates = splice.inserted.filter { entry in
-            entry.at >= 0 && entry.at < total && inScope[section(ofFlat: entry.at, starts: starts)]
-        }
-        let matchingEntries = SearchIndex(texts: candidates.map(\.text)).matchingIndices(search.query, among: nil)
-            .map { candidates[$0] }
+        let matchingEntries = insertedMatches(of: splice, query: search.query, scoped: scoped, starts: starts)
         let matching = matchingEntries.map(\.at)
 
         var rowSources: [Int: [Int]] = [:]
@@ -94,16 +93,54 @@ extension DataSource {
         if !shownAny, search.placeholder != nil, let first = scoped.first {
             rowSources[first] = [SearchCache.placeholderKey]
         }
-        if let oldMatches, oldMatches.scope == search.scope, oldMatches.matches.query == search.query {
-            // Copying the set's texts costs about what the rest of the edit
-            // does: done in the background, taken by the next search
-            // (`SearchCache.adoptMovedMatches`).
-            let set = oldMatches.matches
-            searchCache.movedMatches = (search.scope, BackgroundBuild { set.translated(through: splice, inserted: matchingEntries) })
-        }
+        // Copying the set's texts costs about what the rest of the edit
+        // does: done in the background, taken by the next search
+        // (`SearchCache.adoptMovedMatches`).
+        moveMatches(oldMatches, through: splice, inserted: matchingEntries)
         searchCache.deferred = nil
         searchCache.rowSources = rowSources
         return visibleSnapshot(rowSources)
     }
 
+}
+
+extension DataSource {
+    /// The inserted texts of a carried edit (`splice`) in the scoped
+    /// sections that match `query`, ascending.
+    /// - Complexity: O(inserted texts' bytes)
+    func insertedMatches(of splice: IndexSplice, query: SearchQuery, scoped: [Int],
+                         starts: [Int]) -> [(at: Int, text: String?)] {
+        var inScope = [Bool](repeating: false, count: snapshot.sections.count)
+        for s in scoped where inScope.indices.contains(s) { inScope[s] = true }
+        let total = starts.last ?? 0
+        let candidates = splice.inserted.filter { entry in
+            entry.at >= 0 && entry.at < total && inScope[section(ofFlat: entry.at, starts: starts)]
+        }
+        return SearchIndex(texts: candidates.map(\.text)).matchingIndices(query, among: nil).map { candidates[$0] }
+    }
+
+    /// Moves `oldMatches` (the newest match set before the edit) through
+    /// the edit when it is the current query's over the current scope:
+    /// taken by the next search that reads it (`adoptMovedMatches`), which
+    /// then narrows it instead of scanning the whole list.
+    mutating func moveMatches(_ oldMatches: (scope: [String]?, matches: SearchMatchSet)?, through splice: IndexSplice,
+                              inserted matching: [(at: Int, text: String?)]) {
+        guard let search, let oldMatches, oldMatches.scope == search.scope, oldMatches.matches.query == search.query
+        else { return }
+        let set = oldMatches.matches
+        searchCache.movedMatches = (search.scope, BackgroundBuild { set.translated(through: splice, inserted: matching) })
+    }
+
+    /// `moveMatches` for a search that is searched again after the edit
+    /// (ranked, limited): its inserted matches found here.
+    /// - Complexity: O(inserted texts' bytes); the move itself runs when
+    ///   the search takes it.
+    mutating func moveMatchesThroughEdit(_ oldMatches: (scope: [String]?, matches: SearchMatchSet)?) {
+        guard let search, search.isActive, outline.isEmpty, let splice = searchCache.lastSplice,
+              let oldMatches, oldMatches.scope == search.scope, oldMatches.matches.query == search.query,
+              searchCache.sectionStarts.count == snapshot.sections.count + 1 else { return }
+        let scoped = scopedSections(search.scope)
+        moveMatches(oldMatches, through: splice,
+                    inserted: insertedMatches(of: splice, query: search.query, scoped: scoped, starts: searchCache.sectionStarts))
+    }
 }

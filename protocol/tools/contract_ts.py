@@ -77,7 +77,7 @@ def comment(text: Optional[str], indent: str) -> List[str]:
 
 def union(parts: List[str]) -> str:
     unique = list(dict.fromkeys(parts))
-    return " | ".join(f"({p})" if " => " in p else p for p in unique) if unique else "never"
+    return " | ".join(unique) if unique else "never"
 
 
 class Converter:
@@ -88,6 +88,7 @@ class Converter:
         self.names = dict(names)  # location -> name, grows as object-like defs are reached
         self.queue: List[str] = []
         self.done: Dict[str, List[str]] = {}  # name -> its declaration's lines
+        self.owners: Dict[str, str] = {}  # name -> the one location it names
 
     def node(self, location: str) -> Any:
         file, _, pointer = location.partition("#")
@@ -102,6 +103,8 @@ class Converter:
         return f"{ref_file or file}#{pointer}"
 
     def object_like(self, node: Any, file: str, depth: int = 0) -> bool:
+        """Whether a node is an object, a tuple, or a union holding one: what gets a name of its own
+        (`depth` bounds a cycle of `$ref`s)."""
         if not isinstance(node, dict) or depth > 8:
             return False
         if "$ref" in node and len(node) <= 2:
@@ -119,6 +122,9 @@ class Converter:
             self.names[location] = name
         else:
             return None
+        owner = self.owners.setdefault(name, location)
+        if owner != location:
+            raise ValueError(f"contract_ts: {owner} and {location} would both be named {name}: rename one in NAMES")
         if name not in self.done and location not in self.queue:
             self.queue.append(location)
         return name
@@ -126,7 +132,7 @@ class Converter:
     def declare(self, location: str, name: str) -> None:
         """Adds `name`'s declaration, then those of the names it reached."""
         self.names[location] = name
-        self.queue.append(location)
+        self.name_of(location)
         while self.queue:
             where = self.queue.pop(0)
             declared = self.names[where]

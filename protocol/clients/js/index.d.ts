@@ -1,9 +1,9 @@
 import type { FullSnapshotResult, VisibleSnapshotResult } from './frontend.js';
 import type { ErrorCodeTable } from './contract.js';
 import type {
-  ApplyParams, ApplyResult, CollapseResult, DropResult, EditParams, EditParamsOp, EditResult, ExpandParams,
+  ApplyParams, ApplyResult, CollapseResult, DropResult, EditParams, EditResult, ExpandParams,
   ExpandResult, HighlightsParams, HighlightsResult, InitializationOptions, InitializeResult, ItemInput, Json, OutlineResult,
-  PatchOp, Policy, ProgressValue, RowsParams, RowsResult, SearchParams, SearchResult, SectionInput, SelectParams,
+  PatchOp, ProgressValue, RowsParams, RowsResult, SearchParams, SearchResult, SectionInput, SelectParams,
   SelectResult, SelectionResult, SetSelectionModeParams, SetSelectionModeResult, SourcesResult, ViewportParams,
   ViewportResult,
 } from './types.js';
@@ -75,6 +75,11 @@ export interface ApplyOptions extends ProgressOptions, Omit<ApplyParams & EditPa
 /** The members a method's params have beside `source` and `workDoneToken` (the client adds those). */
 type Positional = 'source' | 'workDoneToken';
 
+/**
+ * An op `edit` takes: the schema's `EditParamsOp` (generated) with what its constraints between
+ * members say as types: exactly one of `before`/`after`, `section` or `parent`, never both
+ * (tests/typecheck/usage.ts checks every EditOp is an EditParamsOp).
+ */
 export type EditOp =
   | { op: 'appendSections'; sections: SectionInput[] }
   | ({ op: 'insertSections'; sections: SectionInput[] } & Position)

@@ -1,28 +1,23 @@
+import type { FullSnapshotResult, VisibleSnapshotResult } from './frontend.js';
+import type { ErrorCodeTable } from './contract.js';
 import type {
-  ChangeResult, DiffForm, Highlight, ItemInput, Json, Path, SectionInput, SelectionChange, SelectionMode,
-  SnapshotResult, WindowRow, FullSnapshotResult, OutlineResult, SelectionDelta,
-} from './frontend.js';
-import type { ErrorCodeTable, Echo, SearchMode, SearchOrder, SearchScheme, SearchTiebreak, SelectAction, Updates } from './contract.js';
+  ApplyParams, ApplyResult, CollapseResult, DropResult, EditParams, EditResult, ExpandParams,
+  ExpandResult, HighlightsParams, HighlightsResult, InitializationOptions, InitializeResult, ItemInput, Json, OutlineResult,
+  PatchOp, ProgressValue, RowsParams, RowsResult, SearchParams, SearchResult, SectionInput, SelectParams,
+  SelectResult, SelectionResult, SetSelectionModeParams, SetSelectionModeResult, SourcesResult, ViewportParams,
+  ViewportResult,
+} from './types.js';
 
+// The wire shapes (every method's `…Params` and `…Result`, and what they hold) are generated from
+// protocol/schemas into types.d.ts; frontend.d.ts re-exports the ones its model uses.
+export * from './types.js';
 export * from './frontend.js';
 
 /** This package's version: one number for the daemon and every client package (package.json's). */
 export const version: string;
 
-export interface ServerInfo { name: string; version: string }
-export interface Capabilities { methods: string[]; diffForms: DiffForm[]; defaultForm: DiffForm; framings: string[]; viewports?: boolean; echo?: Echo[]; updates?: Updates[] }
-export interface InitializeResult { serverInfo: ServerInfo; capabilities: Capabilities }
-
 /** `"ids"`: rows the client just sent (apply/edit inserts and reloads) come back with their id only. */
 export type { Echo, ErrorCodeTable, SearchMode, SearchOrder, SearchScheme, SearchTiebreak, SelectAction, Updates } from './contract.js';
-
-export interface InitializationOptions {
-  form?: DiffForm;
-  echo?: Echo;
-  updates?: Updates;
-  supersedeSearches?: boolean;
-  [key: string]: unknown;
-}
 
 export interface FindOptions {
   /** A path, or an argv whose first element is a path or a command on PATH. Authoritative when given. */
@@ -64,25 +59,27 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-export interface ProgressValue { kind: 'begin' | 'report' | 'end'; title?: string; percentage?: number; message?: string; cancellable?: boolean }
-
 export interface ProgressOptions extends RequestOptions {
   /** Generates a `workDoneToken` and receives the `$/progress` values sent for it. */
   onProgress?(value: ProgressValue, token: string): void;
 }
 
-/** A viewport: flat rows `start ..< start + count` (`count` ≤ 10000); `null` or `count: 0` removes it. */
-export interface Viewport { start?: number; count: number }
+/**
+ * `baseVersion`, `form`, and `viewport`: sets (or with null removes) the source's viewport in the same
+ * request; answers then carry `window`.
+ */
+export interface ChangeOptions extends ProgressOptions, Pick<ApplyParams, 'baseVersion' | 'form' | 'viewport'> {}
 
-export interface ChangeOptions extends ProgressOptions {
-  baseVersion?: number;
-  form?: DiffForm;
-  /** Sets (or with null removes) the source's viewport in the same request; answers then carry `window`. */
-  viewport?: Viewport | null;
-}
+/** `apply`'s and `edit`'s members beside the positional ones (`echo`, `updates`, …). */
+export interface ApplyOptions extends ProgressOptions, Omit<ApplyParams & EditParams, Positional | 'sections' | 'ops'> {}
+/** The members a method's params have beside `source` and `workDoneToken` (the client adds those). */
+type Positional = 'source' | 'workDoneToken';
 
-export interface ApplyOptions extends ChangeOptions { echo?: Echo; updates?: Updates }
-
+/**
+ * An op `edit` takes: the schema's `EditParamsOp` (generated) with what its constraints between
+ * members say as types: exactly one of `before`/`after`, `section` or `parent`, never both
+ * (tests/typecheck/usage.ts checks every EditOp is an EditParamsOp).
+ */
 export type EditOp =
   | { op: 'appendSections'; sections: SectionInput[] }
   | ({ op: 'insertSections'; sections: SectionInput[] } & Position)
@@ -107,11 +104,6 @@ export type EditOp =
   | { op: 'setContent'; items: { id: string; content?: Json }[]; style?: 'reload' | 'reconfigure' }
   /** An RFC 6902 patch of the item's content as the ops before it left it (protocol/README.md, "Field-level updates"). */
   | { op: 'patchContent'; id: string; patch: PatchOp[] };
-/** One RFC 6902 op. */
-export type PatchOp =
-  | { op: 'add' | 'replace' | 'test'; path: string; value: Json }
-  | { op: 'remove'; path: string }
-  | { op: 'move' | 'copy'; from: string; path: string };
 /** `document` with the ops applied (not modified); throws PatchError naming the failing op. */
 export function applyPatch(document: Json, patch: PatchOp[]): Json;
 /** The `patchContent` edit op. */
@@ -122,42 +114,17 @@ export function jsonEqual(a: Json, b: Json): boolean;
 export class PatchError extends Error { index: number }
 type Position = { before: string; after?: never } | { after: string; before?: never };
 
-export interface SelectOptions extends RequestOptions {
-  action?: SelectAction;
-  ids?: string[];
-  paths?: Path[];
-  sections?: string[];
-  baseVersion?: number;
-}
+export interface SelectOptions extends RequestOptions, Omit<SelectParams, Positional> {}
 
-export interface SearchOptions extends ChangeOptions {
-  sections?: string[];
-  mode?: SearchMode;
-  order?: SearchOrder;
-  limit?: number;
-  scheme?: SearchScheme;
-  tiebreak?: SearchTiebreak[];
-  /** Member names of object content or JSON pointers (`/meta/path`) searched instead of each item's text. */
-  fields?: string[];
-  placeholder?: { id: string; content?: Json };
-  highlightLimit?: number;
-}
+/** `fields`: member names of object content or JSON pointers (`/meta/path`) searched instead of each item's text. */
+export interface SearchOptions extends ProgressOptions, Omit<SearchParams, Positional | 'query'> {}
 
-export interface OutlineChangeOptions extends RequestOptions { recursive?: boolean; form?: DiffForm; baseVersion?: number }
+export interface OutlineChangeOptions extends RequestOptions, Omit<ExpandParams, Positional | 'ids'> {}
 
-export interface Policy { mode: SelectionMode; allowsEmpty?: boolean }
-
-/** `selection` is absent when it has nothing to say (no change and no selected rows to report). */
-export interface SelectResult extends ChangeResult { selection?: SelectionDelta }
-export interface SelectionResult { source: string; version: number; selected: SelectionChange[]; policies: Record<string, Policy> }
-export interface SearchInfo { query: string; matches: number; shown: number }
-/** `highlights` is absent when the answer comes as a window (`viewport`): its rows carry them. */
-export interface SearchResult extends ChangeResult { search: SearchInfo; highlights?: Highlight[] }
-export interface HighlightsResult { source: string; version: number; highlights: Highlight[] }
-export interface RowsResult { source: string; version: number; total: number; start: number; rows: WindowRow[] }
-export interface SourceInfo { source: string; version: number; sections: number; items: number }
-export interface SourcesResult { sources: SourceInfo[] }
-export interface DropResult { source: string; dropped: true }
+/** `highlights`' members beside `source` and `section`. */
+export type HighlightsOptions = RequestOptions & Omit<HighlightsParams, Positional | 'section'>;
+/** `viewport`'s and `rows`' members beside `source`. */
+export type WindowOptions = RequestOptions & Omit<ViewportParams & RowsParams, Positional>;
 
 export interface LateResponse { id: number; method: string | undefined; result?: unknown; error?: RpcError }
 
@@ -184,24 +151,24 @@ export class Client implements AsyncDisposable {
   kill(signal?: NodeJS.Signals): void;
   [Symbol.asyncDispose](): Promise<void>;
 
-  apply(source: string, sections: SectionInput[], options?: ApplyOptions): Promise<ChangeResult>;
-  edit(source: string, ops: EditOp[], options?: ApplyOptions): Promise<ChangeResult>;
+  apply(source: string, sections: SectionInput[], options?: ApplyOptions): Promise<ApplyResult>;
+  edit(source: string, ops: EditOp[], options?: ApplyOptions): Promise<EditResult>;
   select(source: string, options: SelectOptions): Promise<SelectResult>;
-  setSelectionMode(source: string, sections: Record<string, Policy>, options?: RequestOptions): Promise<ChangeResult>;
+  setSelectionMode(source: string, sections: SetSelectionModeParams['sections'], options?: RequestOptions): Promise<SetSelectionModeResult>;
   selection(source: string, options?: RequestOptions): Promise<SelectionResult>;
   search(source: string, query: string, options?: SearchOptions): Promise<SearchResult>;
-  highlights(source: string, section: number, options?: RequestOptions & { start?: number; count?: number }): Promise<HighlightsResult>;
+  highlights(source: string, section: number, options?: HighlightsOptions): Promise<HighlightsResult>;
   /** Sets the window (`count` 0 or absent removes it: `window: null`); answers how the held rows become the new window's. */
-  viewport(source: string, options?: RequestOptions & { start?: number; count?: number }): Promise<ChangeResult>;
+  viewport(source: string, options?: WindowOptions): Promise<ViewportResult>;
   /** Flat rows `start ..< start + count` (`count` default 100) without moving the window. */
-  rows(source: string, options?: RequestOptions & { start?: number; count?: number }): Promise<RowsResult>;
+  rows(source: string, options?: WindowOptions): Promise<RowsResult>;
   /** Outlines: expands the items (`recursive`: their descendants too); the diff of the visible rows. Unknown id: RpcError 1003. */
-  expand(source: string, ids: string[], options?: OutlineChangeOptions): Promise<ChangeResult>;
+  expand(source: string, ids: string[], options?: OutlineChangeOptions): Promise<ExpandResult>;
   /** Outlines: collapses the items (`recursive`: their descendants too); the diff of the visible rows. */
-  collapse(source: string, ids: string[], options?: OutlineChangeOptions): Promise<ChangeResult>;
+  collapse(source: string, ids: string[], options?: OutlineChangeOptions): Promise<CollapseResult>;
   /** Outlines: where `id` is (`parent`, `level`, `children` count, `hasChildren`, `expanded`, `visible`, `path`). */
   outline(source: string, id: string, options?: RequestOptions): Promise<OutlineResult>;
-  snapshot(source: string, options?: RequestOptions & { full?: false }): Promise<SnapshotResult>;
+  snapshot(source: string, options?: RequestOptions & { full?: false }): Promise<VisibleSnapshotResult>;
   /** `full: true`: every item, nested (outlines: the tree). */
   snapshot(source: string, options: RequestOptions & { full: true }): Promise<FullSnapshotResult>;
   sources(options?: RequestOptions): Promise<SourcesResult>;

@@ -80,3 +80,61 @@ import Testing
         #expect((parsed ?? 0) > 200)
     }
 }
+
+/// The handler's one lock per message: popping and looking at what is
+/// queued behind it happen together.
+@Suite struct MessageQueuePopTests {
+    static func cancel(_ id: Int) -> JSON {
+        .object(JSONObject([("jsonrpc", .string("2.0")), ("method", .string("$/cancelRequest")),
+                            ("params", .object(JSONObject([("id", .int(id))])))]))
+    }
+
+    @Test func theInspectionSeesTheEventsQueuedBehindInOrder() {
+        let queue = MessageQueue()
+        queue.push([(.message(MessageQueueTests.request(1)), 10), (.message(MessageQueueTests.request(2)), 10),
+                    (.message(Self.cancel(1)), 10)])
+        let (first, later) = queue.pop { event, pending, hasCancels -> (Int, Bool, Bool) in
+            guard case .message(let message, _) = event else { return (-1, false, false) }
+            let laterIDs = pending.compactMap { event -> JSON? in
+                if case .message(let message, _) = event { return message["id"] ?? message["params"]?["id"] }
+                return nil
+            }
+            return (message["id"]?.intValue ?? -1, laterIDs == [.int(2), .int(1)], hasCancels)
+        }
+        guard case .message = first else {
+            Issue.record("expected a message")
+            return
+        }
+        #expect(later.0 == 1 && later.1 && later.2)
+        // Once the cancel itself is popped, none is counted any more.
+        _ = queue.pop()
+        let (_, stillCancels) = queue.pop { _, pending, hasCancels in pending.isEmpty ? hasCancels : true }
+        #expect(!stillCancels)
+    }
+
+    /// Counted events (the reader's path) weigh what they were counted for.
+    @Test func countedEventsWeighTheirGivenCost() {
+        let queue = MessageQueue()
+        queue.push(counted: [(.message(MessageQueueTests.request(1)), 123, false), (.message(Self.cancel(1)), 7, true)])
+        #expect(queue.queuedBytes == 130)
+        #expect(queue.withPending { pending, hasCancels in pending.count == 2 && hasCancels })
+        _ = queue.pop()
+        _ = queue.pop()
+        #expect(queue.queuedBytes == 0)
+    }
+
+    /// The parser's count of what a message takes, which the queue weighs
+    /// it by, is at least the tree's footprint and at most a constant more:
+    /// it bounds what queued messages hold as the tree walk did.
+    @Test func theParsersFootprintIsTheTreesFootprint() throws {
+        var random = 0x5EED as UInt64
+        for length in [0, 1, 10, 100, 2_000] {
+            random = random &* 6364136223846793005 &+ 1442695040888963407
+            let text = #"{"jsonrpc":"2.0","id":\#(random >> 33),"method":"select","params":{"source":"\#(String(repeating: "s", count: length))","ids":["a","\#(String(repeating: "b", count: length))"],"n":[1,2.5,null,true,{}]}}"#
+            let (value, footprint) = try JSONParser.parseCountingFootprint(Array(text.utf8))
+            #expect(value == (try JSONParser.parse(text)))
+            #expect(footprint >= value.footprint && footprint - value.footprint <= 1024,
+                    "length \(length): \(footprint) vs \(value.footprint)")
+        }
+    }
+}

@@ -72,3 +72,36 @@ import Testing
         #expect(Self.read(fds[0], count: 6) == Array("a\nb\nc\n".utf8))
     }
 }
+
+/// The frame written straight into a batch is the frame `FrameEncoder`
+/// spells.
+@Suite struct FramingIntoBatchTests {
+    @Test func appendedFramesSpellTheSameAsFraming() {
+        for count in [0, 1, 9, 10, 99, 100, 12_345, 1 << 20, 1_000_000_007] {
+            for mode in [MessageFramer.Mode.lineDelimited, .contentLength, .undetermined] {
+                let (header, trailer) = FrameEncoder.framing(bodyCount: count, mode: mode)
+                var before: [UInt8] = [0x41], after: [UInt8] = []
+                FrameEncoder.appendFraming(bodyCount: count, mode: mode, before: true, to: &before)
+                FrameEncoder.appendFraming(bodyCount: count, mode: mode, before: false, to: &after)
+                #expect(before == [0x41] + header, "\(count) \(mode)")
+                #expect(after == trailer, "\(count) \(mode)")
+            }
+        }
+    }
+
+    @Test func contentLengthRepliesArriveFramed() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let writer = ReplyWriter(output: fds[1])
+        let bodies = (0..<2_000).map { Array(#"{"jsonrpc":"2.0","id":\#($0),"result":null}"#.utf8) }
+        let expected = bodies.flatMap { Array("Content-Length: \($0.count)\r\n\r\n".utf8) + $0 }
+        // Posted from another thread, as the handler does: more than a pipe
+        // holds, so the writer waits for this thread to read.
+        Thread {
+            for body in bodies { body.withUnsafeBytes { writer.post(body: $0, mode: .contentLength) } }
+            writer.drain()
+        }.start()
+        #expect(ReplyWriterTests.read(fds[0], count: expected.count) == expected)
+    }
+}

@@ -166,6 +166,22 @@ final class Interactive: @unchecked Sendable {
         }
     }
 
+    /// Writes `bytes` as they are (no newline added).
+    func send(bytes: [UInt8]) {
+        stdin.fileHandleForWriting.write(Data(bytes))
+    }
+
+    /// The next `count` bytes of stdout; throws at end of output.
+    func read(count: Int) throws -> [UInt8] {
+        while buffer.count < count {
+            let chunk = stdout.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw DaemonError.timedOut }
+            buffer += chunk
+        }
+        defer { buffer.removeSubrange(..<count) }
+        return Array(buffer[..<count])
+    }
+
     /// The exit status, or nil when still running after `timeout` seconds.
     func waitForExit(timeout: TimeInterval) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)

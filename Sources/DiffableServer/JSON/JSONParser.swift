@@ -55,6 +55,22 @@ public enum JSONParser {
         return try result.get()
     }
 
+    /// `parse`, with about the memory the value takes, counted while it was
+    /// built (what `JSON.footprint` would walk the tree to find).
+    /// - Complexity: O(n) in the input length.
+    static func parseCountingFootprint(_ bytes: [UInt8]) throws(JSONParseError) -> (value: JSON, footprint: Int) {
+        let result: Result<(JSON, Int), JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
+            var cursor = Cursor(buffer, maxDepth: defaultMaxDepth)
+            do throws(JSONParseError) {
+                let value = try cursor.parseDocument()
+                return .success((value, MemoryLayout<JSON>.stride + cursor.footprint))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
     /// - Complexity: O(n) in the input length.
     public static func parse(_ buffer: UnsafeRawBufferPointer, maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSON {
         var cursor = Cursor(buffer.bindMemoryOrEmpty(), maxDepth: maxDepth)

@@ -223,17 +223,51 @@ public struct JSONWriter: Sendable {
     /// - Complexity: O(size of the output).
     public static func bytes(_ value: JSON, maxDepth: Int) -> [UInt8]? {
         var writer = JSONWriter()
-        guard writer.walk(value, maxDepth: maxDepth, { writer, leaf in writer.append(leaf: leaf) }) else { return nil }
+        guard writer.stackWalk(value, maxDepth: maxDepth, { writer, leaf in writer.append(leaf: leaf) }) else { return nil }
         return writer.bytes
     }
 
+    /// Levels that `walk` writes by recursion before it moves to an
+    /// explicit stack: a constant bound, whatever the input. Most replies
+    /// nest less, and then need no stack allocated at all.
+    static let recursionLevels = 6
+
     /// Writes the brackets, keys and commas of `value` and hands every
-    /// scalar (and raw fragment) to `leaf`; false, with the output cut
-    /// short, when the value nests deeper than `maxDepth`. Containers wait
-    /// on an explicit stack, so no input can exhaust the call stack.
+    /// scalar (and raw fragment) to `leaf`. The first `recursionLevels`
+    /// levels recurse; deeper containers wait on an explicit stack
+    /// (`stackWalk`), so no input can exhaust the call stack.
+    private mutating func walk(_ value: JSON, levels: Int = JSONWriter.recursionLevels,
+                               _ leaf: (inout JSONWriter, JSON) -> Void) {
+        switch value {
+        case .array(let elements):
+            guard levels > 0 else {
+                stackWalk(value, leaf)
+                return
+            }
+            beginArray()
+            for element in elements { walk(element, levels: levels - 1, leaf) }
+            endArray()
+        case .object(let object):
+            guard levels > 0 else {
+                stackWalk(value, leaf)
+                return
+            }
+            beginObject()
+            for member in object.members {
+                key(member.key)
+                walk(member.value, levels: levels - 1, leaf)
+            }
+            endObject()
+        default:
+            leaf(&self, value)
+        }
+    }
+
+    /// `walk` with every container on an explicit stack; false, with the
+    /// output cut short, when the value nests deeper than `maxDepth`.
     @discardableResult
-    private mutating func walk(_ value: JSON, maxDepth: Int = .max,
-                               _ leaf: (inout JSONWriter, JSON) -> Void) -> Bool {
+    private mutating func stackWalk(_ value: JSON, maxDepth: Int = .max,
+                                    _ leaf: (inout JSONWriter, JSON) -> Void) -> Bool {
         enum Open {
             case array([JSON], next: Int)
             case object(JSONObject, next: Int)

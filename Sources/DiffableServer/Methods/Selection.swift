@@ -17,11 +17,11 @@ extension Server {
         let policies = source.selection.policies.keys.sorted().compactMap { id -> (String, JSON)? in
             source.selection.policies[id].map { (id, SelectionCodec.encode($0)) }
         }
-        return .object(JSONObject([
-            ("source", .string(source.name)),
-            ("version", .int(source.version)),
-            ("selected", .array(selected)),
-            ("policies", .object(JSONObject(policies))),
+        return .object(JSONObject(members: [
+            (key: "source", value: .string(source.name)),
+            (key: "version", value: .int(source.version)),
+            (key: "selected", value: .array(selected)),
+            (key: "policies", value: .object(JSONObject(policies))),
         ]))
     }
 }

@@ -6,13 +6,13 @@ extension Server {
         try Params.checkNone(raw, method: "sources")
         let list: [JSON] = sources.keys.sorted().compactMap { name in
             guard let source = sources[name] else { return nil }
-            return .object(JSONObject([
-                ("source", .string(name)),
-                ("version", .int(source.version)),
-                ("sections", .int(source.snapshot.sections.count)),
-                ("items", .int(source.snapshot.itemCount)),
+            return .object(JSONObject(members: [
+                (key: "source", value: .string(name)),
+                (key: "version", value: .int(source.version)),
+                (key: "sections", value: .int(source.snapshot.sections.count)),
+                (key: "items", value: .int(source.snapshot.itemCount)),
             ]))
         }
-        return .object(JSONObject([("sources", .array(list))]))
+        return .object(JSONObject(members: [(key: "sources", value: .array(list))]))
     }
 }

@@ -10,6 +10,8 @@ extension Params {
     ///   ones, and the closest accepted one for each likely typo.
     /// - Complexity: O(members × accepted × name length²); both lists are short.
     func checkMembers(_ accepted: [String], alsoAccepting universal: [String] = Params.universalMembers) throws(RPCError) {
+        // The common case, every member known, allocates nothing.
+        guard object.members.contains(where: { !accepted.contains($0.key) && !universal.contains($0.key) }) else { return }
         let allowed = accepted + universal
         let unknown = object.keys.filter { !allowed.contains($0) }
         guard !unknown.isEmpty else { return }

@@ -189,7 +189,8 @@ public final class Server {
                            data: .object(JSONObject([("method", .string(method))] + (guess.map { [("suggestion", .string($0))] } ?? []))))
         }
         // Methods without params refuse the token as an unknown member.
-        let token = Self.takesProgress.contains(method) ? lazyParams?.workDoneToken ?? params?["workDoneToken"] : nil
+        var token = lazyParams?.workDoneToken ?? params?["workDoneToken"]
+        if token != nil, !Self.takesProgress.contains(method) { token = nil }
         if let token {
             switch token {
             case .string: break
@@ -232,11 +233,11 @@ public final class Server {
     // MARK: responses
 
     static func resultResponse(id: JSON, _ result: JSON) -> JSON {
-        .object(JSONObject([("jsonrpc", .string("2.0")), ("id", id), ("result", result)]))
+        .object(JSONObject(members: [(key: "jsonrpc", value: .string("2.0")), (key: "id", value: id), (key: "result", value: result)]))
     }
 
     static func errorResponse(id: JSON, _ error: RPCError) -> JSON {
-        .object(JSONObject([("jsonrpc", .string("2.0")), ("id", id), ("error", error.json)]))
+        .object(JSONObject(members: [(key: "jsonrpc", value: .string("2.0")), (key: "id", value: id), (key: "error", value: error.json)]))
     }
 
     // MARK: helpers for handlers

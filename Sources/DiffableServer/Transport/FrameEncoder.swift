@@ -9,6 +9,28 @@ public enum FrameEncoder {
         }
     }
 
+    /// Appends the frame of a body of `bodyCount` bytes to `out`: the
+    /// header before the body (`before: true`) or the trailer after it, as
+    /// `framing` spells them, without allocating.
+    /// - Complexity: O(digits of bodyCount).
+    static func appendFraming(bodyCount: Int, mode: MessageFramer.Mode, before: Bool, to out: inout [UInt8]) {
+        switch mode {
+        case .lineDelimited:
+            if !before { out.append(0x0A) }
+        case .contentLength, .undetermined:
+            guard before else { return }
+            out.append(contentsOf: "Content-Length: ".utf8)
+            let count = max(0, bodyCount)
+            var divisor = 1
+            while divisor <= count / 10 { divisor *= 10 }
+            repeat {
+                out.append(UInt8(ascii: "0") &+ UInt8(count / divisor % 10))
+                divisor /= 10
+            } while divisor > 0
+            out.append(contentsOf: [0x0D, 0x0A, 0x0D, 0x0A] as [UInt8])
+        }
+    }
+
     /// `.contentLength` and `.undetermined`: exactly `Content-Length: N\r\n\r\n` + body, no other header.
     /// `.lineDelimited`: body + `\n` (safe because `JSONWriter` never emits raw newlines).
     /// - Complexity: O(body.count), one allocation.

@@ -57,28 +57,38 @@ final class MessageQueue: @unchecked Sendable {
     /// Queues events in order, under one lock (the reader hands over the
     /// small messages of one read together).
     func push(_ events: [(event: IncomingEvent, size: Int)]) {
+        push(counted: events.map { ($0.event, max($0.size, Self.footprint($0.event)), Self.isCancel($0.event)) })
+    }
+
+    /// Queues events whose cost (see `push(_:size:)`) and cancel-ness the
+    /// caller already knows, in order, under one lock: the reader hands
+    /// over the small messages of one read together, their footprints
+    /// counted while they were parsed.
+    /// - Complexity: amortized O(events.count).
+    func push(counted events: [(event: IncomingEvent, cost: Int, isCancel: Bool)]) {
         guard !events.isEmpty else { return }
-        let costs = events.map { max($0.size, Self.footprint($0.event)) }
         condition.lock()
-        for (i, (event, _)) in events.enumerated() {
-            items.append(event)
-            self.costs.append(costs[i])
-            queuedBytes += costs[i]
-            if Self.isCancel(event) { queuedCancels += 1 }
+        for entry in events {
+            items.append(entry.event)
+            costs.append(entry.cost)
+            queuedBytes += entry.cost
+            if entry.isCancel { queuedCancels += 1 }
         }
         if waitingForEvents > 0 { condition.broadcast() }
         condition.unlock()
     }
 
-    private static func isCancel(_ event: IncomingEvent) -> Bool {
+    static func isCancel(_ event: IncomingEvent) -> Bool {
         guard case .message(.object(let object), _) = event else { return false }
         return object["method"] == .string("$/cancelRequest")
     }
 
+    /// What queuing an event costs besides what it holds: its slot and its cost's.
+    static let base = MemoryLayout<IncomingEvent>.stride + MemoryLayout<Int>.stride
+
     /// About the memory an event holds while queued: a large request's bytes
     /// (its params stay unparsed until handled), a parsed message's tree.
     static func footprint(_ event: IncomingEvent) -> Int {
-        let base = MemoryLayout<IncomingEvent>.stride + MemoryLayout<Int>.stride
         switch event {
         case .message(let message, let lazyParams):
             return base + message.footprint + (lazyParams?.body.count ?? 0)
@@ -94,6 +104,14 @@ final class MessageQueue: @unchecked Sendable {
     /// The next event, waiting for one. `whenEmpty` runs (under the lock)
     /// before waiting: the handler's cue that no request is queued.
     func pop(whenEmpty: () -> Void = {}) -> IncomingEvent {
+        pop(whenEmpty: whenEmpty) { _, _, _ in () }.event
+    }
+
+    /// `pop`, then `inspect` on the event and the events queued after it,
+    /// as `withPending` gives them, under the same lock: the handler's one
+    /// lock per message.
+    func pop<R>(whenEmpty: () -> Void = {},
+                inspect: (IncomingEvent, ArraySlice<IncomingEvent>, _ hasCancels: Bool) -> R) -> (event: IncomingEvent, inspected: R) {
         condition.lock()
         defer { condition.unlock() }
         if head >= items.count { whenEmpty() }
@@ -115,7 +133,7 @@ final class MessageQueue: @unchecked Sendable {
             head = 0
         }
         if waitingForRoom > 0, queuedBytes <= byteBound { condition.broadcast() }
-        return event
+        return (event, inspect(event, items[head...], queuedCancels > 0))
     }
 
     /// Returns once the queued events take at most `byteBound` bytes.

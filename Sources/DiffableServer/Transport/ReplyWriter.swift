@@ -60,6 +60,25 @@ final class ReplyWriter: @unchecked Sendable {
         if writerWaiting && (wasEmpty || buffer.count >= Self.batchBytes) { condition.broadcast() }
     }
 
+    /// Frames `body` for `mode` (`FrameEncoder`) into the next batch, the
+    /// frame written straight into the batch. Waits while more than
+    /// `boundBytes` are unwritten.
+    func post(body: UnsafeRawBufferPointer, mode: MessageFramer.Mode) {
+        condition.lock()
+        defer { condition.unlock() }
+        startIfNeeded()
+        while buffer.count > Self.boundBytes {
+            handlerWaiting = true
+            condition.wait()
+            handlerWaiting = false
+        }
+        let wasEmpty = buffer.isEmpty
+        FrameEncoder.appendFraming(bodyCount: body.count, mode: mode, before: true, to: &buffer)
+        buffer.append(contentsOf: body)
+        FrameEncoder.appendFraming(bodyCount: body.count, mode: mode, before: false, to: &buffer)
+        if writerWaiting && (wasEmpty || buffer.count >= Self.batchBytes) { condition.broadcast() }
+    }
+
     /// Asks for what is buffered to be written now (no request is waiting
     /// to add to it). - Complexity: O(1); the write happens on the writer thread.
     func flush() {

@@ -96,7 +96,13 @@ public final class StdioSession: @unchecked Sendable {
         }
         while true {
             // Replies wait for a shared write only while requests are queued.
-            let next = queue.pop(whenEmpty: writer.flush)
+            // A request made moot by a message queued after it is answered
+            // without running (`Server.cancellation`); the look is taken
+            // under the lock that pops it.
+            let (next, cancelled) = queue.pop(whenEmpty: writer.flush) { event, later, hasCancels -> JSON? in
+                guard case .message(let message, _) = event else { return nil }
+                return server.cancellation(for: message, pendingLater: later, hasCancels: hasCancels)
+            }
             switch next {
             case .endOfInput:
                 writer.drain()
@@ -113,7 +119,7 @@ public final class StdioSession: @unchecked Sendable {
                 // Background builds the request makes start once its reply
                 // is written (see `BackgroundBuilds`).
                 BackgroundBuilds.holdStarts()
-                if let cancelled = queue.withPending({ server.cancellation(for: message, pendingLater: $0, hasCancels: $1) }) {
+                if let cancelled {
                     response = cancelled
                 } else {
                     let flag = CancellationFlag()
@@ -173,8 +179,8 @@ public final class StdioSession: @unchecked Sendable {
     /// Writes one framed message (through the batching writer).
     private func send(_ body: [UInt8]) {
         tracer?.record(body, .outgoing)
-        let (header, trailer) = FrameEncoder.framing(bodyCount: body.count, mode: currentMode)
-        body.withUnsafeBytes { writer.post(header: header, body: $0, trailer: trailer) }
+        let mode = currentMode
+        body.withUnsafeBytes { writer.post(body: $0, mode: mode) }
     }
 
     /// The handler's serialization buffer, reused for every reply.
@@ -204,11 +210,11 @@ public final class StdioSession: @unchecked Sendable {
             emitted += piece.count
         }
         let count = emitted + replyBytes.count
-        let (header, trailer) = FrameEncoder.framing(bodyCount: count, mode: mode)
         if emitted == 0 {
-            replyBytes.withUnsafeBytes { writer.post(header: header, body: $0, trailer: trailer) }
+            replyBytes.withUnsafeBytes { writer.post(body: $0, mode: mode) }
             return count
         }
+        let (header, trailer) = FrameEncoder.framing(bodyCount: count, mode: mode)
         if mode == .lineDelimited {
             writeAll(replyBytes)
             writeAll(trailer)
@@ -294,19 +300,23 @@ public final class StdioSession: @unchecked Sendable {
         modeLock.unlock()
     }
 
-    /// Events parsed from one read, queued together (reader thread only).
-    private var staged: [(event: IncomingEvent, size: Int)] = []
+    /// Events parsed from one read, queued together (reader thread only),
+    /// with what each counts for in the queue (`MessageQueue.push(counted:)`).
+    private var staged: [(event: IncomingEvent, cost: Int, isCancel: Bool)] = []
     /// Staged events are queued at least this often, so the handler starts
     /// on the first messages of a large read while the rest are parsed.
     static let stageLimit = 32
 
-    private func stage(_ event: IncomingEvent, size: Int = 0) {
-        staged.append((event, size))
+    /// `footprint`: the event's, when known (a parsed message's, counted by
+    /// the parser); else it is walked (`MessageQueue.footprint`).
+    private func stage(_ event: IncomingEvent, size: Int = 0, footprint: Int? = nil) {
+        let held = footprint.map { MessageQueue.base + $0 } ?? MessageQueue.footprint(event)
+        staged.append((event, max(size, held), MessageQueue.isCancel(event)))
         if staged.count >= Self.stageLimit { pushStaged() }
     }
 
     private func pushStaged() {
-        queue.push(staged)
+        queue.push(counted: staged)
         staged.removeAll(keepingCapacity: true)
     }
 
@@ -341,10 +351,10 @@ public final class StdioSession: @unchecked Sendable {
                 return true
             }
             do {
-                let message = try JSONParser.parse(body)
+                let (message, footprint) = try JSONParser.parseCountingFootprint(body)
                 tracer?.record(body, .incoming)
                 cancelIfRunning(message)
-                stage(.message(message), size: body.count)
+                stage(.message(message), size: body.count, footprint: footprint)
                 return true
             } catch {
                 tracer?.record(body, .incoming, isJSON: false)

@@ -15,19 +15,25 @@ extension DataSource {
     /// calls `edit`, which never takes this path. On a failure the rows
     /// written so far are put back, so the source is as it was.
     ///
+    /// The new bytes go into the source's `contentArenas`, which, when the
+    /// edit has succeeded, copies the rows out of arenas left mostly dead.
+    ///
     /// Nil (nothing done) unless the ops set contents only, the source is
     /// flat, has no search field (a search index would have to be carried
     /// through the edit, reading the old rows) and shows the full snapshot.
     ///
     /// - Complexity: O(ops × (chunks of a section + size of the new
     ///   content)) when the edit index's offset hints are right (they stay
-    ///   right through content edits), plus O(k log k) for the k changed rows.
+    ///   right through content edits), plus O(k log k) for the k changed
+    ///   rows, plus O(rows) when an arena is compacted (amortized, see
+    ///   `ContentArenas.compact`).
     public mutating func editContentsInPlace(_ ops: [EditOperation]) throws(EditError) -> Update? {
         guard !ops.isEmpty, outline.isEmpty, search == nil, Self.setsContentsOnly(ops), sharesRows(visible, snapshot) else {
             return nil
         }
         var index = takeEditIndex()
-        var writer = ContentWriter(sections: snapshot.sections)
+        var writer = ContentWriter(sections: snapshot.sections, arenas: contentArenas)
+        contentArenas = ContentArenas()
         // The writer is now the only holder of the rows: writes go in place.
         snapshot = Snapshot()
         visible = Snapshot()
@@ -36,6 +42,7 @@ extension DataSource {
                 try writer.apply(op, index: &index)
             } catch {
                 writer.rollBack()
+                contentArenas = writer.arenas
                 snapshot = Snapshot(sections: writer.sections)
                 visible = snapshot
                 editIndex = index
@@ -44,8 +51,11 @@ extension DataSource {
             }
         }
         let (changeset, before) = writer.changeset()
+        // Same bytes, other arenas: after the changeset, which reads contents only.
+        writer.arenas.compact(&writer.sections)
+        contentArenas = writer.arenas
         let edited = Snapshot(sections: writer.sections)
-        writer = ContentWriter(sections: [])
+        writer = ContentWriter(sections: [], arenas: ContentArenas())
         snapshot = edited
         visible = edited
         var update = commit(edited, fullChangeset: changeset)
@@ -77,6 +87,8 @@ extension DataSource {
 /// a failure, and what each changed row had, for the changeset.
 struct ContentWriter {
     var sections: [Section]
+    /// Where changed rows are written (the source's, for the edit).
+    var arenas: ContentArenas
     /// Every write, in order: the row and the item it replaced.
     private var undo: [(path: ItemPath, item: Item)] = []
     /// Each touched row, first touch first: its path, the item it had
@@ -84,8 +96,9 @@ struct ContentWriter {
     private var touched: [ItemID: Int] = [:]
     private var rows: [(path: ItemPath, before: Item, reconfigure: Bool)] = []
 
-    init(sections: [Section]) {
+    init(sections: [Section], arenas: ContentArenas) {
         self.sections = sections
+        self.arenas = arenas
     }
 
     /// Applies one op as `EditWorkspace.apply` does.
@@ -140,12 +153,16 @@ struct ContentWriter {
             rows.append((path, old, reconfigure))
         }
         undo.append((path, old))
-        sections[path.section].items[path.row] = Item(id: update.id, content: update.content, text: update.text)
+        sections[path.section].items[path.row] = arenas.write(replacing: old, content: update.content, text: update.text)
+            ?? Item(id: update.id, content: update.content, text: update.text)
     }
 
     /// Puts back every row written, last first.
     mutating func rollBack() {
-        while let (path, item) = undo.popLast() { sections[path.section].items[path.row] = item }
+        while let (path, item) = undo.popLast() {
+            arenas.replaced(sections[path.section].items[path.row], by: item)
+            sections[path.section].items[path.row] = item
+        }
     }
 
     /// The edit's changeset (as `EditWorkspace.changeset()` derives it:

@@ -30,6 +30,16 @@ struct ContentArenas: Sendable {
     /// Arenas that lost rows in the current edit, by address, to check when
     /// it ends.
     private var losers: [UInt: ByteArena] = [:]
+    /// Arenas found mostly dead, not yet compacted. An edit compacts them
+    /// one at a time until it has copied `arenaSize` bytes plus three
+    /// times what it wrote (which keeps up with the dead bytes edits
+    /// leave), so the copies of one arena's rows are made before the next
+    /// arena is freed, never all at once, and the pause is bounded by the
+    /// edit's own size.
+    private var pending: [(address: UInt, arena: ByteArena)] = []
+    /// Bytes written by the current edit; `size` of the arenas.
+    private var written = 0
+    private let size: Int
     /// The arena written into when the last edit ended: exempt from
     /// compaction while written into, checked once the builder moves on.
     private var lastWritten: ByteArena?
@@ -37,6 +47,7 @@ struct ContentArenas: Sendable {
     /// `arenaSize`: bytes of each arena written into (tests make it small).
     init(arenaSize: Int = Self.arenaSize) {
         builder = ByteArena.Builder(counted: arenaSize)
+        size = arenaSize
     }
 
     /// `old`'s row, with the new content and search text, written into the
@@ -45,11 +56,11 @@ struct ContentArenas: Sendable {
     /// - Complexity: O(bytes of the id, content and text), amortized.
     mutating func write(replacing old: Item, content: Content?, text: String?) -> Item? {
         var text = text
-        let written: (ByteArena, UInt32)? = old.withIDBytes { id in
+        let place: (ByteArena, UInt32)? = old.withIDBytes { id in
             guard text != nil else { return write(id, content, UnsafeRawBufferPointer(start: nil, count: 0)) }
             return text?.withUTF8 { write(id, content, UnsafeRawBufferPointer($0)) }
         }
-        guard let (arena, base) = written else { return nil }
+        guard let (arena, base) = place else { return nil }
         let contentCount = content.map { UInt32(truncatingIfNeeded: $0.byteCount) } ?? Item.noContent
         var (textStart, textEnd) = (Item.noText, Item.noText)
         if let text {
@@ -59,6 +70,7 @@ struct ContentArenas: Sendable {
         let item = Item(storage: arena, base: base, idCount: UInt32(truncatingIfNeeded: old.idByteCount),
                         contentCount: contentCount, textStart: textStart, textEnd: textEnd, idHash: old.idHash)
         replaced(old, by: item)
+        written += item.arenaBytes
         return item
     }
 
@@ -77,34 +89,43 @@ struct ContentArenas: Sendable {
         losers[old.arenaAddress] = arena
     }
 
-    /// Copies the rows of `sections` out of every arena that lost rows in
-    /// this edit and is now mostly dead bytes (the arena being written
-    /// into excepted), so those arenas are freed with the last view of
-    /// them; forgets the arenas that lost rows.
-    /// - Complexity: O(rows of the sections) when an arena is compacted
-    ///   (a check of each row's arena), plus O(bytes copied); else O(arenas
-    ///   that lost rows). Amortized over the edits that emptied the arena,
-    ///   O(bytes they wrote) copied.
-    mutating func compact(_ sections: inout [Section]) {
+    /// Notes the arenas that lost rows in this edit and are now mostly
+    /// dead bytes (the arena being written into excepted), and copies the
+    /// rows of `sections` out of noted ones (see `pending`), so each is
+    /// freed with the last view of it (`index` keys the moved rows by
+    /// their new bytes); forgets the arenas that lost rows.
+    /// - Complexity: O(rows of the sections) per arena compacted (a check
+    ///   of each row's arena), plus O(`arenaSize` + bytes the edit wrote)
+    ///   copied; else O(arenas that lost rows). Amortized, at most three
+    ///   bytes copied per dead byte reclaimed.
+    mutating func compact(_ sections: inout [Section], index: inout EditIndex) {
         defer {
             losers.removeAll(keepingCapacity: true)
             lastWritten = builder.arena
+            written = 0
         }
         let current = builder.arena.map { Item.address(of: $0) } ?? 0
         if let last = lastWritten, Item.address(of: last) != current { losers[Item.address(of: last)] = last }
         let (numerator, denominator) = Self.compactBelow
-        var sparse = Set<UInt>()
-        for (address, arena) in losers where address != current && arena.isLive(under: numerator, denominator) {
-            sparse.insert(address)
+        for (address, arena) in losers where address != current && arena.isLive(under: numerator, denominator)
+            && !pending.contains(where: { $0.address == address }) {
+            pending.append((address, arena))
         }
-        guard !sparse.isEmpty else { return }
-        for s in sections.indices {
-            sections[s].items.rebaseItems(in: sparse) { item in
-                guard let arena = item.arena, let copied = item.copied(into: &builder) else { return nil }
-                arena.addLive(-item.arenaBytes)
-                copied.arena?.addLive(copied.arenaBytes)
-                return copied
+        var copied = 0
+        while copied < size + 3 * written, let (address, arena) = pending.first {
+            pending.removeFirst()
+            var moved: [Item] = []
+            for s in sections.indices {
+                sections[s].items.rebaseItems(in: [address]) { item in
+                    guard let copy = item.copied(into: &builder) else { return nil }
+                    arena.addLive(-item.arenaBytes)
+                    copy.arena?.addLive(copy.arenaBytes)
+                    copied += copy.arenaBytes
+                    moved.append(copy)
+                    return copy
+                }
             }
+            for item in moved { index.rekey(item) }
         }
     }
 }

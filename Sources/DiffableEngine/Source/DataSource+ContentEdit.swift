@@ -41,7 +41,7 @@ extension DataSource {
             do throws(EditFailure) {
                 try writer.apply(op, index: &index)
             } catch {
-                writer.rollBack()
+                writer.rollBack(index: &index)
                 contentArenas = writer.arenas
                 snapshot = Snapshot(sections: writer.sections)
                 visible = snapshot
@@ -52,7 +52,7 @@ extension DataSource {
         }
         let (changeset, before) = writer.changeset()
         // Same bytes, other arenas: after the changeset, which reads contents only.
-        writer.arenas.compact(&writer.sections)
+        writer.arenas.compact(&writer.sections, index: &index)
         contentArenas = writer.arenas
         let edited = Snapshot(sections: writer.sections)
         writer = ContentWriter(sections: [], arenas: ContentArenas())
@@ -117,12 +117,12 @@ struct ContentWriter {
             if !unknown.isEmpty { throw EditFailure(.unknownItem, unknown) }
             for (update, path) in zip(updates, paths) {
                 guard let path else { continue }
-                set(update, at: path, reconfigure: style == .reconfigure)
+                set(update, at: path, reconfigure: style == .reconfigure, index: &index)
             }
         case .transformContent(let transform):
             guard let path = locate(ItemID(transform.id), index: &index) else { throw EditFailure(.unknownItem, [transform.id]) }
             let update = try transform.update(from: sections[path.section].items[path.row].content)
-            set(update, at: path, reconfigure: false)
+            set(update, at: path, reconfigure: false, index: &index)
         default:
             throw EditFailure(.unknownItem, [])
         }
@@ -142,7 +142,7 @@ struct ContentWriter {
     }
 
     /// Writes the new content when it differs, noting the row.
-    private mutating func set(_ update: ContentUpdate, at path: ItemPath, reconfigure: Bool) {
+    private mutating func set(_ update: ContentUpdate, at path: ItemPath, reconfigure: Bool, index: inout EditIndex) {
         let old = sections[path.section].items[path.row]
         guard old.content != update.content else { return }
         let key = old.itemID
@@ -153,15 +153,19 @@ struct ContentWriter {
             rows.append((path, old, reconfigure))
         }
         undo.append((path, old))
-        sections[path.section].items[path.row] = arenas.write(replacing: old, content: update.content, text: update.text)
+        let new = arenas.write(replacing: old, content: update.content, text: update.text)
             ?? Item(id: update.id, content: update.content, text: update.text)
+        sections[path.section].items[path.row] = new
+        // The index's key for it is a view of the row's bytes: of the new row now.
+        index.rekey(new)
     }
 
     /// Puts back every row written, last first.
-    mutating func rollBack() {
+    mutating func rollBack(index: inout EditIndex) {
         while let (path, item) = undo.popLast() {
             arenas.replaced(sections[path.section].items[path.row], by: item)
             sections[path.section].items[path.row] = item
+            index.rekey(item)
         }
     }
 

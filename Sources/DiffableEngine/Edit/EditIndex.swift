@@ -70,16 +70,6 @@ public struct EditIndex: Sendable {
     /// Number of indexed items.
     public var itemCount: Int { locationOfItem.count }
 
-    /// Keys the entry of `item`'s id by `item`'s own view of it, so the
-    /// index keeps no other arena alive for it (a key is a view of the
-    /// bytes of the item it was taken from; see `ContentArenas`).
-    /// - Complexity: O(length of the id), expected.
-    mutating func rekey(_ item: Item) {
-        let key = item.itemID
-        guard let location = locationOfItem.removeValue(forKey: key) else { return }
-        locationOfItem[key] = location
-    }
-
     /// Item id → section id.
     /// - Complexity: O(n)
     var sectionOfItem: [String: String] {

@@ -17,12 +17,10 @@
 /// (`isSparse`, `Writer.keep`), so what a source holds stays within about
 /// twice its items' bytes.
 ///
-/// Bytes once written are only read, from any thread: a builder appends
-/// past `used` (the `apply` decoder's before any item is handed out, the
-/// one a source's content edits write into, `ContentArenas`, after), never
-/// over bytes an item views. `live` is a hint written on the handler's
-/// thread between requests, or by the edit that changes the rows (no
-/// reader relies on it for correctness).
+/// Bytes are written only while the arena is private to one builder, before
+/// any item of it is handed out; after that they are only read, from any
+/// thread. `live` is a hint written by the decoder's thread between
+/// requests (no reader relies on it for correctness).
 public struct ByteArena: @unchecked Sendable {
     /// The allocation: a header and the bytes after it.
     @usableFromInline final class Storage: ManagedBuffer<Header, UInt8> {}
@@ -87,23 +85,6 @@ public struct ByteArena: @unchecked Sendable {
     /// Records how many bytes the newest decoded snapshot uses.
     public func setLive(_ bytes: Int) { header.live = bytes }
 
-    /// Whether `live` holds a count (a builder's arena, or one an
-    /// `ArenaUse` recorded), not `uncounted`.
-    var isCounted: Bool { header.live < Self.uncounted }
-
-    /// Adds `delta` to a counted arena's `live` (never below 0): an edit
-    /// that stops or starts using bytes of it (see `ContentArenas`).
-    func addLive(_ delta: Int) {
-        guard isCounted else { return }
-        header.live = Swift.max(0, header.live + delta)
-    }
-
-    /// Whether a counted arena's `live` bytes are under `numerator /
-    /// denominator` of its written bytes.
-    func isLive(under numerator: Int, _ denominator: Int) -> Bool {
-        isCounted && header.live * denominator < header.used * numerator
-    }
-
     /// Room left.
     var free: Int { capacity - header.used }
 
@@ -128,45 +109,19 @@ public struct ByteArena: @unchecked Sendable {
 extension ByteArena {
     /// Writes contents one after the other into arenas of `chunkSize`
     /// bytes (a larger content gets an arena of its own size).
-    public struct Builder: Sendable {
+    public struct Builder {
         private var current: ByteArena?
-        /// Bytes of the arenas it makes (a larger content gets its size).
-        private var size = ByteArena.chunkSize
-        /// Whether its arenas start counted at 0 live bytes (see `addLive`).
-        private var counted = false
 
         public init() {}
 
-        /// A builder of arenas of `size` bytes whose `live` counts start at 0.
-        init(counted size: Int) {
-            self.size = size
-            counted = true
-        }
-
-        /// The arena it writes into, if any.
-        var arena: ByteArena? { current }
-
         /// An arena with `count` bytes free: the current one, or a new one
-        /// (`size`, or `count` when larger). Nil past 4 GB.
+        /// (`chunkSize`, or `count` when larger). Nil past 4 GB.
         private mutating func room(_ count: Int) -> ByteArena? {
             guard count < Int(UInt32.max) else { return nil }
             if let arena = current, arena.free >= count { return arena }
-            let arena = ByteArena.make(capacity: Swift.max(size, count), shared: true)
-            if counted { arena.setLive(0) }
+            let arena = ByteArena.make(capacity: Swift.max(ByteArena.chunkSize, count), shared: true)
             current = arena
             return arena
-        }
-
-        /// Writes the pieces one after the other and answers where the
-        /// first starts; nil past 4 GB.
-        /// - Complexity: O(bytes), amortized.
-        mutating func write(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer, _ c: UnsafeRawBufferPointer)
-        -> (ByteArena, UInt32)? {
-            guard let arena = room(a.count + b.count + c.count) else { return nil }
-            let start = arena.append(a)
-            arena.append(b)
-            arena.append(c)
-            return (arena, UInt32(truncatingIfNeeded: start))
         }
 
         /// Writes `bytes` and answers where they are.

@@ -15,25 +15,19 @@ extension DataSource {
     /// calls `edit`, which never takes this path. On a failure the rows
     /// written so far are put back, so the source is as it was.
     ///
-    /// The new bytes go into the source's `contentArenas`, which, when the
-    /// edit has succeeded, copies the rows out of arenas left mostly dead.
-    ///
     /// Nil (nothing done) unless the ops set contents only, the source is
     /// flat, has no search field (a search index would have to be carried
     /// through the edit, reading the old rows) and shows the full snapshot.
     ///
     /// - Complexity: O(ops × (chunks of a section + size of the new
     ///   content)) when the edit index's offset hints are right (they stay
-    ///   right through content edits), plus O(k log k) for the k changed
-    ///   rows, plus O(rows) when an arena is compacted (amortized, see
-    ///   `ContentArenas.compact`).
+    ///   right through content edits), plus O(k log k) for the k changed rows.
     public mutating func editContentsInPlace(_ ops: [EditOperation]) throws(EditError) -> Update? {
         guard !ops.isEmpty, outline.isEmpty, search == nil, Self.setsContentsOnly(ops), sharesRows(visible, snapshot) else {
             return nil
         }
         var index = takeEditIndex()
-        var writer = ContentWriter(sections: snapshot.sections, arenas: contentArenas)
-        contentArenas = ContentArenas()
+        var writer = ContentWriter(sections: snapshot.sections)
         // The writer is now the only holder of the rows: writes go in place.
         snapshot = Snapshot()
         visible = Snapshot()
@@ -41,8 +35,7 @@ extension DataSource {
             do throws(EditFailure) {
                 try writer.apply(op, index: &index)
             } catch {
-                writer.rollBack(index: &index)
-                contentArenas = writer.arenas
+                writer.rollBack()
                 snapshot = Snapshot(sections: writer.sections)
                 visible = snapshot
                 editIndex = index
@@ -51,11 +44,8 @@ extension DataSource {
             }
         }
         let (changeset, before) = writer.changeset()
-        // Same bytes, other arenas: after the changeset, which reads contents only.
-        writer.arenas.compact(&writer.sections, index: &index)
-        contentArenas = writer.arenas
         let edited = Snapshot(sections: writer.sections)
-        writer = ContentWriter(sections: [], arenas: ContentArenas())
+        writer = ContentWriter(sections: [])
         snapshot = edited
         visible = edited
         var update = commit(edited, fullChangeset: changeset)
@@ -87,8 +77,6 @@ extension DataSource {
 /// a failure, and what each changed row had, for the changeset.
 struct ContentWriter {
     var sections: [Section]
-    /// Where changed rows are written (the source's, for the edit).
-    var arenas: ContentArenas
     /// Every write, in order: the row and the item it replaced.
     private var undo: [(path: ItemPath, item: Item)] = []
     /// Each touched row, first touch first: its path, the item it had
@@ -96,9 +84,8 @@ struct ContentWriter {
     private var touched: [ItemID: Int] = [:]
     private var rows: [(path: ItemPath, before: Item, reconfigure: Bool)] = []
 
-    init(sections: [Section], arenas: ContentArenas) {
+    init(sections: [Section]) {
         self.sections = sections
-        self.arenas = arenas
     }
 
     /// Applies one op as `EditWorkspace.apply` does.
@@ -117,12 +104,12 @@ struct ContentWriter {
             if !unknown.isEmpty { throw EditFailure(.unknownItem, unknown) }
             for (update, path) in zip(updates, paths) {
                 guard let path else { continue }
-                set(update, at: path, reconfigure: style == .reconfigure, index: &index)
+                set(update, at: path, reconfigure: style == .reconfigure)
             }
         case .transformContent(let transform):
             guard let path = locate(ItemID(transform.id), index: &index) else { throw EditFailure(.unknownItem, [transform.id]) }
             let update = try transform.update(from: sections[path.section].items[path.row].content)
-            set(update, at: path, reconfigure: false, index: &index)
+            set(update, at: path, reconfigure: false)
         default:
             throw EditFailure(.unknownItem, [])
         }
@@ -142,7 +129,7 @@ struct ContentWriter {
     }
 
     /// Writes the new content when it differs, noting the row.
-    private mutating func set(_ update: ContentUpdate, at path: ItemPath, reconfigure: Bool, index: inout EditIndex) {
+    private mutating func set(_ update: ContentUpdate, at path: ItemPath, reconfigure: Bool) {
         let old = sections[path.section].items[path.row]
         guard old.content != update.content else { return }
         let key = old.itemID
@@ -153,20 +140,12 @@ struct ContentWriter {
             rows.append((path, old, reconfigure))
         }
         undo.append((path, old))
-        let new = arenas.write(replacing: old, content: update.content, text: update.text)
-            ?? Item(id: update.id, content: update.content, text: update.text)
-        sections[path.section].items[path.row] = new
-        // The index's key for it is a view of the row's bytes: of the new row now.
-        index.rekey(new)
+        sections[path.section].items[path.row] = Item(id: update.id, content: update.content, text: update.text)
     }
 
     /// Puts back every row written, last first.
-    mutating func rollBack(index: inout EditIndex) {
-        while let (path, item) = undo.popLast() {
-            arenas.replaced(sections[path.section].items[path.row], by: item)
-            sections[path.section].items[path.row] = item
-            index.rekey(item)
-        }
+    mutating func rollBack() {
+        while let (path, item) = undo.popLast() { sections[path.section].items[path.row] = item }
     }
 
     /// The edit's changeset (as `EditWorkspace.changeset()` derives it:

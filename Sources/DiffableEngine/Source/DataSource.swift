@@ -32,9 +32,6 @@ public struct DataSource: Sendable {
     /// them (see `editOutlineByRuns`); dropped by every other change of
     /// the snapshot (see `commit`).
     var outlineEditIndex: OutlineEditIndex?
-    /// Where content edits made in place write the rows they change, kept
-    /// across edits and snapshots (see `ContentArenas`).
-    var contentArenas = ContentArenas()
     /// The frontend's viewport and the window rows it holds (nil: the
     /// frontend holds the whole visible list).
     public internal(set) var window: WindowState?

@@ -208,6 +208,26 @@ struct CanonicalJSON {
         return memcmp(p + a.lowerBound, q + b.lowerBound, a.count) == 0
     }
 
+    /// How many bytes this buffer and `other` start with alike, and how
+    /// many they then end with alike (the two never overlap in either).
+    /// - Complexity: O(bytes), eight at a time.
+    func commonEnds(_ other: CanonicalJSON) -> (prefix: Int, suffix: Int) {
+        let shorter = Swift.min(bytes.count, other.bytes.count)
+        guard shorter > 0, let p = UnsafeRawPointer(bytes.baseAddress), let q = UnsafeRawPointer(other.bytes.baseAddress) else {
+            return (0, 0)
+        }
+        var prefix = 0
+        while prefix + 8 <= shorter,
+              p.loadUnaligned(fromByteOffset: prefix, as: UInt64.self) == q.loadUnaligned(fromByteOffset: prefix, as: UInt64.self) {
+            prefix += 8
+        }
+        while prefix < shorter, bytes[prefix] == other.bytes[prefix] { prefix += 1 }
+        let (m, n) = (bytes.count, other.bytes.count)
+        var suffix = 0
+        while prefix + suffix < shorter, bytes[m - 1 - suffix] == other.bytes[n - 1 - suffix] { suffix += 1 }
+        return (prefix, suffix)
+    }
+
     /// The string `range` (quotes included) decoded; nil when it is not one.
     func string(_ range: Range<Int>) -> String? {
         let inner = UnsafeBufferPointer(rebasing: bytes[range.lowerBound + 1 ..< range.upperBound - 1])

@@ -264,11 +264,26 @@ extension JSONPatch {
             var patch: [UInt8] = [UInt8(ascii: "[")]
             var count = 0
             var nextOld: Int? = firstOld, nextNew: Int? = firstNew
+            // A member whose bytes (and the `,` or `}` after them) lie in
+            // the bytes both start with, or end with at the same distance
+            // from their ends, reads the same in both: read once.
+            let (prefix, suffix) = a.commonEnds(b)
+            let delta = b.bytes.count - a.bytes.count
             while let i = nextOld {
                 guard let j = nextNew, count < names.count,
-                      case .member(let x, let afterOld) = a.member(at: i, in: oldRange),
-                      case .member(let y, let afterNew) = b.member(at: j, in: newRange),
-                      a.equal(x.name, b, y.name) else { return nil }
+                      case .member(let x, let afterOld) = a.member(at: i, in: oldRange) else { return nil }
+                let y: CanonicalJSON.Member, afterNew: Int?
+                if j == i, x.value.upperBound < prefix, afterOld != nil {  // the last one checks where its `}` is
+                    (y, afterNew) = (x, afterOld)
+                } else if j == i + delta, i >= a.bytes.count - suffix {
+                    y = CanonicalJSON.Member(name: x.name.lowerBound + delta ..< x.name.upperBound + delta,
+                                             value: x.value.lowerBound + delta ..< x.value.upperBound + delta)
+                    afterNew = afterOld.map { $0 + delta }
+                } else {
+                    guard case .member(let read, let after) = b.member(at: j, in: newRange),
+                          a.equal(x.name, b, read.name) else { return nil }
+                    (y, afterNew) = (read, after)
+                }
                 let hash = a.nameHash(x.name)
                 for k in 0..<count where names[k].hash == hash && a.equal(names[k].name, a, x.name) { return nil }
                 names[count] = (hash, x.name)

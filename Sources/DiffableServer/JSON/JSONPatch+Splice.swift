@@ -18,8 +18,11 @@ extension JSONPatch {
     ///   + size of its value)).
     static func spliced(_ ops: [Operation], into content: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8], text: String?)? {
         // Read whole once: every part of the result is then in the daemon's
-        // form (the content's bytes, and values the writer wrote).
-        guard CanonicalJSON(content).valueEnd(0) == content.count else { return nil }
+        // form (the content's bytes, and values the writer wrote). A first
+        // op below the root reads it whole on its way (every member or
+        // element of the root container, each value checked to its end,
+        // the closing bracket last), so it is not read twice.
+        guard readsRootWhole(ops.first) || CanonicalJSON(content).valueEnd(0) == content.count else { return nil }
         // Still the content itself until the first change.
         var changed: [UInt8]?
         for op in ops {
@@ -45,6 +48,21 @@ extension JSONPatch {
     }
 
     private static let nullBytes = Array("null".utf8)
+
+    /// Whether `splice` of `op` on a document checks the whole of it before
+    /// changing anything (or answers nil): an `add`, `replace`, `remove` or
+    /// `test` below the root lists the root container's members or
+    /// elements (`lastMember`, `members`, `elements`), which reads each to
+    /// its end, and a root that is not a container leaves the op to the
+    /// general path.
+    private static func readsRootWhole(_ op: Operation?) -> Bool {
+        switch op {
+        case .add(let path, _)?, .replace(let path, _)?, .remove(let path)?, .test(let path, _)?:
+            return !path.tokens.isEmpty
+        default:
+            return false
+        }
+    }
 
     /// A change of a document's bytes: `range` replaced by `bytes`.
     private struct Splice {

@@ -45,25 +45,28 @@ final class ReplyWriter: @unchecked Sendable {
     /// Frames `body` (`header`, `body`, `trailer`) into the next batch.
     /// Waits while more than `boundBytes` are unwritten.
     func post(header: [UInt8], body: UnsafeRawBufferPointer, trailer: [UInt8]) {
-        condition.lock()
-        defer { condition.unlock() }
-        startIfNeeded()
-        while buffer.count > Self.boundBytes {
-            handlerWaiting = true
-            condition.wait()
-            handlerWaiting = false
+        append { buffer in
+            buffer.append(contentsOf: header)
+            buffer.append(contentsOf: body)
+            buffer.append(contentsOf: trailer)
         }
-        let wasEmpty = buffer.isEmpty
-        buffer.append(contentsOf: header)
-        buffer.append(contentsOf: body)
-        buffer.append(contentsOf: trailer)
-        if writerWaiting && (wasEmpty || buffer.count >= Self.batchBytes) { condition.broadcast() }
     }
 
     /// Frames `body` for `mode` (`FrameEncoder`) into the next batch, the
     /// frame written straight into the batch. Waits while more than
     /// `boundBytes` are unwritten.
     func post(body: UnsafeRawBufferPointer, mode: MessageFramer.Mode) {
+        append { buffer in
+            FrameEncoder.appendFraming(bodyCount: body.count, mode: mode, before: true, to: &buffer)
+            buffer.append(contentsOf: body)
+            FrameEncoder.appendFraming(bodyCount: body.count, mode: mode, before: false, to: &buffer)
+        }
+    }
+
+    /// Appends one framed message (`fill` writes it) to the next batch,
+    /// waiting while more than `boundBytes` are unwritten, and wakes the
+    /// writer when the batch was empty or has grown to `batchBytes`.
+    private func append(_ fill: (inout [UInt8]) -> Void) {
         condition.lock()
         defer { condition.unlock() }
         startIfNeeded()
@@ -73,9 +76,7 @@ final class ReplyWriter: @unchecked Sendable {
             handlerWaiting = false
         }
         let wasEmpty = buffer.isEmpty
-        FrameEncoder.appendFraming(bodyCount: body.count, mode: mode, before: true, to: &buffer)
-        buffer.append(contentsOf: body)
-        FrameEncoder.appendFraming(bodyCount: body.count, mode: mode, before: false, to: &buffer)
+        fill(&buffer)
         if writerWaiting && (wasEmpty || buffer.count >= Self.batchBytes) { condition.broadcast() }
     }
 

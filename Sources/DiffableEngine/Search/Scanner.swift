@@ -143,9 +143,15 @@ struct Scanner {
         let oneCharUnit = query.pattern.isASCII ? query.unitBytes.first : nil
         let needsOffsets = query.needsOffsets
         let queryIsEmpty = query.isEmpty
+        let stop = query.stop
         query.bytes.withUnsafeBufferPointer { needle in query.pairBits.withUnsafeBufferPointer { pairs in
             for i in candidates {
                 k &+= 1
+                // A stopped search's result is discarded: leave at once.
+                if k & 0xFFF == 0, let stop, stop.isStopped {
+                    state.stopped = true
+                    return
+                }
                 // 1. Match (and the score when it is free).
                 var known: Int?
                 var knownOffsets: FzfOffsets?

@@ -41,6 +41,9 @@ public struct SearchQuery: Equatable, Sendable {
     /// (scored by its position in the joined text). A U+000B in the query
     /// is read as a space.
     public var fielded: Bool
+    /// Stops the search that runs this query early (its result is then
+    /// incomplete); nil: it runs to the end. Not part of the query's meaning.
+    public var stop: SearchStop?
 
     public init(text: String, mode: SearchMode = .fuzzy, order: SearchOrder = .score, limit: Int? = nil,
                 scheme: SearchScheme = .default, tiebreak: [SearchTiebreak]? = nil, fielded: Bool = false) {
@@ -185,8 +188,15 @@ struct PreparedQuery: Sendable {
     /// `extended`'s placements and score bounds (`FzfQueryBounds`).
     private(set) var extendedBounds: FzfQueryBounds?
     var isEmpty: Bool { scalars.isEmpty && extended == nil }
+    /// The query's `stop` signal, checked by the scan loops.
+    private(set) var stop: SearchStop?
 
     init(_ query: SearchQuery) {
+        self.init(unstopped: query)
+        stop = query.stop
+    }
+
+    private init(unstopped query: SearchQuery) {
         let text = query.matchedText
         if query.mode == .substring {
             self.init(mode: .substring, typed: text.unicodeScalars.map(\.value), extended: nil,

@@ -134,6 +134,7 @@ extension DataSource {
     /// (before `limit`); nil without an active search.
     public var searchMatchCount: Int? {
         guard let search, search.isActive else { return nil }
+        if let partial = searchCache.partialMatchCount { return partial }
         if let matches = searchCache.matches { return matches.count }
         // An unranked search carried through an edit keeps no match set
         // (`visibleThroughEdit`); with no limit on a flat list, the rows
@@ -188,13 +189,14 @@ extension DataSource {
     private func joinedHighlights(at path: ItemPath) -> (ranges: [Range<Int>], text: String?) {
         guard let search, search.isActive, isSearched(section: path.section),
               let flat = searchCache.rowSource(section: path.section, row: path.row), flat >= 0 else { return ([], nil) }
-        if searchCache.pendingSplice == nil {
+        if searchCache.pendingSplice == nil && searchCache.partialMatchCount == nil {
             guard let index = searchCache.index else { return ([], nil) }
             let ranges = index.highlights(of: flat, for: search.query)
             return (ranges, ranges.isEmpty || searchCache.fields == nil ? nil : index.text(at: flat))
         }
         // The index waits for the next search to splice an edit in, so its
-        // positions are stale: read the row's own text.
+        // positions are stale (or a partial answer leaves the index to the
+        // exact search running on a copy): read the row's own text.
         guard visible.sections.indices.contains(path.section),
               visible.sections[path.section].items.indices.contains(path.row) else { return ([], nil) }
         let text = searchCache.text(of: visible.sections[path.section].items[path.row])
@@ -224,6 +226,7 @@ extension DataSource {
     /// Rebuilds the visible snapshot for the current full snapshot and search.
     mutating func computeVisible() -> Snapshot {
         searchCache.deferred = nil
+        searchCache.partialMatchCount = nil
         guard let search, search.isActive else {
             searchCache.rowSources = outline.isEmpty ? [:] : expandedRowSources(except: [])
             return visibleSnapshot(searchCache.rowSources)

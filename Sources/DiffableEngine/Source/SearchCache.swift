@@ -55,6 +55,11 @@ struct SearchCache: Sendable {
     var pool = SegmentPool()
     /// The last `containsItem` answer (shared by the source's copies).
     var itemMemo = ItemIDMemo()
+    /// Set while the rows shown are a partial answer
+    /// (`DataSource.setSearchPartially`): how many texts of its sample
+    /// matched. The rows are not the query's match set: nothing narrows
+    /// from them, and highlights are read from the rows' own texts.
+    var partialMatchCount: Int?
     /// The fields the texts of `index` (and of the prebuild, the splices
     /// and the match sets) are made of; nil: the items' `text`.
     var fields: SearchFields?

@@ -1,6 +1,7 @@
 extension Server {
     /// `initialize {processId?, initializationOptions?: {form?: "batch"|"steps",
-    /// supersedeSearches?: Bool}, …}` (other LSP members are ignored) →
+    /// supersedeSearches?: Bool, echo?, updates?, progressiveBudget?: ms}, …}` (other LSP members
+    /// are ignored) →
     /// `{serverInfo, capabilities}`.
     func initialize(_ raw: JSON?) throws(RPCError) -> JSON {
         guard phase == .awaitingInitialize else {
@@ -12,11 +13,18 @@ extension Server {
             var params = try Params(raw, accepting: nil)
             params.lenient = true
             if let options = try params.optionalObject("initializationOptions") {
-                try options.checkMembers(["form", "supersedeSearches", "echo", "updates"], alsoAccepting: [])
+                try options.checkMembers(["form", "supersedeSearches", "echo", "updates", "progressiveBudget"], alsoAccepting: [])
                 defaultForm = try form(options)
                 echoContent = try echoContent(options)
                 patchUpdates = try patchUpdates(options)
                 supersedeSearches = try options.optionalBool("supersedeSearches") ?? true
+                if let budget = try options.optionalCount("progressiveBudget") {
+                    guard budget <= 1_000 else {
+                        throw .invalidParams("params.initializationOptions.progressiveBudget must be at most 1000 (milliseconds), got \(budget)",
+                                             data: Params.pathData("params.initializationOptions.progressiveBudget"))
+                    }
+                    progressiveBudget = Double(budget) / 1_000
+                }
             }
             if let pid = try params.optionalInt("processId") {
                 guard pid > 0, pid <= Int(Int32.max) else {

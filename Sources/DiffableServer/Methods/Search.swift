@@ -3,8 +3,8 @@ import DiffableEngine
 
 extension Server {
     /// `search {source, query, sections?, mode?, order?, limit?, scheme?, tiebreak?, fields?,
-    /// placeholder?, highlightLimit?, form?, baseVersion?, viewport?}` → the diff of the visible
-    /// snapshot, plus `search {query, matches, shown}` and `highlights`.
+    /// placeholder?, highlightLimit?, form?, baseVersion?, viewport?, progressive?}` → the diff
+    /// of the visible snapshot, plus `search {query, matches, shown, partial?}` and `highlights`.
     /// Cancellable until the result is stored.
     func search(_ raw: JSON?) throws(RPCError) -> JSON {
         let request = try searchRequest(raw)
@@ -12,6 +12,9 @@ extension Server {
         let patchBase = patchBase(source, patchUpdates)
         if let viewport = request.viewport { source.prepareViewport(viewport) }
         try work.checkCancelled()
+        if request.progressive, source.partialSearchApplies(to: request.settings) {
+            return try progressiveSearch(request, source, patchBase: patchBase)
+        }
         let started = DispatchTime.now().uptimeNanoseconds
         let update = source.setSearch(request.settings)
         logger.log(.debug, "search \(source.name) \"\(request.settings.query.text)\": \(source.searchMatchCount ?? 0) matches in "
@@ -19,13 +22,22 @@ extension Server {
         // `source` is a copy until stored: a cancel up to here changes nothing.
         try work.checkCancelled()
         sources[source.name] = source
+        return searchResult(source, update, request, patchBase: patchBase)
+    }
+
+    /// A `search` answer (or a `searchRefined` notification's params): the
+    /// diff, `search {query, matches, shown, partial?}` and, without a
+    /// window, `highlights`.
+    func searchResult(_ source: DataSource, _ update: DataSource.Update, _ request: SearchRequest,
+                      patchBase: [WindowRow]?) -> JSON {
+        let partial: [(String, JSON)] = source.searchIsPartial ? [("partial", .bool(true))] : []
         return diffResult(source, update, form: request.form, patchBase: patchBase, viewportRemoved: request.viewport == .some(nil), extra: [
             ("search", .object(JSONObject([
                 ("query", .string(request.settings.query.text)),
                 // An empty query matches every item of the scoped sections.
                 ("matches", .int(source.searchMatchCount ?? source.itemCount(inScope: request.settings.scope, visible: false))),
                 ("shown", .int(source.searchShownCount ?? source.itemCount(inScope: request.settings.scope, visible: true))),
-            ]))),
+            ] + partial))),
         ] + (update.window == nil ? [  // window rows carry their own highlights
             ("highlights", highlightRows(source, limitPerSection: max(0, request.highlightLimit))),
         ] : []))
@@ -38,13 +50,16 @@ extension Server {
         var form: DiffForm
         var highlightLimit: Int
         var viewport: Viewport??
+        /// Answer within the frame budget, partially if need be
+        /// (`Search+Progressive.swift`).
+        var progressive: Bool
     }
 
     /// Decodes and validates a `search` without running it: every error a
     /// `search` can answer is thrown here, so a queued search that passes
     /// will be applied (see `cancellation(for:…)`).
     func searchRequest(_ raw: JSON?) throws(RPCError) -> SearchRequest {
-        let params = try Params(raw, accepting: ["source", "query", "sections", "mode", "order", "limit", "scheme", "tiebreak", "fields", "placeholder", "highlightLimit", "form", "baseVersion", "viewport"])
+        let params = try Params(raw, accepting: ["source", "query", "sections", "mode", "order", "limit", "scheme", "tiebreak", "fields", "placeholder", "highlightLimit", "form", "baseVersion", "viewport", "progressive"])
         // Params first (-32602), then what depends on the source (1001, …).
         let name = try params.sourceName()
         let baseVersion = try params.optionalCount("baseVersion")
@@ -60,6 +75,7 @@ extension Server {
         let limit = try params.optionalCount("limit")
         let highlightLimit = try params.optionalCount("highlightLimit") ?? 100
         let viewport = try WindowCodec.viewport(params)
+        let progressive = try params.optionalBool("progressive") ?? false
         var sectionIDs: [String]?
         if let sections = try params.optionalArray("sections") {
             var ids: [String] = []
@@ -98,7 +114,7 @@ extension Server {
         let query = SearchQuery(text: text, mode: mode, order: order, limit: limit, scheme: scheme, tiebreak: tiebreak)
         let settings = SearchSettings(query: query, scope: scope, placeholder: placeholder, fields: fields?.searchFields)
         return SearchRequest(source: source, settings: settings, form: form, highlightLimit: highlightLimit,
-                             viewport: viewport)
+                             viewport: viewport, progressive: progressive)
     }
 
     /// `tiebreak`: fzf's criteria, each one of `SearchTiebreak`'s names

@@ -42,6 +42,15 @@ public final class Server {
     public var cancellation: CancellationFlag?
     /// Progress and safe points of the request being handled.
     var work = WorkProgress()
+    /// The exact pass of the last `search` answered partially, until it is
+    /// sent or dropped (`Search+Progressive.swift`).
+    var refinement: Refinement?
+    /// How long a progressive `search` waits for its exact answer before
+    /// answering partially, in seconds (initializationOptions.progressiveBudget, in ms).
+    var progressiveBudget = 0.008
+    /// Set by the session: called on a worker thread when a refinement is
+    /// ready, so that it is sent while the daemon waits for input.
+    public var wake: (@Sendable () -> Void)?
 
     /// Set when `exit` arrives: 0 after `shutdown`, 1 otherwise.
     public private(set) var exitCode: Int32?
@@ -132,6 +141,7 @@ public final class Server {
     /// `lazyParams`: the `params` of a single request, still bytes (see
     /// `LazyRequest`); `message` then carries an empty object in their place.
     func handle(message: JSON, lazyParams: LazyParams?) -> JSON? {
+        settleRefinement(before: message)
         guard case .array(let batch) = message else {
             return handleSingle(message, lazyParams: lazyParams)
         }

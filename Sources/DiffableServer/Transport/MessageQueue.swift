@@ -10,6 +10,10 @@ enum IncomingEvent: Sendable {
     /// found at its start (`.null` when none was), and the sizes.
     case tooLarge(id: JSON, size: Int, limit: Int)
     case endOfInput
+    /// Not a message: work started by an earlier request finished while
+    /// the handler may be waiting for input (a progressive search's
+    /// refinement, `Server.finishRefinement`).
+    case wake
 }
 
 /// A blocking FIFO shared by the reader thread and the handling thread.
@@ -96,7 +100,7 @@ final class MessageQueue: @unchecked Sendable {
             return base + description.utf8.count
         case .tooLarge(let id, _, _):
             return base + id.footprint
-        case .endOfInput:
+        case .endOfInput, .wake:
             return base
         }
     }

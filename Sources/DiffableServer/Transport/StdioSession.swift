@@ -94,6 +94,7 @@ public final class StdioSession: @unchecked Sendable {
             send(JSONWriter.bytes($0))
             writer.flush()
         }
+        server.wake = { [queue] in queue.push(.wake) }
         while true {
             // Replies wait for a shared write only while requests are queued.
             // A request made moot by a message queued after it is answered
@@ -107,6 +108,8 @@ public final class StdioSession: @unchecked Sendable {
             case .endOfInput:
                 writer.drain()
                 return 0
+            case .wake:
+                server.finishRefinement(waiting: false)
             case .malformed(let description):
                 send(server.framingError(description))
             case .unparsable(let description):

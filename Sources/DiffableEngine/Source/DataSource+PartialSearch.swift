@@ -1,0 +1,131 @@
+/// A ranked keystroke answered within a frame from a sample of the texts,
+/// and the exact answer adopted after it (`search` with `progressive`).
+///
+/// On a million long, similar texts (a file system's paths) a query most
+/// texts match can take several frames to rank exactly. A picker would
+/// rather show the best rows it can find now and correct them a moment
+/// later, as fzf's and nucleo's interactive modes do. The partial answer
+/// ranks a sample of at most `partialSampleTexts` texts of the searched
+/// section exactly as the full search ranks them among themselves, so
+/// every row it shows is a real match, in the full ranking's relative
+/// order; the exact search runs meanwhile on a copy of the source (the
+/// caller's thread), and `adoptRefinement` takes its result, answering
+/// the window's diff from the partial rows to the exact ones.
+///
+/// The sample: the rows the previous answer ranked first (a refining
+/// query's best rows are often among them), the section's shortest texts
+/// when its index is current (fzf ranks equal scores by length: on paths
+/// the best rows are short ones), then evenly spaced rows.
+///
+/// Nothing here touches what the exact search on the copy may be using:
+/// the sample is ranked by an index of its own, and highlights are read
+/// from the rows' own texts.
+extension DataSource {
+    /// Texts a partial answer ranks, at most.
+    static let partialSampleTexts = 8_192
+    /// Of which the previous answer's first rows, at most.
+    static let partialPreviousRows = 1_024
+    /// Of which the section's shortest texts, at most.
+    static let partialShortestTexts = 4_096
+
+    /// Whether `setSearchPartially` can answer `settings`: a non-empty
+    /// query in score order, shown through a viewport, filtering one
+    /// section of a flat list.
+    public func partialSearchApplies(to settings: SearchSettings) -> Bool {
+        guard settings.isActive, settings.query.order == .score, window != nil, outline.isEmpty else { return false }
+        return scopedSections(settings.scope).count == 1
+    }
+
+    /// Shows `settings` ranked over a sample of the searched section's
+    /// texts (see above): the result is the window's diff; the version goes
+    /// up when the visible list changed. The placeholder is not shown (the
+    /// sample not matching says nothing of the rest). The match count is
+    /// the sample's (`searchIsPartial`). nil when `partialSearchApplies`
+    /// is false (nothing changed).
+    /// - Complexity: O(sample × L × query length), plus O(section) to find
+    ///   the shortest texts when the index is current.
+    public mutating func setSearchPartially(_ settings: SearchSettings) -> Update? {
+        guard partialSearchApplies(to: settings), let s = scopedSections(settings.scope).first,
+              snapshot.sections.indices.contains(s) else { return nil }
+        let oldVisible = visible
+        let oldCache = searchCache
+        search = settings
+        if searchCache.fields != settings.fields {
+            // The cache would be rebuilt for other fields: start from an
+            // empty one (the exact search rebuilds it on its copy).
+            searchCache.key(fields: settings.fields)
+        }
+        let items = snapshot.sections[s].items
+        var start = 0
+        for section in snapshot.sections[..<s] { start += section.items.count }
+        let rows = partialSample(section: s, start: start, count: items.count, previous: oldCache)
+        let texts = rows.map { searchCache.text(of: items[$0]) }
+        var query = settings.query
+        query.stop = nil
+        let result = SearchIndex(texts: texts).evaluate(query, among: nil)
+        searchCache.deferred = nil
+        searchCache.rowSources = [s: result.hits.map { start + rows[$0.index] }]
+        searchCache.partialMatchCount = result.matches.count
+        visible = visibleSnapshot(searchCache.rowSources)
+        if visibleChanged(old: oldCache, new: searchCache, oldVisible: oldVisible, newVisible: visible) {
+            version += 1
+        }
+        let windowUpdate = windowAfter(changeset: nil, oldVisible: oldVisible, mayScan: false, anchor: .some(nil))
+        return Update(changeset: Changeset(), oldVisible: oldVisible, newVisible: visible, selection: SelectionDelta(),
+                      window: windowUpdate)
+    }
+
+    /// Whether the search shown is a partial answer (`setSearchPartially`)
+    /// not yet refined.
+    public var searchIsPartial: Bool { searchCache.partialMatchCount != nil }
+
+    /// Takes `exact` as this source's state: the same source as before the
+    /// partial answer now shown, with the same search set by `setSearch`
+    /// (on a copy, meanwhile). Answers the window's diff from the rows the
+    /// frontend holds (the partial ones) to the exact ones; the version
+    /// goes up once more when they differ.
+    /// - Complexity: O(window rows + sections), plus the comparison of the
+    ///   two visible lists (`visibleChanged`).
+    public mutating func adoptRefinement(_ exact: DataSource) -> Update {
+        let oldVisible = visible
+        let oldCache = searchCache
+        let held = window?.rows ?? []
+        let partialVersion = version
+        self = exact
+        let steps = WindowDiff.steps(from: held, to: window?.rows ?? [])
+        let changed = !steps.isEmpty
+            || visibleChanged(old: oldCache, new: searchCache, oldVisible: oldVisible, newVisible: visible)
+        version = partialVersion + (changed ? 1 : 0)
+        let update = window.map {
+            WindowUpdate(total: FlatLayout(visible).total, start: $0.start, count: $0.viewport.count, steps: steps)
+        }
+        return Update(changeset: Changeset(), oldVisible: oldVisible, newVisible: visible, selection: SelectionDelta(),
+                      window: update)
+    }
+
+    /// The rows of section `s` (items `start ..< start + count` of the flat
+    /// list) a partial answer ranks, ascending, at most `partialSampleTexts`.
+    private func partialSample(section s: Int, start: Int, count: Int, previous: SearchCache) -> [Int] {
+        let limit = Self.partialSampleTexts
+        guard count > limit else { return Array(0..<count) }
+        var picked = Set<Int>()
+        picked.reserveCapacity(limit)
+        if let shown = previous.rowSources[s] {
+            for flat in shown.prefix(Self.partialPreviousRows) where flat >= start && flat < start + count {
+                picked.insert(flat - start)
+            }
+        }
+        if searchCache.pendingSplice == nil, let index = searchCache.index, start + count <= index.count {
+            let shortest = index.withTable {
+                SearchIndex.shortestTexts($0, start..<start + count, limit: Self.partialShortestTexts)
+            }
+            for flat in shortest { picked.insert(flat - start) }
+        }
+        // Evenly spaced rows fill the rest: every part of the list has a say.
+        let rest = limit - picked.count
+        if rest > 0 {
+            for k in 0..<rest { picked.insert(k * count / rest) }
+        }
+        return picked.sorted()
+    }
+}

@@ -1,0 +1,130 @@
+import Dispatch
+import DiffableEngine
+
+/// `search {…, progressive: true}`: an answer within a frame, refined later.
+///
+/// The exact search starts on a worker thread, on a copy of the source. The
+/// handler waits for it up to `progressiveBudget`; when it is done by then,
+/// its answer is the reply, as without `progressive`. Otherwise the reply
+/// is a partial answer (`DataSource.setSearchPartially`, marked `partial`)
+/// and the exact one follows as a `searchRefined` notification, its diff
+/// starting from the partial window.
+///
+/// Order: messages are still handled one at a time. Before the next one, a
+/// refinement still pending is finished and sent (waiting for it), unless
+/// that message is a `search` of the same source: the newer keystroke
+/// drops it (its scan stops at its next check) and starts from the partial
+/// answer the frontend holds. A refinement that finishes while the daemon
+/// waits for input is sent at once (the session's `wake`).
+extension Server {
+    /// The exact pass of a search answered partially.
+    final class Refinement: @unchecked Sendable {
+        let source: String
+        let request: SearchRequest
+        let stop: SearchStop
+        private let done = DispatchSemaphore(value: 0)
+        /// Written once by the worker before `done` is signalled: the copy
+        /// with the search set, and its update from the source as it was.
+        private var result: (source: DataSource, update: DataSource.Update)?
+
+        init(source: String, request: SearchRequest, stop: SearchStop) {
+            self.source = source
+            self.request = request
+            self.stop = stop
+        }
+
+        /// Runs `setSearch` on `copy` on a worker thread, then `then`.
+        func start(_ copy: DataSource, settings: SearchSettings, then: (@Sendable () -> Void)?) {
+            DispatchQueue.global(qos: .userInitiated).async { [self] in
+                var exact = copy
+                let update = exact.setSearch(settings)
+                result = (exact, update)
+                done.signal()
+                then?()
+            }
+        }
+
+        /// The exact source, waiting up to `timeout` seconds (nil: as long as
+        /// it takes); nil when not done by then.
+        func value(waiting timeout: Double?) -> (source: DataSource, update: DataSource.Update)? {
+            let finished: Bool
+            if let timeout {
+                finished = done.wait(timeout: .now() + timeout) == .success
+            } else {
+                done.wait()
+                finished = true
+            }
+            guard finished else { return nil }
+            done.signal()  // later calls do not wait
+            return result
+        }
+    }
+
+    /// `search` with `progressive`, for a request `partialSearchApplies` to.
+    func progressiveSearch(_ request: SearchRequest, _ source: DataSource,
+                           patchBase: [WindowRow]?) throws(RPCError) -> JSON {
+        let stop = SearchStop()
+        var settings = request.settings
+        settings.query.stop = stop
+        let pass = Refinement(source: source.name, request: request, stop: stop)
+        pass.start(source, settings: settings, then: wake)
+        if progressiveBudget > 0, let (exact, update) = pass.value(waiting: progressiveBudget) {
+            // Done within the frame: the exact answer, as without `progressive`.
+            try work.checkCancelled()
+            sources[exact.name] = exact
+            return searchResult(exact, update, request, patchBase: patchBase)
+        }
+        var partial = source
+        guard let update = partial.setSearchPartially(request.settings) else {
+            // Not reached (the caller checked): the exact answer.
+            guard let (exact, update) = pass.value(waiting: nil) else { return .null }
+            sources[exact.name] = exact
+            return searchResult(exact, update, request, patchBase: patchBase)
+        }
+        logger.log(.debug, "search \(source.name) \"\(request.settings.query.text)\": partial answer, "
+                   + "\(partial.searchMatchCount ?? 0) matches in the sample")
+        do throws(RPCError) {
+            try work.checkCancelled()
+        } catch {
+            stop.stop()
+            throw error
+        }
+        sources[partial.name] = partial
+        refinement = pass
+        return searchResult(partial, update, request, patchBase: patchBase)
+    }
+
+    /// Before handling `message`: a pending refinement is sent first,
+    /// waiting for it, unless `message` is a `search` request of the same
+    /// source, which drops it. `$/…` notifications pass it by.
+    func settleRefinement(before message: JSON) {
+        guard let pending = refinement else { return }
+        if case .object(let object) = message, case .string(let method)? = object["method"] {
+            if object["id"] == nil && method.hasPrefix("$/") { return }
+            if method == "search", object["id"] != nil, case .object(let params)? = object["params"],
+               params["source"] == .string(pending.source) {
+                pending.stop.stop()
+                refinement = nil
+                return
+            }
+        }
+        finishRefinement(waiting: true)
+    }
+
+    /// Sends the pending refinement when its exact pass is done (waiting
+    /// for it with `waiting`): the source takes the exact answer and the
+    /// frontend gets `searchRefined` with the window's diff from the
+    /// partial rows.
+    public func finishRefinement(waiting: Bool) {
+        guard let pending = refinement, let (exact, _) = pending.value(waiting: waiting ? nil : 0) else { return }
+        refinement = nil
+        guard var current = sources[pending.source], current.searchIsPartial else { return }
+        let patchBase = patchBase(current, patchUpdates)
+        let update = current.adoptRefinement(exact)
+        sources[current.name] = current
+        let params = searchResult(current, update, pending.request, patchBase: patchBase)
+        notificationSink?(.object(JSONObject([
+            ("jsonrpc", .string("2.0")), ("method", .string("searchRefined")), ("params", params),
+        ])))
+    }
+}

@@ -19,6 +19,12 @@ enum FuzzyPickerBenchmarks {
             try run(context, label: "paths", lines: lines,
                     queries: ["main", "swift", "readme", "conf", "libsw", "init.py", "src/", ".json"])
         },
+        Benchmark(name: "fuzzy.paths-1m-progressive",
+                  summary: "fuzzy.paths-1m with search progressive: the first answer per key, and when the exact window arrives") { context in
+            let lines = try Corpora.fileSystemPaths(1_000_000)
+            try run(context, label: "paths", lines: lines,
+                    queries: ["main", "swift", "readme", "conf", "libsw", "init.py", "src/", ".json"], progressive: true)
+        },
         Benchmark(name: "fuzzy.names-1m",
                   summary: "1M people's names of realistic variety, 50-row window, fuzzy keys typed 50 ms apart vs fzf --filter") { context in
             try run(context, label: "names", lines: Corpora.names(1_000_000),
@@ -32,7 +38,11 @@ enum FuzzyPickerBenchmarks {
     static let firstKeyDelay = 0.3
 
     /// `DIFFABLE_BENCH_QUERIES=a,b`: only these queries (for profiling).
-    static func run(_ context: BenchContext, label: String, lines: [String], queries allQueries: [String]) throws {
+    /// `progressive`: keys are sent with `progressive: true`; a partial
+    /// answer is followed by its `searchRefined`, waited for until the next
+    /// key is due (the last key of a query: until it comes).
+    static func run(_ context: BenchContext, label: String, lines: [String], queries allQueries: [String],
+                    progressive: Bool = false) throws {
         let r = context.reporter
         let fzf = try requiredFzf()
         let queries = ProcessInfo.processInfo.environment["DIFFABLE_BENCH_QUERIES"]
@@ -58,7 +68,32 @@ enum FuzzyPickerBenchmarks {
                           memory.rss * 1_048_576 / Double(textBytes), memory.peak))
         }
         let request = Requester(daemon).send
-        let search = #""method":"search","params":{"source":"c","mode":"fuzzy","order":"score","viewport":{"start":0,"count":\#(window)},"query":"#
+        let search = #""method":"search","params":{"source":"c","mode":"fuzzy","order":"score","viewport":{"start":0,"count":\#(window)},"#
+            + (progressive ? #""progressive":true,"# : "") + #""query":"#
+        var nextID = 100_000
+        var exactTimes: [[Double]] = []
+        var late = 0, partials = 0
+        /// One key: the answer's time, and (progressive) the exact window's.
+        func key(_ text: String, last: Bool) throws -> (answer: Double, exact: Double?) {
+            nextID += 1
+            let sent = nowNanoseconds()
+            let (answer, _, ms) = try daemon.exchange(Array(#"{"jsonrpc":"2.0","id":\#(nextID),\#(search)\#(quoted(text))}}"#.utf8) + [0x0A],
+                                                      id: nextID)
+            guard progressive else { return (ms, nil) }
+            guard answer.starts(with: Array(#"{"jsonrpc":"2.0","id":\#(nextID),"result""#.utf8)) else {
+                throw ApplyRequest.Mismatch(description: String(decoding: answer.prefix(300), as: UTF8.self))
+            }
+            guard String(decoding: answer.suffix(200), as: UTF8.self).contains(#""partial":true"#) else { return (ms, ms) }
+            partials += 1
+            let wait = last ? 30 : keyInterval
+            while let line = try daemon.nextLine(within: wait - Double(nowNanoseconds() - sent) / 1e9) {
+                if line.starts(with: Array(#"{"jsonrpc":"2.0","method":"searchRefined""#.utf8)) {
+                    return (ms, Double(nowNanoseconds() - sent) / 1e6)
+                }
+            }
+            late += 1
+            return (ms, nil)
+        }
         func declare() throws { _ = try request(search + #""""# + "}") }
         let runs = context.runs(full: 10, quick: 3)
         var perKey: [[Sample]] = []
@@ -66,6 +101,7 @@ enum FuzzyPickerBenchmarks {
         for (q, query) in queries.enumerated() {
             let keys = (1...query.count).map { String(query.prefix($0)) }
             var times: [[Double]] = Array(repeating: [], count: keys.count)
+            var exact: [[Double]] = Array(repeating: [], count: keys.count)
             for round in 0..<runs {
                 // Each round starts from scratch: an edit drops the match
                 // sets the daemon keeps for a Backspace (it sets an item's
@@ -78,14 +114,31 @@ enum FuzzyPickerBenchmarks {
                 }
                 try declare()
                 Thread.sleep(forTimeInterval: firstKeyDelay)
-                for (k, key) in keys.enumerated() {
-                    if k > 0 { Thread.sleep(forTimeInterval: keyInterval) }
-                    times[k].append(try request(search + quoted(key) + "}").ms)
+                var answered = nowNanoseconds()
+                for (k, text) in keys.enumerated() {
+                    if k > 0 {
+                        // Keys 50 ms apart after each answer (a wait for a
+                        // refinement counts towards it).
+                        let waited = Double(nowNanoseconds() - answered) / 1e9
+                        if waited < keyInterval { Thread.sleep(forTimeInterval: keyInterval - waited) }
+                    }
+                    let sent = nowNanoseconds()
+                    let (ms, exactMs) = try key(text, last: k == keys.count - 1)
+                    answered = sent + UInt64(ms * 1e6)
+                    times[k].append(ms)
+                    if let exactMs { exact[k].append(exactMs) }
                 }
                 if round == 0 { checks.append((query, try windowTexts(daemon), try matchCount(daemon, search, query))) }
                 try declare()
             }
             perKey.append(times.map(Sample.init))
+            exactTimes.append(exact.flatMap { $0 })
+        }
+        if progressive {
+            let all = exactTimes.flatMap { $0 }
+            r.note("progressive: \(partials) partial answers; \(late) refinements not in before the next key (dropped by it)")
+            r.keystroke("fuzzy.\(label)-1m progressive: the exact window, every key it came for", Sample(all),
+                        median: 100, p90: 100, worst: 100)
         }
         if let memory = daemon.memory() {
             r.value("fuzzy.\(label)-1m daemon VmRSS with the search index", memory.rss, unit: "MB",
@@ -195,7 +248,7 @@ enum FuzzyPickerBenchmarks {
 
     /// The texts of the window's rows (untimed).
     static func windowTexts(_ daemon: DaemonConnection) throws -> [String] {
-        let (answer, _) = try daemon.roundTrip(Array(#"{"jsonrpc":"2.0","id":9,"method":"rows","params":{"source":"c","start":0,"count":\#(window)}}"#.utf8) + [0x0A])
+        let (answer, _, _) = try daemon.exchange(Array(#"{"jsonrpc":"2.0","id":9,"method":"rows","params":{"source":"c","start":0,"count":\#(window)}}"#.utf8) + [0x0A], id: 9)
         let json = try JSONParser.parse(answer)
         return (json["result"]?["rows"]?.arrayValue ?? []).compactMap { $0["content"]?["text"]?.stringValue }
     }
@@ -203,8 +256,10 @@ enum FuzzyPickerBenchmarks {
     /// The daemon's match count for `query`, the current query (sent again:
     /// nothing changes; untimed).
     static func matchCount(_ daemon: DaemonConnection, _ search: String, _ query: String) throws -> Int? {
-        let (answer, _) = try daemon.roundTrip(Array(#"{"jsonrpc":"2.0","id":8,"#.utf8) + Array(search.utf8)
-                                               + Array(quoted(query).utf8) + Array("}}\n".utf8))
+        // Asked exactly (a progressive search could answer from a sample).
+        let plain = search.replacingOccurrences(of: #""progressive":true,"#, with: "")
+        let (answer, _, _) = try daemon.exchange(Array(#"{"jsonrpc":"2.0","id":8,"#.utf8) + Array(plain.utf8)
+                                                 + Array(quoted(query).utf8) + Array("}}\n".utf8), id: 8)
         return try JSONParser.parse(answer)["result"]?["search"]?["matches"]?.intValue
     }
 

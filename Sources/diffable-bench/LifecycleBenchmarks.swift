@@ -109,6 +109,26 @@ extension DaemonConnection {
         }
     }
 
+    /// The next line of output when one arrives within `seconds`, else nil
+    /// (what is read of a longer line stays pending).
+    func nextLine(within seconds: Double) throws -> [UInt8]? {
+        let deadline = nowNanoseconds() + UInt64(max(0, seconds) * 1e9)
+        while pending.firstIndex(of: 0x0A) == nil {
+            let now = nowNanoseconds()
+            guard now < deadline else { return nil }
+            var fd = pollfd(fd: readFD, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&fd, 1, Int32(max(1, (deadline - now) / 1_000_000)))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 1 << 20)
+            let n = chunk.withUnsafeMutableBytes { read(readFD, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw Failure(description: "daemon closed its output") }
+            pending.append(contentsOf: chunk[0..<n])
+        }
+        return try nextLine()
+    }
+
     /// One line of output (without its newline), read byte-buffered.
     private func nextLine() throws -> [UInt8] {
         while true {

@@ -63,6 +63,7 @@ extension Server {
     /// `search` with `progressive`, for a request `partialSearchApplies` to.
     func progressiveSearch(_ request: SearchRequest, _ source: DataSource,
                            patchBase: [WindowRow]?) throws(RPCError) -> JSON {
+        let started = DispatchTime.now().uptimeNanoseconds
         let stop = SearchStop()
         var settings = request.settings
         settings.query.stop = stop
@@ -74,6 +75,7 @@ extension Server {
             sources[exact.name] = exact
             return searchResult(exact, update, request, patchBase: patchBase)
         }
+        let waited = Self.milliseconds(since: started)
         var partial = source
         guard let update = partial.setSearchPartially(request.settings) else {
             // Not reached (the caller checked): the exact answer.
@@ -82,7 +84,8 @@ extension Server {
             return searchResult(exact, update, request, patchBase: patchBase)
         }
         logger.log(.debug, "search \(source.name) \"\(request.settings.query.text)\": partial answer, "
-                   + "\(partial.searchMatchCount ?? 0) matches in the sample")
+                   + "\(partial.searchMatchCount ?? 0) matches in the sample, after waiting \(waited), in "
+                   + Self.milliseconds(since: started))
         do throws(RPCError) {
             try work.checkCancelled()
         } catch {

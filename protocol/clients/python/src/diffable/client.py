@@ -17,7 +17,7 @@ from typing import IO, Any, Dict, Iterable, List, Mapping, Optional, Sequence, T
 from . import params as build
 from .core import CLOSE_GRACE, DEFAULT_TIMEOUT, ClientCore, ProgressCallback, log
 from .discovery import DaemonSpec
-from .errors import ClientClosed, DaemonExited, DiffableError, RequestTimeout, RpcError
+from .errors import ClientClosed, DaemonExited, DiffableError, RefinementTimeout, RequestTimeout, RpcError
 from .types import (DiffForm, DiffResult, DropResult, Echo, Updates, HighlightsResult, InitializationOptions,
                     InitializeResult, ItemIn, OutlineResult, Path, ProgressToken, RowsResult, SearchMode, SearchOrder, SearchResult, SearchScheme, SearchTiebreak,
                     SectionIn, SelectAction, SelectionPolicy, SelectionResult, SelectResult, SnapshotResult,
@@ -36,6 +36,14 @@ class PendingRequest:
         self._client, self._progress_token = client, progress_token
         self._answered = threading.Event()
         self._response: Optional[JsonObject] = None
+        self._refined = threading.Event()  # set once it is known whether a searchRefined follows, and which
+        self._refinement: Optional[JsonObject] = None
+        if method != "search":
+            self._refined.set()
+
+    def _settle_refinement(self, params: Optional[JsonObject]) -> None:
+        self._refinement = params
+        self._refined.set()
 
     def _resolve(self, response: JsonObject) -> None:
         self._response = response
@@ -64,6 +72,23 @@ class PendingRequest:
             raise RpcError.from_response(response["error"], self.method)
         return response.get("result")
 
+    def refinement(self, timeout: Optional[float] = None) -> Optional[SearchResult]:
+        """For a `search` sent with `progressive: true` whose answer was partial (`search.partial`): waits
+        for its `searchRefined` and returns its params (a search result whose diff starts from the partial
+        window: `Frontend.update` it after the answer). None when the answer was exact, when the next
+        search of the same source was answered first (that keystroke dropped the refinement), for any
+        other request, or when the answer was an error. Raises RefinementTimeout after `timeout` s
+        (default the client's) and DaemonExited when the daemon's output closed first."""
+        client = self._client
+        if threading.current_thread() is client._reader:
+            raise RuntimeError("a notification callback cannot wait for a refinement (it runs on the reader thread)")
+        seconds = client._timeout_for(timeout)
+        if not self._refined.wait(None if math.isinf(seconds) else seconds):
+            raise RefinementTimeout(f"{self.method} (id {self.id})", seconds)
+        if self._refinement is _EXITED:
+            raise client._exited(f"before refining {self.method} (id {self.id})")
+        return cast(Optional[SearchResult], self._refinement)
+
 
 class Client(ClientCore):
     """The daemon as a child process. `with Client() as c: c.apply(...)`.
@@ -84,6 +109,7 @@ class Client(ClientCore):
                  stderr_lines: int = 50) -> None:
         super().__init__(daemon, daemon_args, initialization_options, timeout, framing, stderr_lines)
         self._pending: Dict[int, PendingRequest] = {}
+        self._last_search: Dict[str, PendingRequest] = {}  # source -> its last answered search (guarded by _lock)
         self._lock = threading.Lock()  # guards _pending, _closed and writes to stdin
         self._closed = False
         self._output_closed = False
@@ -171,7 +197,9 @@ class Client(ClientCore):
             with self._lock:
                 self._output_closed = True
                 waiting, self._pending = list(self._pending.values()), {}
+            self._settle_all_refinements(_EXITED)
             for pending in waiting:
+                pending._settle_refinement(_EXITED)
                 pending._resolve(_EXITED)
 
     def _dispatch(self, message: JsonObject) -> None:
@@ -180,6 +208,11 @@ class Client(ClientCore):
             with self._lock:
                 pending = self._pending.pop(request_id, None) if isinstance(request_id, int) else None
             if pending is not None:
+                if pending.method == "search":  # before the caller sees the answer, so `refinement` knows it
+                    source = self._search_answered(message, pending._settle_refinement)
+                    if source is not None:
+                        with self._lock:
+                            self._last_search[source] = pending
                 pending._resolve(message)
             elif request_id is None:  # the daemon could not read something we sent
                 log.warning("diffable: error response without id: %s", message.get("error"))
@@ -190,6 +223,8 @@ class Client(ClientCore):
             except DiffableError:
                 pass
         else:
+            if message["method"] == "searchRefined":
+                self._search_refined(message.get("params"))
             for callback, argument in self._notification_calls(message["method"], message.get("params")):
                 try:
                     callback(argument)
@@ -292,15 +327,27 @@ class Client(ClientCore):
                form: Optional[DiffForm] = None, base_version: Optional[int] = None,
                viewport: Optional[ViewportIn] = build.UNSET, scheme: Optional[SearchScheme] = None,
                tiebreak: Optional[Sequence[SearchTiebreak]] = None, fields: Optional[Sequence[str]] = None,
-               timeout: Optional[float] = None, progress: Optional[ProgressCallback] = None,
+               progressive: Optional[bool] = None, timeout: Optional[float] = None,
+               progress: Optional[ProgressCallback] = None,
                work_done_token: Optional[ProgressToken] = None) -> SearchResult:
         """Filters the source (`query=""` clears); the diff plus `search` counts and `highlights`.
         `viewport=` as for `apply`; `fields=` searches those members / JSON pointers of the content
-        instead of each item's text (highlights then carry `fields`)."""
+        instead of each item's text (highlights then carry `fields`). `progressive=True`: a search slower
+        than the frame budget answers from a sample (`search["partial"]`), then the exact window comes as a
+        `searchRefined` notification: `refinement(source)` waits for it (protocol/methods/search.md)."""
         params = build.search(source, query, sections, mode, order, limit, placeholder, highlight_limit, form,
-                              base_version, viewport, scheme, tiebreak, fields)
+                              base_version, viewport, scheme, tiebreak, fields, progressive)
         return cast(SearchResult, self.request("search", params, timeout=timeout, progress=progress,
                                                work_done_token=work_done_token))
+
+    def refinement(self, source: str, *, timeout: Optional[float] = None) -> Optional[SearchResult]:
+        """The `searchRefined` of the last search answer of `source` this client received (see
+        `PendingRequest.refinement`): waits for it when that answer was partial; None when it was exact,
+        when a later search's answer came first, or when no search of `source` was answered yet.
+        Apply it after that answer and before the next one: `Frontend.update(c.refinement(source))`."""
+        with self._lock:
+            pending = self._last_search.get(source)
+        return pending.refinement(timeout) if pending is not None else None
 
     def select(self, source: str, *, action: Optional[SelectAction] = None, ids: Optional[Sequence[str]] = None,
                paths: Optional[Sequence[Path]] = None, sections: Optional[Sequence[str]] = None,

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from . import ops
 from .aio import AsyncClient, AsyncPendingRequest
-from .client import Client, PendingRequest
+from .client import Client
+from .pending import PendingRequest
 from .core import CLOSE_GRACE, DEFAULT_TIMEOUT, NotificationCallback, ProgressCallback
 from .discovery import DaemonSpec, bundled_daemon, checkout_root, find_daemon
 from .errors import (ClientClosed, DaemonExited, DaemonNotFound, DiffableError, InternalError, InvalidEdit,

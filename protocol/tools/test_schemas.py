@@ -113,6 +113,11 @@ SELECTED_WINDOW = ok({"source": "x", "version": 3, "selection": {"selected": [{"
                       "window": {"total": 3, "start": 0, "count": 10, "steps": [{"op": "update", "at": 2, "rows": [ROW]}]}})
 ROWS_RESULT = ok({"source": "x", "version": 2, "total": 3, "start": 0, "rows": [HEADER_ROW, {"id": "p", "section": "a"}, ROW]})
 CAPABILITIES = {"methods": [], "diffForms": ["batch"], "defaultForm": "batch", "framings": ["newline"], "viewports": True, "echo": ["full", "ids"]}
+# progressive search (search.md, Progressive answers)
+PARTIAL_WINDOW = ok({"source": "x", "version": 3, "window": {"total": 2, "start": 0, "count": 10, "steps": [
+    {"op": "update", "at": 1, "rows": [ROW]}]}, "search": {"query": "q", "matches": 1, "shown": 1, "partial": True}})
+REFINED = note("searchRefined", {"source": "x", "version": 4, "window": {"total": 5, "start": 0, "count": 10, "steps": [
+    {"op": "insert", "at": 1, "rows": [ROW]}]}, "search": {"query": "q", "matches": 5, "shown": 5}})
 PROGRESS = note("$/progress", {"token": "t", "value": {"kind": "begin", "title": "Applying", "percentage": 0, "cancellable": False}})
 # outlines (outline.md)
 APPLY_TREE = req("apply", {"source": "x", "sections": [{"id": "a", "items": [
@@ -278,6 +283,24 @@ WRONG = [
      note("window/workDoneProgress/cancel", {"token": 1, "id": 3})),
     ("workDoneProgress/cancel with an id (a request)", None, note("window/workDoneProgress/cancel", {"token": "t"}),
      req("window/workDoneProgress/cancel", {"token": "t"})),
+    ("search progressive as a string", None, with_(SEARCH, ["params", "progressive"], True),
+     with_(SEARCH, ["params", "progressive"], "yes")),
+    ("search progressive 1", None, with_(SEARCH, ["params", "progressive"], False), with_(SEARCH, ["params", "progressive"], 1)),
+    ("initialize progressiveBudget -1", None, req("initialize", {"initializationOptions": {"progressiveBudget": 0}}),
+     req("initialize", {"initializationOptions": {"progressiveBudget": -1}})),
+    ("initialize progressiveBudget 1001", None, req("initialize", {"initializationOptions": {"progressiveBudget": 1000}}),
+     req("initialize", {"initializationOptions": {"progressiveBudget": 1001}})),
+    ("initialize progressiveBudget 2.5", None, req("initialize", {"initializationOptions": {"progressiveBudget": 8}}),
+     req("initialize", {"initializationOptions": {"progressiveBudget": 2.5}})),
+    ("initialize progressiveBudget as a string", None, req("initialize", {"initializationOptions": {"progressiveBudget": 8}}),
+     req("initialize", {"initializationOptions": {"progressiveBudget": "8"}})),
+    ("searchRefined without search", None, REFINED, with_(REFINED, ["params", "search"], DELETE)),
+    ("searchRefined partial", None, REFINED, with_(REFINED, ["params", "search", "partial"], True)),
+    ("searchRefined with an id (a request)", None, REFINED, dict(REFINED, id=5)),
+    ("searchRefined without params", None, REFINED, with_(REFINED, ["params"], DELETE)),
+    ("searchRefined window with highlights", None, REFINED, with_(REFINED, ["params", "highlights"], [])),
+    ("searchRefined with an unknown member", None, REFINED, with_(REFINED, ["params", "refined"], True)),
+    ("searchRefined window step with an unknown op", None, REFINED, with_(REFINED, ["params", "window", "steps", 0, "op"], "swap")),
     ("$/progress begin without title", None, PROGRESS, with_(PROGRESS, ["params", "value", "title"], DELETE)),
     ("$/progress percentage 101", None, PROGRESS, with_(PROGRESS, ["params", "value", "percentage"], 101)),
     ("$/progress end with percentage", None, note("$/progress", {"token": 1, "value": {"kind": "end"}}),
@@ -364,6 +387,8 @@ WRONG = [
     ("row with a path", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 3, "rows", 0, "path"], [0, 1])),
     ("header row without its header", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 1, "rows", 0, "content"], DELETE)),
     ("header row selected", "apply", WINDOWED, with_(WINDOWED, ["result", "window", "steps", 1, "rows", 0, "selected"], True)),
+    ("search result partial false", "search", PARTIAL_WINDOW, with_(PARTIAL_WINDOW, ["result", "search", "partial"], False)),
+    ("search result partial as a string", "search", PARTIAL_WINDOW, with_(PARTIAL_WINDOW, ["result", "search", "partial"], "yes")),
     ("search window result with highlights", "search", SEARCHED_WINDOW, with_(SEARCHED_WINDOW, ["result", "highlights"], [])),
     ("select window result with window null", "select", SELECTED_WINDOW, with_(SELECTED_WINDOW, ["result", "window"], None)),
     ("setSelectionMode result with batch", "setSelectionMode", SELECTED_WINDOW, with_(SELECTED_WINDOW, ["result", "batch"], {})),
@@ -491,6 +516,14 @@ VALID = [
     req("edit", {"source": "x", "ops": [], "viewport": {"start": 0, "count": 0}, "echo": "ids"}),
     req("search", {"source": "x", "query": "g", "viewport": {"start": 0, "count": 30}}),
     req("initialize", {"initializationOptions": {"echo": "ids", "form": "batch", "supersedeSearches": True}}),
+    # progressive search
+    req("search", {"source": "x", "query": "g", "order": "score", "progressive": True, "viewport": {"start": 0, "count": 30}}),
+    req("search", {"source": "x", "query": "g", "progressive": False}),
+    req("initialize", {"initializationOptions": {"progressiveBudget": 0}}), req("initialize", {"initializationOptions": {"progressiveBudget": 1000}}),
+    PARTIAL_WINDOW, REFINED, note("searchRefined", {"source": "x", "version": 9, "window": {"total": 0, "start": 0, "count": 10, "steps": [
+        {"op": "delete", "at": 0, "count": 2}]}, "search": {"query": "zz", "matches": 0, "shown": 0},
+        "selection": {"selected": [{"id": "p", "path": [0, 0]}]}}),
+    note("searchRefined", {"source": "x", "version": 9, "batch": {}, "search": {"query": "q", "matches": 1, "shown": 1}, "highlights": []}),
     WINDOWED, SCROLLED, SEARCHED_WINDOW, SELECTED_WINDOW, ROWS_RESULT, ok({"source": "x", "version": 3, "window": None}),
     # outlines
     APPLY_TREE, EDIT_TREE, EXPAND, COLLAPSE, OUTLINE, OUTLINED, TREE_DIFF, TREE_SNAPSHOT, TREE_ROWS,
@@ -1442,6 +1475,73 @@ class DaemonFollowsSpec(unittest.TestCase):
         self.verdict("placeholder row of an outline carries no outline members",
                      f"the placeholder rows {json.dumps(placed)} carry outline members" if placed else None)
 
+    def test_progressive_search_answers_partially_then_refines(self):
+        """search.md, Progressive answers: with progressiveBudget 0 an eligible search answers `partial: true`, then a
+        `searchRefined` that validates against its schema; replaying both ends on what `rows` shows. An ineligible one
+        (source order) answers exactly, with no notification."""
+        rng = random.Random(7)
+        words = ["src", "lib", "view", "main", "init", "py", "test", "core"]
+        items = [{"id": str(i), "content": "/".join(rng.choice(words) for _ in range(rng.randint(1, 4))) + f"{i}.txt"}
+                 for i in range(20000)]  # more than the sample (8,192 texts), so the partial answer differs
+        d = Daemon()
+        messages = []
+        try:
+            d.send(req("initialize", {"initializationOptions": {"progressiveBudget": 0}}, id="init"))
+            self.assertIn("result", d.receive())
+            calls = [("apply", {"source": "p", "sections": [{"id": "s", "items": items}], "viewport": {"count": 8}}),
+                     ("search", {"source": "p", "query": "m", "mode": "fuzzy", "order": "score", "progressive": True}),
+                     ("search", {"source": "p", "query": "ma", "mode": "fuzzy", "order": "score", "progressive": True}),
+                     ("search", {"source": "p", "query": "mai", "mode": "fuzzy", "order": "source", "progressive": True}),
+                     ("rows", None)]
+            for n, (method, params) in enumerate(calls):
+                if params is None:  # the window the frontend holds now (a search may keep a row in place)
+                    params = {"source": "p", "start": [r for _, r in messages if "window" in r.get("result", {})][-1]
+                              ["result"]["window"]["start"], "count": 8}
+                m = req(method, params, id=n)
+                self.assertEqual(SCHEMAS.check_call(m), [], m)
+                d.send(m)
+                while True:
+                    r = d.receive()
+                    messages.append((method, r))
+                    if "method" not in r:
+                        self.assertEqual(SCHEMAS.check_response(r, method), [], r)
+                        break
+                    self.assertEqual(SCHEMAS.check_call(r), [], r)
+                if n in (1, 2):  # the refinement may follow the answer before the next request is read
+                    d.send(req("sources", id=f"fence{n}"))
+                    while True:
+                        r = d.receive()
+                        if r.get("id") == f"fence{n}":
+                            break
+                        messages.append(("notification", r))
+                        self.assertEqual(SCHEMAS.check_call(r), [], r)
+        finally:
+            d.close()
+        rows, partials, refined, exact = [], 0, 0, 0
+        for method, r in messages:
+            body = r.get("params") if "method" in r else r.get("result")
+            if not isinstance(body, dict) or "window" not in body:
+                continue
+            if method == "rows":
+                continue
+            partials += 1 if body.get("search", {}).get("partial") else 0
+            refined += 1 if r.get("method") == "searchRefined" else 0
+            exact += 1 if r.get("method") == "searchRefined" and body["window"]["steps"] else 0
+            for st in body["window"]["steps"]:
+                if st["op"] == "delete":
+                    del rows[st["at"]:st["at"] + st["count"]]
+                elif st["op"] == "insert":
+                    rows[st["at"]:st["at"]] = st["rows"]
+                elif st["op"] == "update":
+                    rows[st["at"]:st["at"] + len(st["rows"])] = st["rows"]
+                else:
+                    rows.insert(st["to"], rows.pop(st["from"]))
+        final = messages[-1][1]["result"]["rows"]
+        self.assertEqual((partials, refined), (2, 2), [json.dumps(r)[:200] for _, r in messages])
+        self.assertGreater(exact, 0, "no refinement changed the window: the sample was the whole list")
+        self.assertEqual([r["id"] for r in rows], [r["id"] for r in final])
+        self.assertFalse(any(r.get("method") == "searchRefined" for method, r in messages[-2:]), "a source-order search refined")
+
     def test_duplicate_nested_id_problem_path(self):
         r = self.run_calls([("apply", {"source": "u", "sections": [{"id": "s", "items": [{"id": "a", "children": ["a"]}]}]})])
         self.assertEqual(r[0].get("error", {}).get("code"), -32602, r[0])
@@ -1641,8 +1741,8 @@ def _daemon_test(name, wrong):
 for _i, (_name, _method, _base, _wrong) in enumerate(WRONG):
     if _method is not None:
         continue  # a response: nothing to send
-    if isinstance(_wrong, dict) and _wrong.get("method") in ("exit", "$/progress"):
-        continue  # exit ends the session; $/progress is daemon → client (a wrong initialize is the daemon's first message)
+    if isinstance(_wrong, dict) and _wrong.get("method") in ("exit", "$/progress", "searchRefined"):
+        continue  # exit ends the session; $/progress and searchRefined are daemon → client (a wrong initialize is the daemon's first message)
     setattr(DaemonRejectsInvalidRequests, f"test_{_i:02d}_" + "".join(c if c.isalnum() else "_" for c in _name),
             _daemon_test(_name, _wrong))
 

@@ -5,6 +5,7 @@ import { findDaemon } from './discovery.js';
 import { DaemonExitedError, DaemonNotFoundError, ErrorCodes, ProtocolError, RequestTimeoutError, RpcError } from './errors.js';
 import { methods } from './contract.js';
 import { encodeMessage, MessageReader } from './framing.js';
+import { Refinements } from './refinements.js';
 import { daemonVersionWarning } from './version.js';
 
 const STDERR_TAIL_BYTES = 8192;
@@ -91,6 +92,7 @@ export class Client {
     this.listeners = new Map(); // notification method ('*' = all) -> Set<callback>
     this.lateListeners = new Set();
     this.progressCallbacks = new Map(); // workDoneToken -> onProgress
+    this.refinements = new Refinements(); // progressive search: each answer's searchRefined
     this.stderrTail = '';
     this.closing = undefined;
     this.failure = undefined;
@@ -152,6 +154,7 @@ export class Client {
   rejectAll(error) {
     const waiting = [...this.pending.values()];
     this.pending.clear();
+    this.refinements.failAll(error);
     for (const request of waiting) request.settle(error);
   }
 
@@ -250,7 +253,11 @@ export class Client {
     const request = this.pending.get(message.id);
     if (request) {
       if ('error' in message) request.settle(new RpcError(message.error, request.method));
-      else request.settle(undefined, message.result);
+      else {
+        // before the caller sees the answer, so that `refinement` knows it
+        if (request.method === 'search') this.refinements.answered(message.result);
+        request.settle(undefined, message.result);
+      }
       return;
     }
     const method = this.abandoned.get(message.id);
@@ -262,6 +269,7 @@ export class Client {
   }
 
   deliverNotification(method, params) {
+    if (method === 'searchRefined') this.refinements.refined(params);
     if (method === '$/progress' && params && this.progressCallbacks.has(params.token)) {
       this.progressCallbacks.get(params.token)(params.value, params.token);
     }
@@ -351,9 +359,26 @@ export class Client {
     return this.request('selection', { source }, requestOptions);
   }
 
+  /**
+   * `progressive: true`: a search slower than the frame budget answers from a sample
+   * (`search.partial`), then the exact window comes as a `searchRefined` notification:
+   * `refinement(result)` resolves with it (protocol/methods/search.md, "Progressive answers").
+   */
   search(source, query, options) {
     const { params, requestOptions } = paramsFrom('search', options);
     return this.request('search', { source, query, ...params }, requestOptions);
+  }
+
+  /**
+   * The `searchRefined` params that follow a partial search answer: `of` is that answer (the
+   * result object `search` resolved with) or a source name (its last search answer). Resolves
+   * with null when the answer was exact, when the next search of its source was answered
+   * first (that keystroke dropped the refinement), or for an unknown answer; rejects with
+   * RefinementTimeoutError after `timeout` ms (default the client's) or DaemonExitedError.
+   * Apply it after its answer and before the next: `frontend.update(await c.refinement(r))`.
+   */
+  refinement(of, { timeout = this.defaultTimeout } = {}) {
+    return this.refinements.wait(of, timeout);
   }
 
   highlights(source, section, options) {

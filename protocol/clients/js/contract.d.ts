@@ -12,6 +12,7 @@ export type MethodName =
   | '$/progress'
   | 'exit'
   | 'initialized'
+  | 'searchRefined'
   | 'window/workDoneProgress/cancel'
   | 'apply'
   | 'collapse'

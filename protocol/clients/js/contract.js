@@ -8,6 +8,7 @@ export const methods = Object.freeze({
   "$/progress": Object.freeze({ kind: "notification", params: Object.freeze(["token", "value"]), required: Object.freeze(["token", "value"]), closed: true, errors: Object.freeze([]) }),
   "exit": Object.freeze({ kind: "notification", params: Object.freeze([]), required: Object.freeze([]), closed: true, errors: Object.freeze([]) }),
   "initialized": Object.freeze({ kind: "notification", params: Object.freeze([]), required: Object.freeze([]), closed: true, errors: Object.freeze([]) }),
+  "searchRefined": Object.freeze({ kind: "notification", params: Object.freeze(["source", "version", "batch", "steps", "window", "selection", "search", "highlights"]), required: Object.freeze(["source", "version", "search"]), closed: true, errors: Object.freeze([]) }),
   "window/workDoneProgress/cancel": Object.freeze({ kind: "notification", params: Object.freeze(["token"]), required: Object.freeze(["token"]), closed: true, errors: Object.freeze([]) }),
   "apply": Object.freeze({ kind: "request", params: Object.freeze(["source", "sections", "baseVersion", "form", "viewport", "echo", "updates", "workDoneToken"]), required: Object.freeze(["source", "sections"]), closed: true, errors: Object.freeze([-32600, -32602, -32603, -32002, -32800, 1002, 1010]) }),
   "collapse": Object.freeze({ kind: "request", params: Object.freeze(["source", "ids", "recursive", "form", "baseVersion", "workDoneToken"]), required: Object.freeze(["source", "ids"]), closed: true, errors: Object.freeze([-32600, -32602, -32603, -32002, -32800, 1001, 1002, 1003, 1010]) }),
@@ -18,7 +19,7 @@ export const methods = Object.freeze({
   "initialize": Object.freeze({ kind: "request", params: Object.freeze(["processId", "initializationOptions"]), required: Object.freeze([]), closed: false, errors: Object.freeze([-32600, -32602, -32603, -32800, 1010]) }),
   "outline": Object.freeze({ kind: "request", params: Object.freeze(["source", "id", "workDoneToken"]), required: Object.freeze(["source", "id"]), closed: true, errors: Object.freeze([-32600, -32602, -32603, -32002, -32800, 1001, 1003, 1010]) }),
   "rows": Object.freeze({ kind: "request", params: Object.freeze(["source", "start", "count", "workDoneToken"]), required: Object.freeze(["source"]), closed: true, errors: Object.freeze([-32600, -32602, -32603, -32002, -32800, 1001, 1010]) }),
-  "search": Object.freeze({ kind: "request", params: Object.freeze(["source", "query", "sections", "mode", "order", "scheme", "tiebreak", "fields", "limit", "placeholder", "highlightLimit", "form", "baseVersion", "viewport", "workDoneToken"]), required: Object.freeze(["source", "query"]), closed: true, errors: Object.freeze([-32600, -32602, -32603, -32002, -32800, 1001, 1002, 1003, 1010]) }),
+  "search": Object.freeze({ kind: "request", params: Object.freeze(["source", "query", "sections", "mode", "order", "scheme", "tiebreak", "fields", "limit", "placeholder", "highlightLimit", "form", "baseVersion", "viewport", "workDoneToken", "progressive"]), required: Object.freeze(["source", "query"]), closed: true, errors: Object.freeze([-32600, -32602, -32603, -32002, -32800, 1001, 1002, 1003, 1010]) }),
   "select": Object.freeze({ kind: "request", params: Object.freeze(["source", "action", "ids", "paths", "sections", "baseVersion", "workDoneToken"]), required: Object.freeze(["source"]), closed: true, errors: Object.freeze([-32600, -32602, -32603, -32002, -32800, 1001, 1002, 1003, 1005, 1010]) }),
   "selection": Object.freeze({ kind: "request", params: Object.freeze(["source", "workDoneToken"]), required: Object.freeze(["source"]), closed: true, errors: Object.freeze([-32600, -32602, -32603, -32002, -32800, 1001, 1010]) }),
   "setSelectionMode": Object.freeze({ kind: "request", params: Object.freeze(["source", "sections", "workDoneToken"]), required: Object.freeze(["source", "sections"]), closed: true, errors: Object.freeze([-32600, -32602, -32603, -32002, -32800, 1001, 1010]) }),
@@ -82,7 +83,7 @@ export const errorTitles = Object.freeze({
   "1010": "Message too large",
 });
 
-export const initializationOptions = Object.freeze(["form", "supersedeSearches", "echo", "updates"]);
+export const initializationOptions = Object.freeze(["form", "supersedeSearches", "echo", "updates", "progressiveBudget"]);
 
 /** The closed value sets the types name. */
 export const enums = Object.freeze({

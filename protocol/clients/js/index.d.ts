@@ -3,7 +3,7 @@ import type { ErrorCodeTable } from './contract.js';
 import type {
   ApplyParams, ApplyResult, CollapseResult, DropResult, EditParams, EditResult, ExpandParams,
   ExpandResult, HighlightsParams, HighlightsResult, InitializationOptions, InitializeResult, ItemInput, Json, OutlineResult,
-  PatchOp, ProgressValue, RowsParams, RowsResult, SearchParams, SearchResult, SectionInput, SelectParams,
+  PatchOp, ProgressValue, RowsParams, RowsResult, SearchParams, SearchRefinedParams, SearchResult, SectionInput, SelectParams,
   SelectResult, SelectionResult, SetSelectionModeParams, SetSelectionModeResult, SourcesResult, ViewportParams,
   ViewportResult,
 } from './types.js';
@@ -156,7 +156,15 @@ export class Client implements AsyncDisposable {
   select(source: string, options: SelectOptions): Promise<SelectResult>;
   setSelectionMode(source: string, sections: SetSelectionModeParams['sections'], options?: RequestOptions): Promise<SetSelectionModeResult>;
   selection(source: string, options?: RequestOptions): Promise<SelectionResult>;
+  /** `progressive: true`: a slow search answers from a sample (`search.partial`), then `refinement` brings the exact window. */
   search(source: string, query: string, options?: SearchOptions): Promise<SearchResult>;
+  /**
+   * The `searchRefined` params following a partial search answer (`of`: that result object, or a
+   * source name for its last search answer): apply it after the answer. null when the answer was
+   * exact or the next search of its source was answered first (which dropped it). Rejects with
+   * RefinementTimeoutError after `timeout` ms (default the client's), or DaemonExitedError.
+   */
+  refinement(of: SearchResult | string, options?: { timeout?: number }): Promise<SearchRefinedParams | null>;
   highlights(source: string, section: number, options?: HighlightsOptions): Promise<HighlightsResult>;
   /** Sets the window (`count` 0 or absent removes it: `window: null`); answers how the held rows become the new window's. */
   viewport(source: string, options?: WindowOptions): Promise<ViewportResult>;
@@ -198,6 +206,8 @@ export class DaemonExitedError extends Error {
   readonly stderrTail: string;
 }
 export class RequestTimeoutError extends Error { readonly method: string; readonly id: number; readonly timeout: number }
+/** `Client.refinement` waited `timeout` ms for a `searchRefined` of `source`. */
+export class RefinementTimeoutError extends Error { readonly source: string; readonly timeout: number }
 export class ProtocolError extends Error {}
 export class ReplayError extends Error {}
 /** What `StartOptions.onWarning` gets when the daemon's MAJOR.MINOR is not this package's. */

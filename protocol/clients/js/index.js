@@ -1,5 +1,6 @@
 // diffable-client: a zero-dependency Node client for the diffable daemon.
 export { Client } from './client.js';
+export { RefinementTimeoutError } from './refinements.js';
 export { findDaemon } from './discovery.js';
 export { version } from './version.js';
 export { Frontend, replayBatch, replaySteps, replayStep, replayWindow, diffForms } from './frontend.js';

@@ -93,7 +93,7 @@ export interface HighlightsResult {
   highlights: Highlight[];
 }
 
-/** Lenient at the top level (LSP clients send processId, rootUri, capabilities, workDoneToken, …: ignored); initializationOptions is strict: exactly form, supersedeSearches and echo */
+/** Lenient at the top level (LSP clients send processId, rootUri, capabilities, workDoneToken, …: ignored); initializationOptions is strict: exactly form, supersedeSearches, echo, updates and progressiveBudget */
 export interface InitializeParams {
   /** the editor's process; the daemon exits when it is gone */
   processId?: number | null;
@@ -167,6 +167,8 @@ export interface SearchParams {
   baseVersion?: number;
   viewport?: ViewportInput;
   workDoneToken?: string | number;
+  /** true: a search that would take longer than the frame budget (initialize progressiveBudget, 8 ms by default) answers from a sample (`search.partial: true`), then the exact window follows as a `searchRefined` notification (search.md, Progressive answers); only a non-empty query in score order on a flat source with a viewport is answered so. Default false */
+  progressive?: boolean;
 }
 
 /** highlights: every highlight of the visible rows in the batch/steps form and with `window: null` (the request's own viewport: null removed the viewport; the frontend reloads with snapshot); none in the window form (the window's rows carry their own) */
@@ -174,6 +176,9 @@ export interface SearchResult extends DiffResult {
   search: SearchInfo;
   highlights?: Highlight[];
 }
+
+/** a `search` result (search.schema.json#/$defs/result) without `search.partial`: source, version, window {total, start, count, steps}, search {query, matches, shown}, and what any search result may carry (selection; the batch/steps forms' members) */
+export type SearchRefinedParams = SearchResult;
 
 /** `sections` only with action clear; `ids`/`paths` never with clear */
 export interface SelectParams {
@@ -349,6 +354,8 @@ export interface InitializationOptions {
   supersedeSearches?: boolean;
   echo?: Echo;
   updates?: Updates;
+  /** the frame budget of `search {progressive: true}`, in milliseconds (8 by default): a progressive search not done within it answers partially, then sends `searchRefined`; 0 answers every eligible progressive search partially (search.md, Progressive answers) */
+  progressiveBudget?: number;
 }
 
 /** An item (a visible row) as the daemon sends it: content omitted when absent; under updates "patch", a reloaded, reconfigured or moved row may carry `patch` in place of `content` (never both); in a source with nested items its place in the tree (treePlace) */
@@ -416,6 +423,8 @@ export interface SearchInfo {
   query: string;
   matches: number;
   shown: number;
+  /** a partial answer of `progressive: true`: the window ranks a sample of the section (matches, shown and the window's total count the sample); a `searchRefined` notification with the exact window follows unless the next search of the source drops it. Absent on an exact answer */
+  partial?: true;
 }
 
 /** A section as the daemon sends it in a diff: header omitted when absent, every item */

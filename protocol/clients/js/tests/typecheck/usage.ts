@@ -3,7 +3,7 @@
 import {
   Client, Frontend, RpcError, ErrorCodes,
   type ApplyParams, type ChangeResult, type EditOp, type EditParamsOp, type FullSnapshotResult, type Highlight,
-  type InitializeResult, type Item, type ProgressValue, type Row, type SearchResult, type SectionInput,
+  type InitializeResult, type Item, type ProgressValue, type Row, type SearchRefinedParams, type SearchResult, type SectionInput,
   type SelectResult, type SnapshotResult, type Step, type WindowRow, type WindowUpdate,
 } from '../../index.js';
 import { replaySteps, type Section } from '../../frontend.js';
@@ -39,6 +39,13 @@ export async function session(): Promise<Row[]> {
     mode: 'fuzzy', order: 'score', tiebreak: ['length'], onProgress: (value: ProgressValue) => console.log(value.kind),
   });
   frontend.update(found);
+  // progressive search: the partial answer, then its refinement, applied in that order
+  const quick: SearchResult = await client.search('people', 'ad', { order: 'score', progressive: true });
+  frontend.update(quick);
+  const partial: true | undefined = quick.search.partial;
+  const refined: SearchRefinedParams | null = await client.refinement(quick, { timeout: 1000 });
+  if (refined) frontend.update(refined);
+  console.log(partial, await client.refinement('people'));
   const highlights: Highlight[] = found.highlights ?? [];
   const steps: Step[] = found.steps ?? [];
   const window: WindowUpdate | null | undefined = (await client.viewport('people', { start: 0, count: 20 })).window;

@@ -9,6 +9,7 @@ M.methods = {
   ["$/progress"] = { kind = "notification", params = { "token", "value" }, required = { "token", "value" }, closed = true, errors = {} },
   ["exit"] = { kind = "notification", params = {}, required = {}, closed = true, errors = {} },
   ["initialized"] = { kind = "notification", params = {}, required = {}, closed = true, errors = {} },
+  ["searchRefined"] = { kind = "notification", params = { "source", "version", "batch", "steps", "window", "selection", "search", "highlights" }, required = { "source", "version", "search" }, closed = true, errors = {} },
   ["window/workDoneProgress/cancel"] = { kind = "notification", params = { "token" }, required = { "token" }, closed = true, errors = {} },
   ["apply"] = { kind = "request", params = { "source", "sections", "baseVersion", "form", "viewport", "echo", "updates", "workDoneToken" }, required = { "source", "sections" }, closed = true, errors = { -32600, -32602, -32603, -32002, -32800, 1002, 1010 } },
   ["collapse"] = { kind = "request", params = { "source", "ids", "recursive", "form", "baseVersion", "workDoneToken" }, required = { "source", "ids" }, closed = true, errors = { -32600, -32602, -32603, -32002, -32800, 1001, 1002, 1003, 1010 } },
@@ -19,7 +20,7 @@ M.methods = {
   ["initialize"] = { kind = "request", params = { "processId", "initializationOptions" }, required = {}, closed = false, errors = { -32600, -32602, -32603, -32800, 1010 } },
   ["outline"] = { kind = "request", params = { "source", "id", "workDoneToken" }, required = { "source", "id" }, closed = true, errors = { -32600, -32602, -32603, -32002, -32800, 1001, 1003, 1010 } },
   ["rows"] = { kind = "request", params = { "source", "start", "count", "workDoneToken" }, required = { "source" }, closed = true, errors = { -32600, -32602, -32603, -32002, -32800, 1001, 1010 } },
-  ["search"] = { kind = "request", params = { "source", "query", "sections", "mode", "order", "scheme", "tiebreak", "fields", "limit", "placeholder", "highlightLimit", "form", "baseVersion", "viewport", "workDoneToken" }, required = { "source", "query" }, closed = true, errors = { -32600, -32602, -32603, -32002, -32800, 1001, 1002, 1003, 1010 } },
+  ["search"] = { kind = "request", params = { "source", "query", "sections", "mode", "order", "scheme", "tiebreak", "fields", "limit", "placeholder", "highlightLimit", "form", "baseVersion", "viewport", "workDoneToken", "progressive" }, required = { "source", "query" }, closed = true, errors = { -32600, -32602, -32603, -32002, -32800, 1001, 1002, 1003, 1010 } },
   ["select"] = { kind = "request", params = { "source", "action", "ids", "paths", "sections", "baseVersion", "workDoneToken" }, required = { "source" }, closed = true, errors = { -32600, -32602, -32603, -32002, -32800, 1001, 1002, 1003, 1005, 1010 } },
   ["selection"] = { kind = "request", params = { "source", "workDoneToken" }, required = { "source" }, closed = true, errors = { -32600, -32602, -32603, -32002, -32800, 1001, 1010 } },
   ["setSelectionMode"] = { kind = "request", params = { "source", "sections", "workDoneToken" }, required = { "source", "sections" }, closed = true, errors = { -32600, -32602, -32603, -32002, -32800, 1001, 1010 } },
@@ -80,7 +81,7 @@ M.error_titles = {
   [1010] = "Message too large",
 }
 
-M.initialization_options = { "form", "supersedeSearches", "echo", "updates" }
+M.initialization_options = { "form", "supersedeSearches", "echo", "updates", "progressiveBudget" }
 
 M.enums = {
   DiffForm = { "batch", "steps" },

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from . import ops
 from .aio import AsyncClient, AsyncPendingRequest
-from .client import Client, PendingRequest
+from .client import Client
+from .pending import PendingRequest
 from .core import CLOSE_GRACE, DEFAULT_TIMEOUT, NotificationCallback, ProgressCallback
 from .discovery import DaemonSpec, bundled_daemon, checkout_root, find_daemon
 from .errors import (ClientClosed, DaemonExited, DaemonNotFound, DiffableError, InternalError, InvalidEdit,
-                     InvalidParams, InvalidRequest, MessageTooLarge, MethodNotFound, ParseError, RequestCancelled, RequestTimeout,
+                     InvalidParams, InvalidRequest, MessageTooLarge, MethodNotFound, ParseError, RefinementTimeout,
+                     RequestCancelled, RequestTimeout,
                      RpcError, SelectionRejected, ServerNotInitialized, UnknownId, UnknownSource, VersionConflict)
 from .frontend import (REPLAYERS, Frontend, Replayer, ReplayError, Row, SectionList, SourceView, Window, on_sections,
                        replay_batch, replay_steps, replay_window)
@@ -50,7 +52,7 @@ __all__ = [
     "Updates", "ViewportIn", "ViewportResult", "WindowPayload", "WindowRow", "ops",
     # errors and warnings
     "ClientClosed", "DaemonExited", "DaemonNotFound", "DaemonVersionWarning", "DiffableError", "InternalError",
-    "InvalidEdit", "InvalidParams", "InvalidRequest", "MessageTooLarge", "MethodNotFound", "ParseError", "RequestCancelled",
-    "RequestTimeout", "RpcError", "SelectionRejected", "ServerNotInitialized", "UnknownId", "UnknownSource",
+    "InvalidEdit", "InvalidParams", "InvalidRequest", "MessageTooLarge", "MethodNotFound", "ParseError", "RefinementTimeout",
+    "RequestCancelled", "RequestTimeout", "RpcError", "SelectionRejected", "ServerNotInitialized", "UnknownId", "UnknownSource",
     "VersionConflict",
 ]

@@ -29,6 +29,7 @@ METHODS: Dict[str, MethodContract] = {
     "$/progress": MethodContract("notification", ("token", "value"), ("token", "value"), True, ()),
     "exit": MethodContract("notification", (), (), True, ()),
     "initialized": MethodContract("notification", (), (), True, ()),
+    "searchRefined": MethodContract("notification", ("source", "version", "batch", "steps", "window", "selection", "search", "highlights"), ("source", "version", "search"), True, ()),
     "window/workDoneProgress/cancel": MethodContract("notification", ("token",), ("token",), True, ()),
     "apply": MethodContract("request", ("source", "sections", "baseVersion", "form", "viewport", "echo", "updates", "workDoneToken"), ("source", "sections"), True, (-32600, -32602, -32603, -32002, -32800, 1002, 1010)),
     "collapse": MethodContract("request", ("source", "ids", "recursive", "form", "baseVersion", "workDoneToken"), ("source", "ids"), True, (-32600, -32602, -32603, -32002, -32800, 1001, 1002, 1003, 1010)),
@@ -39,7 +40,7 @@ METHODS: Dict[str, MethodContract] = {
     "initialize": MethodContract("request", ("processId", "initializationOptions"), (), False, (-32600, -32602, -32603, -32800, 1010)),
     "outline": MethodContract("request", ("source", "id", "workDoneToken"), ("source", "id"), True, (-32600, -32602, -32603, -32002, -32800, 1001, 1003, 1010)),
     "rows": MethodContract("request", ("source", "start", "count", "workDoneToken"), ("source",), True, (-32600, -32602, -32603, -32002, -32800, 1001, 1010)),
-    "search": MethodContract("request", ("source", "query", "sections", "mode", "order", "scheme", "tiebreak", "fields", "limit", "placeholder", "highlightLimit", "form", "baseVersion", "viewport", "workDoneToken"), ("source", "query"), True, (-32600, -32602, -32603, -32002, -32800, 1001, 1002, 1003, 1010)),
+    "search": MethodContract("request", ("source", "query", "sections", "mode", "order", "scheme", "tiebreak", "fields", "limit", "placeholder", "highlightLimit", "form", "baseVersion", "viewport", "workDoneToken", "progressive"), ("source", "query"), True, (-32600, -32602, -32603, -32002, -32800, 1001, 1002, 1003, 1010)),
     "select": MethodContract("request", ("source", "action", "ids", "paths", "sections", "baseVersion", "workDoneToken"), ("source",), True, (-32600, -32602, -32603, -32002, -32800, 1001, 1002, 1003, 1005, 1010)),
     "selection": MethodContract("request", ("source", "workDoneToken"), ("source",), True, (-32600, -32602, -32603, -32002, -32800, 1001, 1010)),
     "setSelectionMode": MethodContract("request", ("source", "sections", "workDoneToken"), ("source", "sections"), True, (-32600, -32602, -32603, -32002, -32800, 1001, 1010)),
@@ -102,7 +103,7 @@ ERROR_TITLES: Dict[int, str] = {
     1010: "Message too large",
 }
 
-INITIALIZATION_OPTIONS: Tuple[str, ...] = ("form", "supersedeSearches", "echo", "updates")
+INITIALIZATION_OPTIONS: Tuple[str, ...] = ("form", "supersedeSearches", "echo", "updates", "progressiveBudget")
 
 DiffForm = Literal["batch", "steps"]
 """`form`: the diff form of a change's answer."""

@@ -16,7 +16,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Set, 
 from . import params as build
 from .core import CLOSE_GRACE, DEFAULT_TIMEOUT, ClientCore, ProgressCallback, log
 from .discovery import DaemonSpec
-from .errors import ClientClosed, DaemonExited, DiffableError, RequestTimeout, RpcError
+from .errors import ClientClosed, DaemonExited, DiffableError, RefinementTimeout, RequestTimeout, RpcError
 from .types import (DiffForm, DiffResult, DropResult, Echo, Updates, HighlightsResult, InitializationOptions, ItemIn, OutlineResult, Path,
                     ProgressToken, RowsResult, SearchMode, SearchOrder, SearchResult, SearchScheme, SearchTiebreak, SectionIn, SelectAction,
                     SelectionPolicy, SelectionResult, SelectResult, SnapshotResult, SourcesResult, ViewportIn,
@@ -34,6 +34,14 @@ class AsyncPendingRequest:
                  future: "asyncio.Future[JsonObject]", progress_token: Optional[ProgressToken]) -> None:
         self.id, self.method = request_id, method
         self._client, self._future, self._progress_token = client, future, progress_token
+        # whether a searchRefined follows the answer, and which (`refinement`)
+        self._refined: "asyncio.Future[Optional[JsonObject]]" = asyncio.get_running_loop().create_future()
+        if method != "search":
+            self._refined.set_result(None)
+
+    def _settle_refinement(self, params: Optional[JsonObject]) -> None:
+        if not self._refined.done():
+            self._refined.set_result(params)
 
     def done(self) -> bool:
         return self._future.done()
@@ -58,6 +66,18 @@ class AsyncPendingRequest:
             raise RpcError.from_response(response["error"], self.method)
         return response.get("result")
 
+    async def refinement(self, timeout: Optional[float] = None) -> Optional[SearchResult]:
+        """As `PendingRequest.refinement`: the partial answer's `searchRefined` params, or None."""
+        client = self._client
+        seconds = client._timeout_for(timeout)
+        try:
+            params = await asyncio.wait_for(asyncio.shield(self._refined), None if math.isinf(seconds) else seconds)
+        except asyncio.TimeoutError:
+            raise RefinementTimeout(f"{self.method} (id {self.id})", seconds) from None
+        if params is not None and "exited" in params:
+            raise await client._exited(f"before refining {self.method} (id {self.id})")
+        return cast(Optional[SearchResult], params)
+
 
 class AsyncClient(ClientCore):
     """The daemon as an asyncio child process; arguments as for `Client`. Start it with
@@ -70,6 +90,8 @@ class AsyncClient(ClientCore):
         super().__init__(daemon, daemon_args, initialization_options, timeout, framing, stderr_lines)
         self._process: Optional[asyncio.subprocess.Process] = None
         self._pending: Dict[int, "asyncio.Future[JsonObject]"] = {}
+        self._searches: Dict[int, AsyncPendingRequest] = {}  # unanswered searches (their refinement is tracked)
+        self._last_search: Dict[str, AsyncPendingRequest] = {}  # source -> its last answered search
         self._tasks: Set["asyncio.Task[Any]"] = set()  # reader, stderr reader, async callbacks
         self._drain_lock: Optional[asyncio.Lock] = None  # made in start(): 3.9 binds locks to a loop
         self._closed = self._output_closed = False
@@ -162,6 +184,9 @@ class AsyncClient(ClientCore):
             log.error("diffable: unreadable output from the daemon, giving up: %s", error)
         finally:
             self._output_closed = True
+            self._settle_all_refinements({"exited": True})
+            for search in self._searches.values():
+                search._settle_refinement({"exited": True})
             waiting, self._pending = list(self._pending.values()), {}
             for future in waiting:
                 if not future.done():
@@ -171,6 +196,11 @@ class AsyncClient(ClientCore):
         if "method" not in message:
             request_id = message.get("id")
             future = self._pending.pop(request_id, None) if isinstance(request_id, int) else None
+            search = self._searches.pop(request_id, None) if isinstance(request_id, int) else None
+            if search is not None:  # before the awaiting task sees the answer, so `refinement` knows it
+                source = self._search_answered(message, search._settle_refinement)
+                if source is not None:
+                    self._last_search[source] = search
             if future is not None and not future.done():
                 future.set_result(message)
             elif request_id is None:
@@ -181,6 +211,8 @@ class AsyncClient(ClientCore):
             except DiffableError:
                 pass
         else:
+            if message["method"] == "searchRefined":
+                self._search_refined(message.get("params"))
             for callback, argument in self._notification_calls(message["method"], message.get("params")):
                 try:
                     outcome = callback(argument)
@@ -237,7 +269,10 @@ class AsyncClient(ClientCore):
             self._pending.pop(request_id, None)
             self._forget_progress(token)
             raise
-        return AsyncPendingRequest(self, request_id, method, future, token)
+        pending = AsyncPendingRequest(self, request_id, method, future, token)
+        if method == "search":
+            self._searches[request_id] = pending
+        return pending
 
     async def request(self, method: str, params: Optional[Mapping[str, Any]] = None, *,
                       timeout: Optional[float] = None, progress: Optional[ProgressCallback] = None,
@@ -281,12 +316,18 @@ class AsyncClient(ClientCore):
                      base_version: Optional[int] = None,
                      viewport: Optional[ViewportIn] = build.UNSET, scheme: Optional[SearchScheme] = None,
                      tiebreak: Optional[Sequence[SearchTiebreak]] = None, fields: Optional[Sequence[str]] = None,
-                     timeout: Optional[float] = None, progress: Optional[ProgressCallback] = None,
+                     progressive: Optional[bool] = None, timeout: Optional[float] = None,
+                     progress: Optional[ProgressCallback] = None,
                      work_done_token: Optional[ProgressToken] = None) -> SearchResult:
         params = build.search(source, query, sections, mode, order, limit, placeholder, highlight_limit, form,
-                              base_version, viewport, scheme, tiebreak, fields)
+                              base_version, viewport, scheme, tiebreak, fields, progressive)
         return cast(SearchResult, await self.request("search", params, timeout=timeout, progress=progress,
                                                      work_done_token=work_done_token))
+
+    async def refinement(self, source: str, *, timeout: Optional[float] = None) -> Optional[SearchResult]:
+        """As `Client.refinement`: the searchRefined of the last search answer of `source`, or None."""
+        pending = self._last_search.get(source)
+        return await pending.refinement(timeout) if pending is not None else None
 
     async def select(self, source: str, *, action: Optional[SelectAction] = None,
                      ids: Optional[Sequence[str]] = None, paths: Optional[Sequence[Path]] = None,

@@ -8,7 +8,6 @@ tail of the daemon's stderr for `DaemonExited`.
 """
 from __future__ import annotations
 
-import math
 import subprocess
 import threading
 from types import TracebackType
@@ -17,52 +16,14 @@ from typing import IO, Any, Dict, Iterable, List, Mapping, Optional, Sequence, T
 from . import params as build
 from .core import CLOSE_GRACE, DEFAULT_TIMEOUT, ClientCore, ProgressCallback, log
 from .discovery import DaemonSpec
-from .errors import ClientClosed, DaemonExited, DiffableError, RequestTimeout, RpcError
+from .errors import ClientClosed, DaemonExited, DiffableError
+from .pending import _EXITED, PendingRequest
 from .types import (DiffForm, DiffResult, DropResult, Echo, Updates, HighlightsResult, InitializationOptions,
                     InitializeResult, ItemIn, OutlineResult, Path, ProgressToken, RowsResult, SearchMode, SearchOrder, SearchResult, SearchScheme, SearchTiebreak,
                     SectionIn, SelectAction, SelectionPolicy, SelectionResult, SelectResult, SnapshotResult,
                     SourcesResult, ViewportIn, ViewportResult)
 from .version import warn_about_daemon_version
 from .wire import Framing, FramingError, JsonObject, Message, content_length, decode_body, encode
-
-_EXITED: JsonObject = {"exited": True}  # put in place of a response when the output closed
-
-
-class PendingRequest:
-    """A sent request; `result()` waits for its answer."""
-
-    def __init__(self, client: "Client", request_id: int, method: str, progress_token: Optional[ProgressToken]):
-        self.id, self.method = request_id, method
-        self._client, self._progress_token = client, progress_token
-        self._answered = threading.Event()
-        self._response: Optional[JsonObject] = None
-
-    def _resolve(self, response: JsonObject) -> None:
-        self._response = response
-        self._answered.set()
-
-    def done(self) -> bool:
-        return self._answered.is_set()
-
-    def result(self, timeout: Optional[float] = None) -> Any:
-        """The result, or raises RpcError (by code), RequestTimeout (after `timeout` s, default the
-        client's; a `$/cancelRequest` is sent and the client stays usable) or DaemonExited."""
-        client = self._client
-        if threading.current_thread() is client._reader:
-            raise RuntimeError("a notification callback cannot wait for a response (it runs on the reader thread)")
-        seconds = client._timeout_for(timeout)
-        try:
-            if not self._answered.wait(None if math.isinf(seconds) else seconds):
-                client._abandon(self.id)
-                raise RequestTimeout(self.method, self.id, seconds)
-        finally:
-            client._forget_progress(self._progress_token)
-        response = cast(JsonObject, self._response)
-        if response is _EXITED:
-            raise client._exited(f"before answering {self.method} (id {self.id})")
-        if "error" in response:
-            raise RpcError.from_response(response["error"], self.method)
-        return response.get("result")
 
 
 class Client(ClientCore):
@@ -84,6 +45,7 @@ class Client(ClientCore):
                  stderr_lines: int = 50) -> None:
         super().__init__(daemon, daemon_args, initialization_options, timeout, framing, stderr_lines)
         self._pending: Dict[int, PendingRequest] = {}
+        self._last_search: Dict[str, PendingRequest] = {}  # source -> its last answered search (guarded by _lock)
         self._lock = threading.Lock()  # guards _pending, _closed and writes to stdin
         self._closed = False
         self._output_closed = False
@@ -171,7 +133,9 @@ class Client(ClientCore):
             with self._lock:
                 self._output_closed = True
                 waiting, self._pending = list(self._pending.values()), {}
+            self._settle_all_refinements(_EXITED)
             for pending in waiting:
+                pending._settle_refinement(_EXITED)
                 pending._resolve(_EXITED)
 
     def _dispatch(self, message: JsonObject) -> None:
@@ -180,6 +144,11 @@ class Client(ClientCore):
             with self._lock:
                 pending = self._pending.pop(request_id, None) if isinstance(request_id, int) else None
             if pending is not None:
+                if pending.method == "search":  # before the caller sees the answer, so `refinement` knows it
+                    source = self._search_answered(message, pending._settle_refinement)
+                    if source is not None:
+                        with self._lock:
+                            self._last_search[source] = pending
                 pending._resolve(message)
             elif request_id is None:  # the daemon could not read something we sent
                 log.warning("diffable: error response without id: %s", message.get("error"))
@@ -190,6 +159,8 @@ class Client(ClientCore):
             except DiffableError:
                 pass
         else:
+            if message["method"] == "searchRefined":
+                self._search_refined(message.get("params"))
             for callback, argument in self._notification_calls(message["method"], message.get("params")):
                 try:
                     callback(argument)
@@ -292,15 +263,27 @@ class Client(ClientCore):
                form: Optional[DiffForm] = None, base_version: Optional[int] = None,
                viewport: Optional[ViewportIn] = build.UNSET, scheme: Optional[SearchScheme] = None,
                tiebreak: Optional[Sequence[SearchTiebreak]] = None, fields: Optional[Sequence[str]] = None,
-               timeout: Optional[float] = None, progress: Optional[ProgressCallback] = None,
+               progressive: Optional[bool] = None, timeout: Optional[float] = None,
+               progress: Optional[ProgressCallback] = None,
                work_done_token: Optional[ProgressToken] = None) -> SearchResult:
         """Filters the source (`query=""` clears); the diff plus `search` counts and `highlights`.
         `viewport=` as for `apply`; `fields=` searches those members / JSON pointers of the content
-        instead of each item's text (highlights then carry `fields`)."""
+        instead of each item's text (highlights then carry `fields`). `progressive=True`: a search slower
+        than the frame budget answers from a sample (`search["partial"]`), then the exact window comes as a
+        `searchRefined` notification: `refinement(source)` waits for it (protocol/methods/search.md)."""
         params = build.search(source, query, sections, mode, order, limit, placeholder, highlight_limit, form,
-                              base_version, viewport, scheme, tiebreak, fields)
+                              base_version, viewport, scheme, tiebreak, fields, progressive)
         return cast(SearchResult, self.request("search", params, timeout=timeout, progress=progress,
                                                work_done_token=work_done_token))
+
+    def refinement(self, source: str, *, timeout: Optional[float] = None) -> Optional[SearchResult]:
+        """The `searchRefined` of the last search answer of `source` this client received (see
+        `PendingRequest.refinement`): waits for it when that answer was partial; None when it was exact,
+        when a later search's answer came first, or when no search of `source` was answered yet.
+        Apply it after that answer and before the next one: `Frontend.update(c.refinement(source))`."""
+        with self._lock:
+            pending = self._last_search.get(source)
+        return pending.refinement(timeout) if pending is not None else None
 
     def select(self, source: str, *, action: Optional[SelectAction] = None, ids: Optional[Sequence[str]] = None,
                paths: Optional[Sequence[Path]] = None, sections: Optional[Sequence[str]] = None,

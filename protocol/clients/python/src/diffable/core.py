@@ -25,6 +25,8 @@ CLOSE_GRACE = 5.0
 NotificationCallback = Callable[[Any], Any]
 """Called with the notification's `params` (None when absent)."""
 ProgressCallback = Callable[[Progress], Any]
+Settle = Callable[[Optional[JsonObject]], None]
+"""Settles one search answer's refinement: the `searchRefined` params, or None (none is coming)."""
 
 
 class ClientCore:
@@ -44,6 +46,41 @@ class ClientCore:
         self._handlers: Dict[str, List[NotificationCallback]] = {}
         self._progress: Dict[ProgressToken, ProgressCallback] = {}
         self._stderr: Deque[str] = collections.deque(maxlen=stderr_lines)
+        self._refining: Dict[str, Settle] = {}  # source -> its partial answer's settle, while the refinement is due
+
+    # -- progressive search (protocol/methods/search.md, "Progressive answers") ------------------
+
+    def _search_answered(self, response: JsonObject, settle: Settle) -> Optional[str]:
+        """The reader saw the answer of a `search`: a refinement still due for its source is settled
+        None (this keystroke dropped it), and this answer's own refinement becomes due when it is
+        `partial` (else it is settled None at once). Returns the source, if the answer names one."""
+        result = response.get("result")
+        source = result.get("source") if isinstance(result, dict) else None
+        if not isinstance(source, str):
+            settle(None)
+            return None
+        dropped = self._refining.pop(source, None)
+        if dropped is not None:
+            dropped(None)
+        info = result.get("search") if isinstance(result, dict) else None
+        if isinstance(info, dict) and info.get("partial") is True:
+            self._refining[source] = settle
+        else:
+            settle(None)
+        return source
+
+    def _search_refined(self, params: Any) -> None:
+        """The reader saw a `searchRefined`: it settles the partial answer of its source (if one is due)."""
+        source = params.get("source") if isinstance(params, dict) else None
+        settle = self._refining.pop(source, None) if isinstance(source, str) else None
+        if settle is not None:
+            settle(params)
+
+    def _settle_all_refinements(self, value: Optional[JsonObject]) -> None:
+        """The output closed: no refinement will come."""
+        waiting, self._refining = list(self._refining.values()), {}
+        for settle in waiting:
+            settle(value)
 
     # -- notifications ---------------------------------------------------------------------------
 

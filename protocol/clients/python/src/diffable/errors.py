@@ -62,6 +62,15 @@ class RequestTimeout(DiffableError, TimeoutError):
                          "a $/cancelRequest was sent")
 
 
+class RefinementTimeout(DiffableError, TimeoutError):
+    """A partial search answer's `searchRefined` did not arrive within the timeout
+    (`PendingRequest.refinement`, `Client.refinement`). Nothing is cancelled: it may still come."""
+
+    def __init__(self, request: str, timeout: float) -> None:
+        self.request, self.timeout = request, timeout
+        super().__init__(f"no searchRefined for {request} within {timeout:g} s")
+
+
 class RpcError(DiffableError):
     """An error response: `.code`, `.message`, `.data` (None when absent), `.method`."""
 

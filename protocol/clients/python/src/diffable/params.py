@@ -98,13 +98,14 @@ def search(source: str, query: str, sections: Optional[Sequence[str]], mode: Opt
            order: Optional[SearchOrder], limit: Optional[int], placeholder: Optional[ItemIn],
            highlight_limit: Optional[int], form: Optional[DiffForm], base_version: Optional[int],
            viewport: Optional[ViewportIn] = UNSET, scheme: Optional[SearchScheme] = None,
-           tiebreak: Optional[Sequence[SearchTiebreak]] = None, fields: Optional[Sequence[str]] = None) -> Params:
+           tiebreak: Optional[Sequence[SearchTiebreak]] = None, fields: Optional[Sequence[str]] = None,
+           progressive: Optional[bool] = None) -> Params:
     if isinstance(placeholder, str):  # the spec says "an item": both spellings of one are accepted
         placeholder = {"id": placeholder}
     return members("search", viewport, source=source, query=query, sections=_list(sections), mode=mode, order=order,
                    limit=limit, scheme=scheme, tiebreak=_list(tiebreak), fields=_list(fields),
                    placeholder=dict(placeholder) if placeholder is not None else None,
-                   highlight_limit=highlight_limit, form=form, base_version=base_version)
+                   highlight_limit=highlight_limit, form=form, base_version=base_version, progressive=progressive)
 
 
 def highlights(source: str, section: int, start: Optional[int], count: Optional[int]) -> Params:

@@ -78,6 +78,9 @@ class InitializationOptions(TypedDict, total=False):
     supersedeSearches: bool
     echo: Echo
     updates: Updates
+    progressiveBudget: int
+    """ms a `search {progressive: true}` may take before it answers partially (8 by default; 0: always
+    partially, then refined; protocol/methods/search.md, "Progressive answers")."""
 
 
 class ViewportIn(TypedDict, total=False):
@@ -143,10 +146,16 @@ class DiffResult(_ChangeBase, total=False):
     selection: SelectionDelta
 
 
-class SearchInfo(TypedDict):
+class _SearchInfoBase(TypedDict):
     query: str
     matches: int
     shown: int
+
+
+class SearchInfo(_SearchInfoBase, total=False):
+    partial: bool
+    """Only ever `True`, and only on a partial answer of `progressive=True` (absent otherwise): the window
+    ranks a sample; a `searchRefined` notification with the exact window follows (`Client.refinement`)."""
 
 
 class FieldHighlight(TypedDict):

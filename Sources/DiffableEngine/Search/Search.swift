@@ -316,6 +316,22 @@ extension SearchIndex {
         run(query, among: candidates, keepMatches: true)
     }
 
+    /// The ranking keys of `hits` (hits of `query` in this index): their
+    /// scores, tie-break keys and indices, which order them as a search
+    /// does (`RankKey.precedes`).
+    /// - Complexity: O(hits), plus scoring them again when a tie-break
+    ///   reads the matched spans.
+    func rankKeys(of hits: [SearchHit], for query: SearchQuery) -> [RankKey] {
+        let prepared = PreparedQuery(query)
+        return withTable { table in
+            let scanner = Scanner(table: table, query: prepared)
+            return hits.map { hit in
+                RankKey(score: hit.score, length: scanner.scoredKey(hit.index, known: hit.score, offsets: nil)?.key ?? 0,
+                        index: hit.index)
+            }
+        }
+    }
+
     /// The score of text `index` for `query`, or `nil` when it does not match.
     /// - Complexity: O(L × query length)
     public func score(of index: Int, for query: SearchQuery) -> Int? {

@@ -58,13 +58,23 @@ extension DataSource {
         let items = snapshot.sections[s].items
         var start = 0
         for section in snapshot.sections[..<s] { start += section.items.count }
-        let rows = partialSample(section: s, start: start, count: items.count, previous: oldCache)
-        let texts = rows.map { searchCache.text(of: items[$0]) }
+        let reach = (window?.viewport).map { $0.start + 3 * $0.count } ?? Self.partialPreviousRows
+        let sample = partialSample(section: s, start: start, items: items,
+                                   previous: Array((oldCache.rowSources[s] ?? []).prefix(min(reach, Self.partialPreviousRows))))
+        let rows = sample.rows
+        // Only the rows the window can reach are ranked (the others are
+        // counted): the exact answer replaces them soon.
         var query = settings.query
         query.stop = nil
-        let result = SearchIndex(texts: texts).evaluate(query, among: nil)
+        query.limit = min(query.limit ?? reach, reach)
+        let result = sample.index.evaluate(query, among: nil)
+        // Rows added to the sample after its base are out of source order:
+        // the hits are ranked again with the rows' places as the last key.
+        var keys = sample.index.rankKeys(of: result.hits, for: query)
+        for k in keys.indices { keys[k].index = rows[keys[k].index] }
+        keys.sort { $0.precedes($1) }
         searchCache.deferred = nil
-        searchCache.rowSources = [s: result.hits.map { start + rows[$0.index] }]
+        searchCache.rowSources = [s: keys.map { start + $0.index }]
         searchCache.partialMatchCount = result.matches.count
         visible = visibleSnapshot(searchCache.rowSources)
         if visibleChanged(old: oldCache, new: searchCache, oldVisible: oldVisible, newVisible: visible) {
@@ -103,19 +113,45 @@ extension DataSource {
                       window: update)
     }
 
-    /// The rows of section `s` (items `start ..< start + count` of the flat
-    /// list) a partial answer ranks, ascending, at most `partialSampleTexts`.
-    private func partialSample(section s: Int, start: Int, count: Int, previous: SearchCache) -> [Int] {
-        let limit = Self.partialSampleTexts
+    /// The sample of section `s` (items `start ..< start + items.count` of
+    /// the flat list) a partial answer ranks: the one kept for this
+    /// snapshot (`PartialSampleMemo`), with the `previous` answer's first
+    /// rows (flat indices) added; made when there is none, or when it was
+    /// made before the search index could say which texts are the shortest.
+    private func partialSample(section s: Int, start: Int, items: ItemList, previous: [Int]) -> PartialSampleMemo.Sample {
+        let count = items.count
+        let memo = searchCache.partialSample
+        let indexed = searchCache.pendingSplice == nil && searchCache.index.map { start + count <= $0.count } == true
+        var sample = memo.sample(section: s)
+        if sample == nil || (indexed && sample?.hasShortest == false) {
+            let base = baseSample(start: start, count: count, indexed: indexed)
+            sample = PartialSampleMemo.Sample(section: s, hasShortest: indexed, base: base,
+                                              texts: base.map { searchCache.text(of: items[$0]) })
+        }
+        guard var sample else { return PartialSampleMemo.Sample(section: s, hasShortest: false, base: [], texts: []) }
+        let extra = previous.compactMap { flat -> Int? in
+            let row = flat - start
+            return row >= 0 && row < count && !sample.rowSet.contains(row) ? row : nil
+        }
+        if !extra.isEmpty {
+            sample = sample.adding(extra, limit: Self.partialSampleTexts) {
+                searchCache.text(of: items[$0])
+            }
+        }
+        memo.keep(sample)
+        return sample
+    }
+
+    /// The rows of a sample chosen without regard to any query, ascending:
+    /// the shortest texts (from the index, when `indexed`), then evenly
+    /// spaced rows; every row of a section no larger than the sample.
+    /// - Complexity: O(count) with the index, O(sample) without.
+    private func baseSample(start: Int, count: Int, indexed: Bool) -> [Int] {
+        let limit = Self.partialSampleTexts - Self.partialPreviousRows
         guard count > limit else { return Array(0..<count) }
         var picked = Set<Int>()
         picked.reserveCapacity(limit)
-        if let shown = previous.rowSources[s] {
-            for flat in shown.prefix(Self.partialPreviousRows) where flat >= start && flat < start + count {
-                picked.insert(flat - start)
-            }
-        }
-        if searchCache.pendingSplice == nil, let index = searchCache.index, start + count <= index.count {
+        if indexed, let index = searchCache.index {
             let shortest = index.withTable {
                 SearchIndex.shortestTexts($0, start..<start + count, limit: Self.partialShortestTexts)
             }

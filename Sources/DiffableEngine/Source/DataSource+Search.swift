@@ -300,8 +300,12 @@ extension DataSource {
             }
         }
         if rankOnly != nil, let s = scoped.first, result.matches.count > result.hits.count {
+            // Rows ranked later, when read, are ranked whole: a stop
+            // signal ends only this keystroke's scan.
+            var unstoppable = search.query
+            unstoppable.stop = nil
             searchCache.deferred = deferRanking(of: result.matches, shown: result.hits, section: s,
-                                                start: starts[s], query: search.query, index: index)
+                                                start: starts[s], query: unstoppable, index: index)
         }
         if !outline.isEmpty {
             // A match is shown with its ancestors (expanded for the search

@@ -60,6 +60,8 @@ struct SearchCache: Sendable {
     /// matched. The rows are not the query's match set: nothing narrows
     /// from them, and highlights are read from the rows' own texts.
     var partialMatchCount: Int?
+    /// The sample partial answers rank, kept for this snapshot's keystrokes.
+    var partialSample = PartialSampleMemo()
     /// The fields the texts of `index` (and of the prebuild, the splices
     /// and the match sets) are made of; nil: the items' `text`.
     var fields: SearchFields?

@@ -69,23 +69,21 @@ extension Server {
         settings.query.stop = stop
         let pass = Refinement(source: source.name, request: request, stop: stop)
         pass.start(source, settings: settings, then: wake)
-        if progressiveBudget > 0, let (exact, update) = pass.value(waiting: progressiveBudget) {
+        // The partial answer is made while the exact one runs: the reply
+        // waits for the longer of the two, not for their sum.
+        var partial = source
+        let partialUpdate = partial.setSearchPartially(request.settings)
+        let remaining = progressiveBudget - Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        if progressiveBudget > 0 || partialUpdate == nil,
+           let (exact, update) = pass.value(waiting: partialUpdate == nil ? nil : max(0, remaining)) {
             // Done within the frame: the exact answer, as without `progressive`.
             try work.checkCancelled()
             sources[exact.name] = exact
             return searchResult(exact, update, request, patchBase: patchBase)
         }
-        let waited = Self.milliseconds(since: started)
-        var partial = source
-        guard let update = partial.setSearchPartially(request.settings) else {
-            // Not reached (the caller checked): the exact answer.
-            guard let (exact, update) = pass.value(waiting: nil) else { return .null }
-            sources[exact.name] = exact
-            return searchResult(exact, update, request, patchBase: patchBase)
-        }
+        guard let update = partialUpdate else { return .null }
         logger.log(.debug, "search \(source.name) \"\(request.settings.query.text)\": partial answer, "
-                   + "\(partial.searchMatchCount ?? 0) matches in the sample, after waiting \(waited), in "
-                   + Self.milliseconds(since: started))
+                   + "\(partial.searchMatchCount ?? 0) matches in the sample, in " + Self.milliseconds(since: started))
         do throws(RPCError) {
             try work.checkCancelled()
         } catch {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import DiffableEngine
 import DiffableTestSupport
@@ -125,6 +126,44 @@ import DiffableTestSupport
             }
         }
         #expect(partials > 8 && refined > 4 && dropped > 1, "seed \(seed): every path taken")
+    }
+
+    /// A source that answered progressively prepares its next snapshot's
+    /// sample in the background once the search field is empty again; the
+    /// first keystroke after it ranks that sample.
+    @Test func theSampleIsPreparedWhileNothingIsTyped() throws {
+        var rng = SplitMix64(seed: 8)
+        let count = BackgroundBuilds.minimumItems + 5_000
+        var source = DataSource(name: "p")
+        _ = try source.apply(Self.snapshot(count: count, sections: 1, rng: &rng))
+        _ = source.setViewport(Viewport(start: 0, count: 20))
+        let settings = SearchSettings(query: SearchQuery(text: "rdm", mode: .fuzzy, order: .score))
+        #expect(!source.answersProgressively)
+        var partial = source
+        _ = partial.setSearchPartially(settings)
+        #expect(partial.answersProgressively)
+        source = partial
+        // A new snapshot, then the search field emptied (declared again).
+        _ = try source.apply(Self.snapshot(count: count, sections: 1, rng: &rng))
+        _ = source.setSearch(SearchSettings(query: SearchQuery(text: "", mode: .fuzzy, order: .score)))
+        let memo = source.searchCache.partialSample
+        var waited = 0
+        while memo.sample(section: 0) == nil && waited < 60_000 {
+            usleep(1_000)
+            waited += 1
+        }
+        let prepared = try #require(memo.sample(section: 0), "no sample prepared within a minute")
+        // The base: shortest texts and evenly spaced rows, some of them both.
+        #expect(prepared.rows.count <= DataSource.partialSampleTexts - DataSource.partialPreviousRows)
+        #expect(prepared.rows.count > DataSource.partialShortestTexts)
+        var exact = source
+        _ = exact.setSearch(settings)
+        var next = source
+        _ = next.setSearchPartially(settings)
+        let rank = Dictionary(uniqueKeysWithValues: Self.ids(exact, section: 0).enumerated().map { ($1, $0) })
+        let places = Self.ids(next, section: 0).compactMap { rank[$0] }
+        #expect(places.count == Self.ids(next, section: 0).count && places == places.sorted())
+        #expect(memo.sample(section: 0)?.base == prepared.base, "the prepared sample was ranked, not made again")
     }
 
     /// A partial answer never shows the placeholder, and the refinement

@@ -76,6 +76,7 @@ extension DataSource {
         searchCache.deferred = nil
         searchCache.rowSources = [s: keys.map { start + $0.index }]
         searchCache.partialMatchCount = result.matches.count
+        answersProgressively = true
         visible = visibleSnapshot(searchCache.rowSources)
         if visibleChanged(old: oldCache, new: searchCache, oldVisible: oldVisible, newVisible: visible) {
             version += 1
@@ -102,6 +103,7 @@ extension DataSource {
         let held = window?.rows ?? []
         let partialVersion = version
         self = exact
+        answersProgressively = true
         let steps = WindowDiff.steps(from: held, to: window?.rows ?? [])
         let changed = !steps.isEmpty
             || visibleChanged(old: oldCache, new: searchCache, oldVisible: oldVisible, newVisible: visible)
@@ -123,10 +125,20 @@ extension DataSource {
         let memo = searchCache.partialSample
         let indexed = searchCache.pendingSplice == nil && searchCache.index.map { start + count <= $0.count } == true
         var sample = memo.sample(section: s)
-        if sample == nil || (indexed && sample?.hasShortest == false) {
-            let base = baseSample(start: start, count: count, indexed: indexed)
+        if sample == nil {
+            let base = Self.baseSample(start: start, count: count, index: indexed ? searchCache.index : nil)
             sample = PartialSampleMemo.Sample(section: s, hasShortest: indexed, base: base,
                                               texts: base.map { searchCache.text(of: items[$0]) })
+        } else if indexed, sample?.hasShortest == false, let index = searchCache.index, memo.beginUpgrade() {
+            // Made before the index was there: the shortest texts are
+            // added in the background, after the reply (this key keeps the
+            // sample it has rather than wait for one pass over the list).
+            let cache = searchCache
+            BackgroundBuilds.start {
+                let base = Self.baseSample(start: start, count: count, index: index)
+                memo.finishUpgrade(PartialSampleMemo.Sample(section: s, hasShortest: true, base: base,
+                                                            texts: base.map { cache.text(of: items[$0]) }))
+            }
         }
         guard var sample else { return PartialSampleMemo.Sample(section: s, hasShortest: false, base: [], texts: []) }
         let extra = previous.compactMap { flat -> Int? in
@@ -142,16 +154,41 @@ extension DataSource {
         return sample
     }
 
+    /// Prepares the sample partial answers rank in the background, when
+    /// this source answers progressively, has a viewport and a search field
+    /// with nothing typed in it over one section of 50,000 items or more,
+    /// and has no sample for this snapshot: the first keystroke then ranks
+    /// it at once instead of making it while the exact search takes both
+    /// cores.
+    mutating func prebuildPartialSampleIfIdle() {
+        guard answersProgressively, let search, !search.isActive, window != nil, outline.isEmpty,
+              snapshot.itemCount >= BackgroundBuilds.minimumItems else { return }
+        let scoped = scopedSections(search.scope)
+        guard scoped.count == 1, let s = scoped.first, snapshot.sections.indices.contains(s) else { return }
+        let memo = searchCache.partialSample
+        guard memo.sample(section: s) == nil, memo.beginUpgrade() else { return }
+        let items = snapshot.sections[s].items
+        let start = snapshot.sections[..<s].reduce(0) { $0 + $1.items.count }
+        let count = items.count
+        let index = searchCache.pendingSplice == nil ? searchCache.index.flatMap { start + count <= $0.count ? $0 : nil } : nil
+        let cache = searchCache
+        BackgroundBuilds.start {
+            let base = Self.baseSample(start: start, count: count, index: index)
+            memo.finishUpgrade(PartialSampleMemo.Sample(section: s, hasShortest: index != nil, base: base,
+                                                        texts: base.map { cache.text(of: items[$0]) }))
+        }
+    }
+
     /// The rows of a sample chosen without regard to any query, ascending:
-    /// the shortest texts (from the index, when `indexed`), then evenly
-    /// spaced rows; every row of a section no larger than the sample.
+    /// the shortest texts (from `index`, when given), then evenly spaced
+    /// rows; every row of a section no larger than the sample.
     /// - Complexity: O(count) with the index, O(sample) without.
-    private func baseSample(start: Int, count: Int, indexed: Bool) -> [Int] {
+    private static func baseSample(start: Int, count: Int, index: SearchIndex?) -> [Int] {
         let limit = Self.partialSampleTexts - Self.partialPreviousRows
         guard count > limit else { return Array(0..<count) }
         var picked = Set<Int>()
         picked.reserveCapacity(limit)
-        if indexed, let index = searchCache.index {
+        if let index {
             let shortest = index.withTable {
                 SearchIndex.shortestTexts($0, start..<start + count, limit: Self.partialShortestTexts)
             }

@@ -52,6 +52,7 @@ extension DataSource {
         if let settings { searchCache.key(fields: settings.fields) }
         visible = computeVisible()
         prebuildSearchIndexIfIdle()
+        prebuildPartialSampleIfIdle()
         let changeset: Changeset
         let windowUpdate: WindowUpdate?
         if window != nil {

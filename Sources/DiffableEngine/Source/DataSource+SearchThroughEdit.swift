@@ -49,6 +49,7 @@ extension DataSource {
             visible = computeVisible()
         }
         prebuildSearchIndexIfIdle()
+        prebuildPartialSampleIfIdle()
         // A source with a search field (typed in or not) splices in the
         // background: the next keystroke then finds the index ready.
         if search != nil && searchCache.index != nil && snapshot.itemCount >= BackgroundBuilds.minimumItems {

@@ -35,6 +35,11 @@ public struct DataSource: Sendable {
     /// The frontend's viewport and the window rows it holds (nil: the
     /// frontend holds the whole visible list).
     public internal(set) var window: WindowState?
+    /// Whether a search was answered partially on this source: its
+    /// frontend asks for progressive answers, so the sample they rank is
+    /// prepared in the background while nothing is typed
+    /// (`prebuildPartialSampleIfIdle`).
+    var answersProgressively = false
 
     /// Puts back a window state saved before `prepareViewport`.
     public mutating func restoreWindow(_ saved: WindowState?) { window = saved }

@@ -26,6 +26,8 @@ final class PartialSampleMemo: Sendable {
     }
 
     private let kept = Mutex<Sample?>(nil)
+    /// A sample with the shortest texts is being made in the background.
+    private let upgrading = Atomic<Bool>(false)
 
     init() {}
 
@@ -36,6 +38,18 @@ final class PartialSampleMemo: Sendable {
 
     func keep(_ sample: Sample) {
         kept.withLock { $0 = sample }
+    }
+
+    /// Whether the caller is the one to make the sample again with the
+    /// shortest texts (no one else is).
+    func beginUpgrade() -> Bool {
+        upgrading.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// Keeps the sample made by the one `beginUpgrade` chose.
+    func finishUpgrade(_ sample: Sample) {
+        keep(sample)
+        upgrading.store(false, ordering: .releasing)
     }
 }
 

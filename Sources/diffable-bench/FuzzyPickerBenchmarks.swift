@@ -117,8 +117,8 @@ enum FuzzyPickerBenchmarks {
                 var answered = nowNanoseconds()
                 for (k, text) in keys.enumerated() {
                     if k > 0 {
-                        // Keys 50 ms apart after each answer (a wait for a
-                        // refinement counts towards it).
+                        // Keys `keyInterval` apart after each answer (a
+                        // wait for a refinement counts towards it).
                         let waited = Double(nowNanoseconds() - answered) / 1e9
                         if waited < keyInterval { Thread.sleep(forTimeInterval: keyInterval - waited) }
                     }

@@ -99,7 +99,7 @@ import DiffableTestSupport
 
     @Test func foldedCopyIsLowercasedAndAccentFolded() {
         let index = SearchIndex(texts: ["ABC", "José ÀÉÎÕÜ Ñ ß Ωμέγα"])
-        #expect(index.folded == Array("abcjose aeiou n s ωμέγα".utf8))
+        #expect(Array(index.folded) == Array("abcjose aeiou n s ωμέγα".utf8))
         #expect(index.flags[0] & SearchIndex.Flag.isASCII != 0)
         #expect(index.flags[1] & SearchIndex.Flag.isASCII == 0)
         let humps = SearchIndex(texts: ["fooBar", "Foo Bar", "FOO", "a1B"]).flags

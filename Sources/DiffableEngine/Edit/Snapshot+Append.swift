@@ -8,8 +8,8 @@
 /// against the index), its rows are the section's last ones, and the diff
 /// is those rows inserted. This path gives exactly what the general one
 /// gives (the same snapshot, changeset, index and errors; the tests compare
-/// both) with one lookup and one insertion of each id in the index, plus
-/// one set insertion to find ids listed twice.
+/// both) with two index operations per id: its insertion, which finds an
+/// id already there or listed twice, and its chunk once placed.
 extension Snapshot {
     /// `applyingEdits(_:index:)` of ops that are all `appendItems`; nil
     /// for any other ops (the caller takes the general path).
@@ -21,32 +21,43 @@ extension Snapshot {
     func appendingItems(_ ops: [EditOperation], index: inout EditIndex) throws(EditError) -> (snapshot: Snapshot, changeset: Changeset)? {
         guard !ops.isEmpty, ops.allSatisfy({ if case .appendItems = $0 { true } else { false } }) else { return nil }
         var sections = self.sections
-        var added = Set<ItemID>()
+        var insertedIDs: [ItemID] = []
         var landed: [(section: String, placements: [ItemList.Placement])] = []
         for (number, op) in ops.enumerated() {
             guard case .appendItems(let items, let sectionID) = op else { return nil }
             func failure(_ reason: EditError.Reason, _ ids: [String]) -> EditError {
                 EditError(op: number, opName: op.name, reason: reason, ids: ids)
             }
+            func undoInsertions() { for id in insertedIDs { index.locationOfItem[id] = nil } }
             let s: Int
             if let sectionID {
-                guard let found = index.sectionPosition[sectionID] else { throw failure(.unknownSection, [sectionID]) }
+                guard let found = index.sectionPosition[sectionID] else {
+                    undoInsertions()
+                    throw failure(.unknownSection, [sectionID])
+                }
                 s = found
             } else {
-                guard !sections.isEmpty else { throw failure(.noSection, []) }
+                guard !sections.isEmpty else {
+                    undoInsertions()
+                    throw failure(.noSection, [])
+                }
                 s = sections.count - 1
             }
-            // Ids already in the source (or appended by an earlier op), in
-            // the op's order; then ids the op lists twice.
-            let existing = items.filter { added.contains($0.itemID) || index.locationOfItem[$0.itemID] != nil }
-            if !existing.isEmpty { throw failure(.duplicateItem, existing.map(\.id)) }
-            var seen = Set<ItemID>(minimumCapacity: items.count), reported = Set<ItemID>()
-            var repeated: [String] = []
-            for item in items where !seen.insert(item.itemID).inserted && reported.insert(item.itemID).inserted {
-                repeated.append(item.id)
+            // One insertion per id, which also finds the ids already in the
+            // source, appended by an earlier op, or listed twice. On such an
+            // id the index is put back as it was, and the error names them
+            // as the general path does.
+            let provisional = EditIndex.Location(section: sections[s].id, chunk: 0)
+            let earlierOps = insertedIDs.count
+            for item in items {
+                if let before = index.locationOfItem.updateValue(provisional, forKey: item.itemID) {
+                    index.locationOfItem[item.itemID] = before
+                    let added = Set(insertedIDs[..<earlierOps])
+                    undoInsertions()
+                    throw failure(.duplicateItem, Self.conflictingIDs(items, added: added, index: index))
+                }
+                insertedIDs.append(item.itemID)
             }
-            if !repeated.isEmpty { throw failure(.duplicateItem, repeated) }
-            if number < ops.count - 1 { added.formUnion(seen) }
 
             var placements: [ItemList.Placement]? = []
             let end = sections[s].items.count
@@ -69,5 +80,20 @@ extension Snapshot {
             }
         }
         return (Snapshot(sections: sections), changeset)
+    }
+
+    /// The ids an `appendItems` op may not add, as the general path names
+    /// them: those already in the source or added by an earlier op (`added`),
+    /// in the op's order; else those it lists twice, each once.
+    /// - Complexity: O(items), expected.
+    private static func conflictingIDs(_ items: [Item], added: Set<ItemID>, index: EditIndex) -> [String] {
+        let existing = items.filter { added.contains($0.itemID) || index.locationOfItem[$0.itemID] != nil }
+        if !existing.isEmpty { return existing.map(\.id) }
+        var seen = Set<ItemID>(minimumCapacity: items.count), reported = Set<ItemID>()
+        var repeated: [String] = []
+        for item in items where !seen.insert(item.itemID).inserted && reported.insert(item.itemID).inserted {
+            repeated.append(item.id)
+        }
+        return repeated
     }
 }

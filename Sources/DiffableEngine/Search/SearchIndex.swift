@@ -10,24 +10,24 @@
 /// offsets** into the original text.
 public struct SearchIndex: Sendable {
     /// UTF-8 of every text, back to back.
-    var bytes: [UInt8]
+    var bytes: PrefixSharingArray<UInt8>
     /// `offsets[i]..<offsets[i + 1]` is text `i` in `bytes`; `count + 1` entries.
-    var offsets: [Int]
+    var offsets: PrefixSharingArray<Int>
     /// Folded UTF-8 of every text, back to back.
-    var folded: [UInt8]
+    var folded: PrefixSharingArray<UInt8>
     /// `foldedOffsets[i]..<foldedOffsets[i + 1]` is text `i` in `folded`.
-    var foldedOffsets: [Int]
+    var foldedOffsets: PrefixSharingArray<Int>
     /// Bit `Flag.isNil`, `Flag.isASCII` per text.
-    var flags: [UInt8]
+    var flags: PrefixSharingArray<UInt8>
     /// Per text, which bytes sit at word boundaries (see `BonusMasks`): a
     /// fuzzy score bound without reading the text. Empty unless
     /// `tracksBonusMasks` (an index only substring queries read goes
     /// without: its splices then copy 16 bytes less per text).
-    var bonusMasks: [BonusMasks]
+    var bonusMasks: PrefixSharingArray<BonusMasks>
     /// Whether `bonusMasks` holds every text's masks and is kept up to date.
     var tracksBonusMasks = true
     /// Per text, the set of its folded bytes (see `BytePresence`).
-    var presence: [UInt64]
+    var presence: PrefixSharingArray<UInt64>
 
     enum Flag {
         static let isNil: UInt8 = 1
@@ -44,13 +44,15 @@ public struct SearchIndex: Sendable {
 
     /// An empty index.
     public init() {
-        bytes = []
-        folded = []
-        offsets = [0]
-        foldedOffsets = [0]
-        flags = []
-        bonusMasks = []
-        presence = []
+        bytes = PrefixSharingArray()
+        folded = PrefixSharingArray()
+        offsets = PrefixSharingArray()
+        offsets.append(0)
+        foldedOffsets = PrefixSharingArray()
+        foldedOffsets.append(0)
+        flags = PrefixSharingArray()
+        bonusMasks = PrefixSharingArray()
+        presence = PrefixSharingArray()
     }
 
     /// Builds the index over `texts` (`nil` = never matches a non-empty query).
@@ -82,7 +84,7 @@ public struct SearchIndex: Sendable {
     mutating func trackBonusMasks() {
         guard !tracksBonusMasks else { return }
         tracksBonusMasks = true
-        bonusMasks = []
+        bonusMasks = PrefixSharingArray()
         appendMissingBonusMasks()
     }
 
@@ -110,14 +112,10 @@ public struct SearchIndex: Sendable {
     }
 
     /// Makes room for `extra` more elements, at least doubling the
-    /// capacity when it grows: `reserveCapacity` alone allocates exactly
-    /// what it is asked, so a list appended in batches would copy every
-    /// buffer on every batch.
+    /// capacity when it grows (see `PrefixSharingArray.reserveCapacity`).
     /// - Complexity: amortized O(extra)
-    static func grow<Element>(_ array: inout [Element], by extra: Int) {
-        let needed = array.count + extra
-        guard needed > array.capacity else { return }
-        array.reserveCapacity(Swift.max(needed, 2 * array.capacity))
+    static func grow<Element>(_ array: inout PrefixSharingArray<Element>, by extra: Int) {
+        array.reserveCapacity(array.count + extra)
     }
 
     /// Appends texts at the end.
@@ -134,13 +132,12 @@ public struct SearchIndex: Sendable {
         Self.grow(&flags, by: texts.count)
         Self.grow(&presence, by: texts.count)
 
-        // Fill the UTF-8 and (for ASCII texts) the folded bytes directly.
-        bytes.append(contentsOf: repeatElement(0, count: total))
-        folded.append(contentsOf: repeatElement(0, count: total))
+        // Fill the UTF-8 and (for ASCII texts) the folded bytes directly,
+        // in the room after the last text (`raw[0]` is byte `start`).
         var foldedEnd = foldedStart
         var scratch: [UInt8] = []
-        bytes.withUnsafeMutableBufferPointer { raw in
-            folded.withUnsafeMutableBufferPointer { fold in
+        bytes.appendUninitialized(maximum: total) { raw in
+            folded.appendUninitialized(maximum: total) { fold in
                 TextFolding.latin1Fold.withUnsafeBufferPointer { table in BytePresence.bits.withUnsafeBufferPointer { bits in
                     var end = start
                     for text in texts {
@@ -160,8 +157,8 @@ public struct SearchIndex: Sendable {
                             var prevLower = false
                             for k in 0..<n {
                                 let b = src[k]
-                                raw[end &+ k] = b
-                                fold[foldedEnd &+ k] = table[Int(b)]
+                                raw[end &- start &+ k] = b
+                                fold[foldedEnd &- foldedStart &+ k] = table[Int(b)]
                                 any |= b
                                 let isUpper = b &- 0x41 < 26
                                 hump = hump || (prevLower && isUpper)
@@ -174,7 +171,7 @@ public struct SearchIndex: Sendable {
                             var any: UInt8 = 0
                             var prevLower = false
                             for b in text.utf8 {
-                                raw[k] = b; fold[foldedEnd + k - end] = table[Int(b)]; any |= b; k += 1
+                                raw[k - start] = b; fold[foldedEnd - foldedStart + k - end] = table[Int(b)]; any |= b; k += 1
                                 hump = hump || (prevLower && b &- 0x41 < 26)
                                 prevLower = b &- 0x61 < 26
                             }
@@ -182,7 +179,7 @@ public struct SearchIndex: Sendable {
                         }
                         var outer: UInt8 = 0
                         if n > 0 {
-                            let head = raw[end], tail = raw[end &+ n &- 1]
+                            let head = raw[end &- start], tail = raw[end &- start &+ n &- 1]
                             if head < 0x80 && tail < 0x80 {
                                 if CharClass.of(byte: head) == CharClass.white || CharClass.of(byte: tail) == CharClass.white {
                                     outer = Flag.hasOuterSpace
@@ -199,19 +196,20 @@ public struct SearchIndex: Sendable {
                             flags.append(outer)
                             scratch.removeAll(keepingCapacity: true)
                             TextFolding.appendFolded(text.unicodeScalars, to: &scratch)
-                            for (k, b) in scratch.enumerated() { fold[foldedEnd + k] = b }
+                            for (k, b) in scratch.enumerated() { fold[foldedEnd - foldedStart + k] = b }
                             foldedEnd += scratch.count
                         }
-                        presence.append(BytePresence.of(UnsafeBufferPointer(rebasing: fold[foldedBefore..<foldedEnd]),
+                        presence.append(BytePresence.of(UnsafeBufferPointer(rebasing: fold[foldedBefore - foldedStart..<foldedEnd - foldedStart]),
                                                         bits))
                         end += n
                         offsets.append(end)
                         foldedOffsets.append(foldedEnd)
                     }
                 } }
+                return foldedEnd - foldedStart
             }
+            return total
         }
-        folded.removeSubrange(foldedEnd...)
         if tracksBonusMasks { appendMissingBonusMasks() }
     }
 

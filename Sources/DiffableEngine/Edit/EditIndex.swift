@@ -48,14 +48,14 @@ public struct EditIndex: Sendable {
     }
 
     /// Item id → its location.
-    var locationOfItem: [ItemID: Location]
+    var locationOfItem: ItemLocationTable
     /// Section id → position.
     var sectionPosition: [String: Int]
 
     /// Indexes a valid snapshot (see `Snapshot.validationIssues()`).
     /// - Complexity: O(n), n = sections + items.
     public init(_ snapshot: Snapshot) {
-        locationOfItem = [ItemID: Location](minimumCapacity: snapshot.itemCount)
+        locationOfItem = ItemLocationTable(minimumCapacity: snapshot.itemCount)
         sectionPosition = [String: Int](minimumCapacity: snapshot.sections.count)
         for (position, section) in snapshot.sections.enumerated() {
             sectionPosition[section.id] = position

@@ -1,0 +1,173 @@
+/// Item id → location in the snapshot: the map an `EditIndex` keeps of a
+/// million items, built once and updated by every edit.
+///
+/// A `Dictionary` of `ItemID` keys compares id bytes at every occupied
+/// bucket a probe passes and hashes every id again when it grows, which an
+/// append of ten thousand ids to a million pays for on every batch. Here
+/// entries are stored densely (id, location, hash), and a separate slot
+/// array of `UInt64` holds each entry's hash tag (its high 32 bits) and
+/// position: a probe compares tags in that compact array and reads an id
+/// only when its tag matches, and growing re-places entries by their stored
+/// hashes. Removing an entry moves the last one into its place.
+///
+/// Ids are hashed with the standard library's seeded hasher, so no input
+/// can force long probe sequences.
+struct ItemLocationTable: Sendable {
+    typealias Location = EditIndex.Location
+
+    private var ids: [ItemID] = []
+    private var locations: [Location] = []
+    private var hashes: [Int] = []
+    /// Per slot: 0 (empty), `tombstone` (an entry was removed; probes go
+    /// on), or the entry's tag and `position + 1`.
+    private var slots: [UInt64]
+    private var tombstones = 0
+
+    private static let positionMask: UInt64 = 0xFFFF_FFFF
+    private static let tombstone: UInt64 = 0xFFFF_FFFF
+
+    /// An empty table with room for `minimumCapacity` entries before it
+    /// grows.
+    init(minimumCapacity: Int = 0) {
+        slots = [UInt64](repeating: 0, count: Self.slotCount(for: minimumCapacity))
+        ids.reserveCapacity(minimumCapacity)
+        locations.reserveCapacity(minimumCapacity)
+        hashes.reserveCapacity(minimumCapacity)
+    }
+
+    /// Slots for `entries` at a load of at most 1/2 (a power of two).
+    private static func slotCount(for entries: Int) -> Int {
+        var size = 16
+        while size < entries * 2 { size <<= 1 }
+        return size
+    }
+
+    /// Number of entries.
+    var count: Int { ids.count }
+
+    @inline(__always) private static func tag(_ hash: Int) -> UInt64 {
+        UInt64(truncatingIfNeeded: hash) & ~positionMask
+    }
+
+    /// The slot holding `id`'s entry, or nil.
+    /// - Complexity: O(1) expected.
+    private func slot(of id: ItemID, hash: Int) -> Int? {
+        let mask = slots.count - 1
+        let tag = Self.tag(hash)
+        var slot = hash & mask
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { return nil }
+            if entry != Self.tombstone, entry & ~Self.positionMask == tag {
+                let position = Int(entry & Self.positionMask) - 1
+                if hashes[position] == hash && ids[position] == id { return slot }
+            }
+            slot = (slot &+ 1) & mask
+        }
+    }
+
+    /// Writes `entry` in the first free slot of `hash`'s probe sequence.
+    private mutating func place(_ position: Int, hash: Int) {
+        let mask = slots.count - 1
+        var slot = hash & mask
+        while slots[slot] != 0 && slots[slot] != Self.tombstone { slot = (slot &+ 1) & mask }
+        if slots[slot] == Self.tombstone { tombstones -= 1 }
+        slots[slot] = Self.tag(hash) | UInt64(position + 1)
+    }
+
+    /// Re-places every entry in `size` slots (a power of two).
+    /// - Complexity: O(count + size), no id hashed again.
+    private mutating func rebuildSlots(size: Int) {
+        slots = [UInt64](repeating: 0, count: size)
+        tombstones = 0
+        for position in hashes.indices { place(position, hash: hashes[position]) }
+    }
+
+    /// The location of `id`; setting nil removes it.
+    /// - Complexity: O(1) expected (amortized when it grows).
+    subscript(id: ItemID) -> Location? {
+        get {
+            let hash = id.hashValue
+            return slot(of: id, hash: hash).map { locations[Int(slots[$0] & Self.positionMask) - 1] }
+        }
+        set {
+            if let newValue { updateValue(newValue, forKey: id) } else { removeValue(forKey: id) }
+        }
+    }
+
+    /// Sets `id`'s location; returns the one it replaced, if any.
+    /// - Complexity: O(1) expected (amortized when it grows).
+    @discardableResult
+    mutating func updateValue(_ location: Location, forKey id: ItemID) -> Location? {
+        let hash = id.hashValue
+        if let slot = slot(of: id, hash: hash) {
+            let position = Int(slots[slot] & Self.positionMask) - 1
+            let old = locations[position]
+            locations[position] = location
+            return old
+        }
+        // Used and removed slots together stay at most 3/4 of the table, so
+        // every probe sequence reaches an empty slot: past that, the table
+        // doubles, or (when removals left most of those slots) is rebuilt
+        // at its size.
+        if (count + tombstones + 1) * 4 > slots.count * 3 {
+            rebuildSlots(size: (count + 1) * 2 > slots.count ? slots.count * 2 : slots.count)
+        }
+        ids.append(id)
+        locations.append(location)
+        hashes.append(hash)
+        place(ids.count - 1, hash: hash)
+        return nil
+    }
+
+    /// Removes `id`'s entry; returns its location, if it had one.
+    /// - Complexity: O(1) expected.
+    @discardableResult
+    mutating func removeValue(forKey id: ItemID) -> Location? {
+        let hash = id.hashValue
+        guard let slot = slot(of: id, hash: hash) else { return nil }
+        let position = Int(slots[slot] & Self.positionMask) - 1
+        let removed = locations[position]
+        slots[slot] = Self.tombstone
+        tombstones += 1
+        let last = ids.count - 1
+        if position != last, let lastSlot = self.slot(of: ids[last], hash: hashes[last]) {
+            // The last entry moves into the hole; its slot follows it.
+            ids[position] = ids[last]
+            locations[position] = locations[last]
+            hashes[position] = hashes[last]
+            slots[lastSlot] = Self.tag(hashes[last]) | UInt64(position + 1)
+        }
+        ids.removeLast()
+        locations.removeLast()
+        hashes.removeLast()
+        return removed
+    }
+}
+
+extension ItemLocationTable: Sequence {
+    typealias Element = (key: ItemID, value: Location)
+
+    struct Iterator: IteratorProtocol {
+        fileprivate let table: ItemLocationTable
+        fileprivate var position = 0
+        mutating func next() -> Element? {
+            guard position < table.count else { return nil }
+            defer { position += 1 }
+            return (table.ids[position], table.locations[position])
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(table: self) }
+
+    var underestimatedCount: Int { count }
+}
+
+extension ItemLocationTable: Equatable {
+    /// The same ids at the same locations (in whatever order).
+    static func == (a: ItemLocationTable, b: ItemLocationTable) -> Bool {
+        guard a.count == b.count else { return false }
+        for position in a.ids.indices where b[a.ids[position]] != a.locations[position] { return false }
+        return true
+    }
+}

@@ -108,14 +108,27 @@ extension DataSource {
 extension DataSource {
     /// The inserted texts of a carried edit (`splice`) in the scoped
     /// sections that match `query`, ascending.
+    ///
+    /// An edit that only appends texts extends the index in place first and
+    /// matches them there; other edits match them in an index of their own
+    /// (the source's index is spliced later, in the background or by the
+    /// next search).
     /// - Complexity: O(inserted texts' bytes)
-    func insertedMatches(of splice: IndexSplice, query: SearchQuery, scoped: [Int],
-                         starts: [Int]) -> [(at: Int, text: String?)] {
+    mutating func insertedMatches(of splice: IndexSplice, query: SearchQuery, scoped: [Int],
+                                  starts: [Int]) -> [(at: Int, text: String?)] {
         var inScope = [Bool](repeating: false, count: snapshot.sections.count)
         for s in scoped where inScope.indices.contains(s) { inScope[s] = true }
         let total = starts.last ?? 0
         let candidates = splice.inserted.filter { entry in
             entry.at >= 0 && entry.at < total && inScope[section(ofFlat: entry.at, starts: starts)]
+        }
+        if searchCache.appendPendingTextsInPlace(), let index = searchCache.index, index.count == total {
+            // Both ascending: each match is the next candidate at its place.
+            var next = 0
+            return index.matchingIndices(query, among: candidates.map(\.at)).compactMap { at in
+                while next < candidates.count && candidates[next].at < at { next += 1 }
+                return next < candidates.count && candidates[next].at == at ? candidates[next] : nil
+            }
         }
         return SearchIndex(texts: candidates.map(\.text)).matchingIndices(query, among: nil).map { candidates[$0] }
     }

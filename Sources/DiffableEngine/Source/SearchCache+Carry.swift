@@ -146,6 +146,21 @@ extension SearchCache {
         splicedLater = nil
     }
 
+    /// Appends the waiting texts to the index now, in place, when they only
+    /// extend it (a list streaming in) and no background splice runs;
+    /// whether the index holds every change made so far.
+    /// - Complexity: amortized O(UTF-8 length of the appended texts).
+    mutating func appendPendingTextsInPlace() -> Bool {
+        guard let splice = pendingSplice else { return index != nil }
+        guard splicing == nil, var appended = index else { return false }
+        // Taken out first, so the buffers grow where they are.
+        index = nil
+        let done = appended.appendInPlace(removed: splice.removed, inserted: splice.inserted)
+        index = appended
+        if done { pendingSplice = nil }
+        return done
+    }
+
     /// Takes the background splice's index when it has finished; the
     /// changes made since it started are then what waits.
     mutating func adoptFinishedSplice() {

@@ -27,12 +27,16 @@ struct ItemLocationTable: Sendable {
     private static let tombstone: UInt64 = 0xFFFF_FFFF
 
     /// An empty table with room for `minimumCapacity` entries before it
-    /// grows.
+    /// grows. The entry arrays get room for as many as the slots take
+    /// before they double (address space: untouched pages cost no
+    /// memory), so the first items added after a table built for a whole
+    /// snapshot do not copy every entry.
     init(minimumCapacity: Int = 0) {
         slots = [UInt64](repeating: 0, count: Self.slotCount(for: minimumCapacity))
-        ids.reserveCapacity(minimumCapacity)
-        locations.reserveCapacity(minimumCapacity)
-        hashes.reserveCapacity(minimumCapacity)
+        let room = Swift.max(minimumCapacity, slots.count * 3 / 4)
+        ids.reserveCapacity(room)
+        locations.reserveCapacity(room)
+        hashes.reserveCapacity(room)
     }
 
     /// Slots for `entries` at a load of at most 1/2 (a power of two).

@@ -58,6 +58,38 @@ import DiffableTestSupport
         }
     }
 
+    /// The depth-limited writer (item contents) writes what the plain one
+    /// does, for flat objects and arrays (written without the walk) and
+    /// nested values alike, and refuses exactly the values nested deeper
+    /// than its limit.
+    @Test func depthLimitedBytesEqualThePlainWriter() {
+        var rng = SplitMix64(seed: 99)
+        func depth(_ value: JSON) -> Int {
+            switch value {
+            case .array(let elements): 1 + (elements.map(depth).max() ?? 0)
+            case .object(let object): 1 + (object.members.map { depth($0.value) }.max() ?? 0)
+            default: 0
+            }
+        }
+        for k in 0..<2_000 {
+            var value = JSONGenerator.value(&rng)
+            if k % 3 == 0 {
+                // A row's fields: an object of scalars (or an array of them).
+                let scalars = (0..<Int.random(in: 0...6, using: &rng)).map { _ in
+                    var leaf = JSONGenerator.value(&rng)
+                    while leaf.isContainer { leaf = JSONGenerator.value(&rng) }
+                    return leaf
+                }
+                value = k % 2 == 0 ? .array(scalars)
+                    : .object(JSONObject(scalars.enumerated().map { ("f\($0.offset)", $0.element) }))
+            }
+            for limit in 0...3 {
+                let limited = JSONWriter.bytes(value, maxDepth: limit)
+                #expect(limited == (depth(value) <= limit ? JSONWriter.bytes(value) : nil), "value \(k) limit \(limit)")
+            }
+        }
+    }
+
     @Test func canonicalFormIgnoresWhitespaceAndEscapeSpelling() throws {
         let variants = [
             #"{"a":[1,2,{"b":"x/é"}],"c":null}"#,

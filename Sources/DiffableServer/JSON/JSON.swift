@@ -170,6 +170,14 @@ extension JSON {
 
     public var isNull: Bool { if case .null = self { true } else { false } }
 
+    /// An array or an object.
+    public var isContainer: Bool {
+        switch self {
+        case .array, .object: true
+        default: false
+        }
+    }
+
     public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
 
     public var stringValue: String? { if case .string(let s) = self { s } else { nil } }

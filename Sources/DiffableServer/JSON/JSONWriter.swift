@@ -223,8 +223,35 @@ public struct JSONWriter: Sendable {
     /// - Complexity: O(size of the output).
     public static func bytes(_ value: JSON, maxDepth: Int) -> [UInt8]? {
         var writer = JSONWriter()
+        // Most contents are one object or array of scalars (a row's
+        // fields): written directly, without the walk's stack.
+        if maxDepth >= 1, writer.appendFlat(value) { return writer.bytes }
         guard writer.stackWalk(value, maxDepth: maxDepth, { writer, leaf in writer.append(leaf: leaf) }) else { return nil }
         return writer.bytes
+    }
+
+    /// Writes `value` when it is a scalar, or an object or array whose
+    /// members are all scalars, exactly as `walk` would; false, with
+    /// nothing written, for anything that nests deeper.
+    private mutating func appendFlat(_ value: JSON) -> Bool {
+        switch value {
+        case .object(let object):
+            guard !object.members.contains(where: { $0.value.isContainer }) else { return false }
+            beginObject()
+            for member in object.members {
+                key(member.key)
+                append(leaf: member.value)
+            }
+            endObject()
+        case .array(let elements):
+            guard !elements.contains(where: \.isContainer) else { return false }
+            beginArray()
+            for element in elements { append(leaf: element) }
+            endArray()
+        default:
+            append(leaf: value)
+        }
+        return true
     }
 
     /// Levels that `walk` writes by recursion before it moves to an

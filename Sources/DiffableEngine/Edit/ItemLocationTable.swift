@@ -4,11 +4,13 @@
 /// A `Dictionary` of `ItemID` keys compares id bytes at every occupied
 /// bucket a probe passes and hashes every id again when it grows, which an
 /// append of ten thousand ids to a million pays for on every batch. Here
-/// entries are stored densely (id, location, hash), and a separate slot
-/// array of `UInt64` holds each entry's hash tag (its high 32 bits) and
-/// position: a probe compares tags in that compact array and reads an id
-/// only when its tag matches, and growing re-places entries by their stored
-/// hashes. Removing an entry moves the last one into its place.
+/// entries are stored densely (id, location), and a separate slot array of
+/// `UInt64` holds each entry's position and the high 32 bits of its id's
+/// hash, which also choose its home slot: a probe compares those bits in
+/// that compact array and reads an id only when they match, and growing
+/// re-places the slots by them alone. Removing an entry moves the last one
+/// into its place. At a million items it takes about two thirds of the
+/// dictionary's memory.
 ///
 /// Ids are hashed with the standard library's seeded hasher, so no input
 /// can force long probe sequences.
@@ -17,9 +19,8 @@ struct ItemLocationTable: Sendable {
 
     private var ids: [ItemID] = []
     private var locations: [Location] = []
-    private var hashes: [Int] = []
     /// Per slot: 0 (empty), `tombstone` (an entry was removed; probes go
-    /// on), or the entry's tag and `position + 1`.
+    /// on), or the entry's tag (its hash's high 32 bits) and `position + 1`.
     private var slots: [UInt64]
     private var tombstones = 0
 
@@ -36,7 +37,6 @@ struct ItemLocationTable: Sendable {
         let room = Swift.max(minimumCapacity, slots.count * 3 / 4)
         ids.reserveCapacity(room)
         locations.reserveCapacity(room)
-        hashes.reserveCapacity(room)
     }
 
     /// Slots for `entries` at a load of at most 1/2 (a power of two).
@@ -53,38 +53,45 @@ struct ItemLocationTable: Sendable {
         UInt64(truncatingIfNeeded: hash) & ~positionMask
     }
 
+    /// The first slot to probe for a tag (or a slot entry).
+    @inline(__always) private func home(_ tagged: UInt64) -> Int {
+        Int(truncatingIfNeeded: tagged >> 32) & (slots.count - 1)
+    }
+
     /// The slot holding `id`'s entry, or nil.
     /// - Complexity: O(1) expected.
     private func slot(of id: ItemID, hash: Int) -> Int? {
         let mask = slots.count - 1
         let tag = Self.tag(hash)
-        var slot = hash & mask
+        var slot = home(tag)
         while true {
             let entry = slots[slot]
             if entry == 0 { return nil }
             if entry != Self.tombstone, entry & ~Self.positionMask == tag {
                 let position = Int(entry & Self.positionMask) - 1
-                if hashes[position] == hash && ids[position] == id { return slot }
+                if ids[position] == id { return slot }
             }
             slot = (slot &+ 1) & mask
         }
     }
 
-    /// Writes `entry` in the first free slot of `hash`'s probe sequence.
-    private mutating func place(_ position: Int, hash: Int) {
+    /// Writes a slot `entry` (tag and position) in the first free slot of
+    /// its probe sequence.
+    private mutating func place(_ entry: UInt64) {
         let mask = slots.count - 1
-        var slot = hash & mask
+        var slot = home(entry)
         while slots[slot] != 0 && slots[slot] != Self.tombstone { slot = (slot &+ 1) & mask }
         if slots[slot] == Self.tombstone { tombstones -= 1 }
-        slots[slot] = Self.tag(hash) | UInt64(position + 1)
+        slots[slot] = entry
     }
 
     /// Re-places every entry in `size` slots (a power of two).
     /// - Complexity: O(count + size), no id hashed again.
     private mutating func rebuildSlots(size: Int) {
+        let old = slots
         slots = [UInt64](repeating: 0, count: size)
         tombstones = 0
-        for position in hashes.indices { place(position, hash: hashes[position]) }
+        for entry in old where entry != 0 && entry != Self.tombstone { place(entry) }
     }
 
     /// The location of `id`; setting nil removes it.
@@ -119,8 +126,7 @@ struct ItemLocationTable: Sendable {
         }
         ids.append(id)
         locations.append(location)
-        hashes.append(hash)
-        place(ids.count - 1, hash: hash)
+        place(Self.tag(hash) | UInt64(ids.count))
         return nil
     }
 
@@ -135,16 +141,14 @@ struct ItemLocationTable: Sendable {
         slots[slot] = Self.tombstone
         tombstones += 1
         let last = ids.count - 1
-        if position != last, let lastSlot = self.slot(of: ids[last], hash: hashes[last]) {
+        if position != last, let lastSlot = self.slot(of: ids[last], hash: ids[last].hashValue) {
             // The last entry moves into the hole; its slot follows it.
             ids[position] = ids[last]
             locations[position] = locations[last]
-            hashes[position] = hashes[last]
-            slots[lastSlot] = Self.tag(hashes[last]) | UInt64(position + 1)
+            slots[lastSlot] = slots[lastSlot] & ~Self.positionMask | UInt64(position + 1)
         }
         ids.removeLast()
         locations.removeLast()
-        hashes.removeLast()
         return removed
     }
 }

@@ -130,6 +130,14 @@ struct ItemLocationTable: Sendable {
         return nil
     }
 
+    /// Sets the location of the entry at `position`: the order in which
+    /// `updateValue` added entries (the last one added is at `count - 1`),
+    /// which holds until an entry is removed.
+    /// - Complexity: O(1)
+    mutating func setLocation(_ location: Location, ofEntryAt position: Int) {
+        locations[position] = location
+    }
+
     /// Removes `id`'s entry; returns its location, if it had one.
     /// - Complexity: O(1) expected.
     @discardableResult

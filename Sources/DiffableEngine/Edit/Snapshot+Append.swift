@@ -8,8 +8,9 @@
 /// against the index), its rows are the section's last ones, and the diff
 /// is those rows inserted. This path gives exactly what the general one
 /// gives (the same snapshot, changeset, index and errors; the tests compare
-/// both) with two index operations per id: its insertion, which finds an
-/// id already there or listed twice, and its chunk once placed.
+/// both) with one index operation per id: its insertion, which finds an
+/// id already there or listed twice; its chunk, once placed, is written at
+/// its entry directly.
 extension Snapshot {
     /// `applyingEdits(_:index:)` of ops that are all `appendItems`; nil
     /// for any other ops (the caller takes the general path).
@@ -22,6 +23,10 @@ extension Snapshot {
         guard !ops.isEmpty, ops.allSatisfy({ if case .appendItems = $0 { true } else { false } }) else { return nil }
         var sections = self.sections
         var insertedIDs: [ItemID] = []
+        // Where each appended item's entry is in the index, by where its id
+        // bytes are (no two items of a valid edit share them): placing it
+        // then hashes no id again.
+        var entries: [IDBytesSpot: Int] = [:]
         var landed: [(section: String, placements: [ItemList.Placement])] = []
         for (number, op) in ops.enumerated() {
             guard case .appendItems(let items, let sectionID) = op else { return nil }
@@ -57,6 +62,7 @@ extension Snapshot {
                     throw failure(.duplicateItem, Self.conflictingIDs(items, added: added, index: index))
                 }
                 insertedIDs.append(item.itemID)
+                entries[item.itemID.bytesSpot] = index.locationOfItem.count - 1
             }
 
             var placements: [ItemList.Placement]? = []
@@ -76,7 +82,12 @@ extension Snapshot {
         // Appended items, and items a chunk split moved to another chunk.
         for (section, placements) in landed {
             for placement in placements {
-                index.locationOfItem[placement.id] = EditIndex.Location(section: section, chunk: placement.chunk)
+                let location = EditIndex.Location(section: section, chunk: placement.chunk)
+                if let entry = entries[placement.id.bytesSpot] {
+                    index.locationOfItem.setLocation(location, ofEntryAt: entry)
+                } else {
+                    index.locationOfItem[placement.id] = location
+                }
             }
         }
         return (Snapshot(sections: sections), changeset)
@@ -96,4 +107,16 @@ extension Snapshot {
         }
         return repeated
     }
+}
+
+/// Where an id's bytes are (its arena and offset): a key that hashes two
+/// words, unlike the id's bytes, and is unique among the ids of one edit
+/// (ids at one place in one arena are equal).
+struct IDBytesSpot: Hashable {
+    let arena: ObjectIdentifier?
+    let start: UInt32
+}
+
+extension ItemID {
+    var bytesSpot: IDBytesSpot { IDBytesSpot(arena: arena.map { ObjectIdentifier($0.storage) }, start: start) }
 }

@@ -46,9 +46,15 @@ struct PrefixSharingArray<Element: BitwiseCopyable & Sendable>: @unchecked Senda
                   storage.claimed.compareExchange(expected: count, desired: needed, ordering: .relaxed).exchanged {
             return
         }
-        let moved = PrefixStorage<Element>(capacity: Swift.max(needed, 2 * storage.capacity))
+        move(capacity: Swift.max(needed, 2 * storage.capacity), claimed: needed)
+    }
+
+    /// Copies this copy's elements to a new buffer of `capacity` that it
+    /// alone uses, with `claimed` of it taken.
+    private mutating func move(capacity: Int, claimed: Int) {
+        let moved = PrefixStorage<Element>(capacity: capacity)
         moved.base.initialize(from: storage.base, count: count)
-        moved.claimed.store(needed, ordering: .relaxed)
+        moved.claimed.store(claimed, ordering: .relaxed)
         storage = moved
     }
 
@@ -65,10 +71,7 @@ struct PrefixSharingArray<Element: BitwiseCopyable & Sendable>: @unchecked Senda
             storage.claimed.store(count, ordering: .relaxed)
             return
         }
-        let moved = PrefixStorage<Element>(capacity: Swift.max(count, 1))
-        moved.base.initialize(from: storage.base, count: count)
-        moved.claimed.store(count, ordering: .relaxed)
-        storage = moved
+        move(capacity: Swift.max(count, 1), claimed: count)
     }
 
     /// Ensures room for `minimumCapacity` elements, so that appends up to
@@ -79,10 +82,7 @@ struct PrefixSharingArray<Element: BitwiseCopyable & Sendable>: @unchecked Senda
         guard minimumCapacity > count else { return }
         if minimumCapacity <= storage.capacity
             && (isKnownUniquelyReferenced(&storage) || storage.claimed.load(ordering: .relaxed) == count) { return }
-        let moved = PrefixStorage<Element>(capacity: Swift.max(minimumCapacity, 2 * storage.capacity))
-        moved.base.initialize(from: storage.base, count: count)
-        moved.claimed.store(count, ordering: .relaxed)
-        storage = moved
+        move(capacity: Swift.max(minimumCapacity, 2 * storage.capacity), claimed: count)
     }
 
     /// Appends up to `maximum` elements written by `body` into the room

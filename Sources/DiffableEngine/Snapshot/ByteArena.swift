@@ -111,15 +111,22 @@ extension ByteArena {
     /// bytes (a larger content gets an arena of its own size).
     public struct Builder {
         private var current: ByteArena?
+        /// The size of the arenas it makes.
+        private let chunkSize: Int
 
-        public init() {}
+        public init() { chunkSize = ByteArena.chunkSize }
+
+        /// A builder whose arenas are `chunkSize` bytes (at least 1): one
+        /// request's items, whose total size is known, fit in one arena of
+        /// exactly their size.
+        public init(chunkSize: Int) { self.chunkSize = Swift.max(chunkSize, 1) }
 
         /// An arena with `count` bytes free: the current one, or a new one
         /// (`chunkSize`, or `count` when larger). Nil past 4 GB.
         private mutating func room(_ count: Int) -> ByteArena? {
             guard count < Int(UInt32.max) else { return nil }
             if let arena = current, arena.free >= count { return arena }
-            let arena = ByteArena.make(capacity: Swift.max(ByteArena.chunkSize, count), shared: true)
+            let arena = ByteArena.make(capacity: Swift.max(chunkSize, count), shared: true)
             current = arena
             return arena
         }

@@ -323,16 +323,22 @@ enum EditCodec {
         return result
     }
 
+    /// The op's items, written into one arena of their size (a batch of
+    /// appended rows costs one allocation, not several per row).
     static func items(_ op: Params) throws(RPCError) -> [Item] {
-        var result: [Item] = []
+        var parts: [SnapshotCodec.ItemParts] = []
+        var bytes = 0
         for (index, value) in try op.array("items").enumerated() {
             do throws(ProblemList) {
-                result.append(try SnapshotCodec.decodeItem(value, path: "\(op.fieldPath("items"))[\(index)]"))
+                let decoded = try SnapshotCodec.decodeItemParts(value, path: "\(op.fieldPath("items"))[\(index)]")
+                bytes += decoded.byteCount
+                parts.append(decoded)
             } catch {
                 throw invalid(error)
             }
         }
-        return result
+        var builder = ByteArena.Builder(chunkSize: bytes)
+        return parts.map { $0.item(in: &builder) }
     }
 
     static func sections(_ op: Params) throws(RPCError) -> [Section] {

@@ -85,17 +85,70 @@ enum SnapshotCodec {
 
     /// `path` is spelled only when the item is refused.
     static func decodeItem(_ json: JSON, path: @autoclosure () -> String) throws(ProblemList) -> Item {
+        let parts = try decodeItemParts(json, path: path())
+        return Item(id: parts.id, content: parts.content.map { Content(bytes: $0) }, text: parts.text)
+    }
+
+    /// An item's parts, decoded and checked as `decodeItem` does: its id,
+    /// its content's canonical bytes and its search text.
+    struct ItemParts {
+        let id: String
+        let content: [UInt8]?
+        let text: String?
+
+        /// Bytes of the id and content.
+        var byteCount: Int { id.utf8.count + (content?.count ?? 0) }
+
+        /// The item, written into `builder`'s arena; its search text, when
+        /// it is written verbatim in the content (a plain string, or the
+        /// `text` member of an object), is read there rather than copied.
+        /// - Complexity: O(bytes of the id and content).
+        func item(in builder: inout ByteArena.Builder) -> Item {
+            guard let content else { return Item(id: id) }
+            let range = text.flatMap { Self.range(of: $0, in: content) }
+            if text != nil && range == nil { return Item(id: id, content: Content(bytes: content), text: text) }
+            var id = id
+            return id.withUTF8 { idBytes in
+                content.withUnsafeBytes { builder.item(id: UnsafeRawBufferPointer(idBytes), content: $0, textRange: range) }
+            }
+        }
+
+        /// Where `text` is written verbatim as a string in `content`
+        /// (canonical JSON): the whole of a string content, or the value
+        /// of a `"text"` member. Checked byte for byte, so any place that
+        /// holds the same bytes will do.
+        static func range(of text: String, in content: [UInt8]) -> Range<Int>? {
+            let utf8 = text.utf8
+            let quote = UInt8(ascii: "\"")
+            var start: Int?
+            if content.first == quote {
+                start = 1
+            } else {
+                let key = Array("\"text\":\"".utf8)
+                guard content.count >= key.count else { return nil }
+                for at in 0...(content.count - key.count) where content[at] == quote && content[at..<at + key.count].elementsEqual(key) {
+                    start = at + key.count
+                    break
+                }
+            }
+            guard let start, start + utf8.count < content.count, content[start + utf8.count] == quote,
+                  content[start..<start + utf8.count].elementsEqual(utf8) else { return nil }
+            return start..<start + utf8.count
+        }
+    }
+
+    /// `decodeItem`'s checks, keeping the parts apart (see `ItemParts`).
+    static func decodeItemParts(_ json: JSON, path: @autoclosure () -> String) throws(ProblemList) -> ItemParts {
         switch json {
         case .string(let id):
-            return Item(id: id)
+            return ItemParts(id: id, content: nil, text: nil)
         case .object(let object):
             guard case .string(let id)? = object["id"] else {
                 throw ProblemList(path: "\(path()).id", message: "an item needs a string id")
             }
             try checkMembers(object, Self.itemMembers, of: "an item", path: path())
-            let value = object["content"]
-            guard let value else { return Item(id: id) }
-            return Item(id: id, content: try content(of: value, path: "\(path()).content"), text: searchText(of: value))
+            guard let value = object["content"] else { return ItemParts(id: id, content: nil, text: nil) }
+            return ItemParts(id: id, content: try contentBytes(of: value, path: "\(path()).content"), text: searchText(of: value))
         default:
             throw ProblemList(path: path(), message: "an item must be an object {\"id\", \"content\"?} or an id string")
         }
@@ -127,10 +180,16 @@ enum SnapshotCodec {
     /// refused: an item's content may end up at the bottom of the deepest
     /// tree, and the reply that carries it there must stay readable.
     static func content(of value: JSON, path: @autoclosure () -> String) throws(ProblemList) -> Content? {
-        guard let content = content(orNilIfTooDeep: value) else {
+        try contentBytes(of: value, path: path()).map { Content(bytes: $0) }
+    }
+
+    /// `content(of:path:)`'s canonical bytes, not yet made a `Content`.
+    static func contentBytes(of value: JSON, path: @autoclosure () -> String) throws(ProblemList) -> [UInt8]? {
+        if value.isNull { return nil }
+        guard let bytes = JSONWriter.bytes(value, maxDepth: NestingLimits.content) else {
             throw ProblemList(path: path(), message: "content nests deeper than \(NestingLimits.content) levels of arrays and objects")
         }
-        return content
+        return bytes
     }
 
     /// `content(of:path:)` for callers that report the problem themselves.

@@ -8,22 +8,30 @@ let package = Package(
         .executable(name: "diffable", targets: ["diffable"]),
         .executable(name: "diffable-bench", targets: ["diffable-bench"]),
         .library(name: "DiffableEngine", targets: ["DiffableEngine"]),
+        .library(name: "DiffableProtocol", targets: ["DiffableProtocol"]),
         .library(name: "DiffableServer", targets: ["DiffableServer"]),
     ],
     targets: [
         // Pure engine: snapshot model, diff, selection, search. No I/O, no JSON.
         .target(name: "DiffableEngine", exclude: ["README.md", "Concurrency/README.md", "Diff/README.md", "Edit/README.md", "Selection/README.md", "Search/README.md", "Snapshot/README.md", "Source/README.md", "Outline/README.md", "Window/README.md"]),
-        // Protocol layer: JSON, framing, JSON-RPC dispatch, one file per method.
-        .target(name: "DiffableServer", dependencies: ["DiffableEngine"], exclude: ["README.md", "JSON/README.md", "Methods/README.md", "Server/README.md", "Transport/README.md"]),
+        // The wire contract in Swift: JSON, the message envelope, errors, one
+        // typed request per method and the codecs between JSON and engine
+        // values. No I/O, no engine logic.
+        .target(name: "DiffableProtocol", dependencies: ["DiffableEngine"],
+                exclude: ["README.md", "JSON/README.md", "Messages/README.md", "Codecs/README.md", "ApplyDecoding/README.md", "Requests/README.md"]),
+        // The daemon: dispatch, one handler per method, the stdio session.
+        .target(name: "DiffableServer", dependencies: ["DiffableEngine", "DiffableProtocol"],
+                exclude: ["README.md", "Methods/README.md", "Server/README.md", "Transport/README.md"]),
         // Thin stdio entry point.
         .executableTarget(name: "diffable", dependencies: ["DiffableServer"], exclude: ["README.md"]),
         // Release-build benchmark command.
-        .executableTarget(name: "diffable-bench", dependencies: ["DiffableEngine", "DiffableServer"], exclude: ["README.md"]),
+        .executableTarget(name: "diffable-bench", dependencies: ["DiffableEngine", "DiffableProtocol", "DiffableServer"], exclude: ["README.md"]),
         // Helpers the test targets share: the seeded generator, snapshot builders.
-        .target(name: "DiffableTestSupport", dependencies: ["DiffableEngine"], path: "Tests/DiffableTestSupport",
+        .target(name: "DiffableTestSupport", dependencies: ["DiffableEngine", "DiffableProtocol"], path: "Tests/DiffableTestSupport",
                 exclude: ["README.md"]),
+        .testTarget(name: "DiffableProtocolTests", dependencies: ["DiffableProtocol", "DiffableTestSupport"]),
         .testTarget(name: "DiffableEngineTests", dependencies: ["DiffableEngine", "DiffableTestSupport"]),
-        .testTarget(name: "DiffableServerTests", dependencies: ["DiffableServer", "DiffableTestSupport"]),
+        .testTarget(name: "DiffableServerTests", dependencies: ["DiffableProtocol", "DiffableServer", "DiffableTestSupport"]),
         // The executable's own code (command-line parsing), without a process.
         .testTarget(name: "diffableTests", dependencies: ["diffable"]),
         // Drives the built `diffable` binary through a pipe.

@@ -1,4 +1,5 @@
 import Foundation
+import DiffableProtocol
 
 /// Real-world corpora for the fuzzy picker rows (`fuzzy.*`): the paths of
 /// this machine's file system, and people's names of realistic variety.

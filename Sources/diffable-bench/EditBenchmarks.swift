@@ -1,4 +1,5 @@
 import Foundation
+import DiffableProtocol
 
 /// `edit` round trips over the pipe: one op on a 1M-item source (in one
 /// section, and in 1000 sections), and the same op on a 1k-item source.

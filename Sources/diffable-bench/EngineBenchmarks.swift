@@ -1,4 +1,5 @@
 import DiffableEngine
+import DiffableProtocol
 
 /// Engine only: `Snapshot.difference(to:)` and `Changeset.steps(from:to:)`,
 /// no JSON, no I/O.

@@ -1,4 +1,5 @@
 import Foundation
+import DiffableProtocol
 
 /// Extended fuzzy queries (several terms, fzf's operators) typed key by key,
 /// and a list that streams in under an active query, on the viewport rows'

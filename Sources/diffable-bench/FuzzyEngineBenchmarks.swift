@@ -1,5 +1,6 @@
 import DiffableEngine
 import Foundation
+import DiffableProtocol
 
 /// The `fuzzy.*` pickers in process: the same corpus, window and keys as
 /// `FuzzyPickerBenchmarks`, each key one `DataSource.setSearch` (what the

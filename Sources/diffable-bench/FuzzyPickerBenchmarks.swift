@@ -1,5 +1,6 @@
 import DiffableServer
 import Foundation
+import DiffableProtocol
 
 /// A fuzzy file picker and a people picker on real-world lines (issue 33):
 /// 1M paths of this machine's file system (long, sharing long prefixes,

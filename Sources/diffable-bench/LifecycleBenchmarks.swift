@@ -1,5 +1,6 @@
 import DiffableServer
 import Foundation
+import DiffableProtocol
 
 /// What LSP-style work control costs on the largest requests: `$/progress`
 /// reporting during a 1M-item `apply`, and how soon a `$/cancelRequest`

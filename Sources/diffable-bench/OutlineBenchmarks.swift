@@ -1,4 +1,5 @@
 import Foundation
+import DiffableProtocol
 
 /// Outlines over the pipe: a tree of ~1M paths (10 top folders × 100
 /// subfolders × 1000 files, plus a 10-file folder), directories as parents.

@@ -1,5 +1,6 @@
 import DiffableServer
 import Foundation
+import DiffableProtocol
 
 /// Field-level updates (issue 32) over the pipe: a ticker of 10,000 rows of
 /// 20-field content where 1% of the rows change one field per tick. The

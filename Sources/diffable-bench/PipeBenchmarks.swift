@@ -1,5 +1,6 @@
 import DiffableServer
 import Foundation
+import DiffableProtocol
 
 /// Over the pipe: the release `diffable` binary as a frontend sees it
 /// (newline-delimited framing). Times are from writing the first request byte

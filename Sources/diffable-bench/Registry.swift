@@ -1,3 +1,4 @@
+import DiffableProtocol
 /// What a benchmark run may use: the mode, and where results go.
 struct BenchContext {
     /// `--quick`: fewer runs, expensive cases shortened or skipped.

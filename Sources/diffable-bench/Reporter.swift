@@ -1,4 +1,5 @@
 import Foundation
+import DiffableProtocol
 
 /// A target a row is checked against: a duration or a memory size.
 struct Target {

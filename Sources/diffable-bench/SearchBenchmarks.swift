@@ -1,5 +1,6 @@
 import DiffableEngine
 import Foundation
+import DiffableProtocol
 
 /// Search keystrokes: the engine index alone, and through the daemon over
 /// the pipe (apply, then one `search` request per keystroke).

@@ -1,4 +1,5 @@
 import Foundation
+import DiffableProtocol
 
 /// Monotonic wall-clock time in nanoseconds.
 @inline(__always) func nowNanoseconds() -> UInt64 {

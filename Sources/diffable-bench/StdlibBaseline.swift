@@ -1,4 +1,5 @@
 import Foundation
+import DiffableProtocol
 
 /// The Swift stdlib baseline: `newIDs.difference(from: oldIDs).inferringMoves()`
 /// on the flat `[String]` id arrays of a workload.

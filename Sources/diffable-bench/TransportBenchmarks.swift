@@ -1,5 +1,6 @@
 import DiffableServer
 import Foundation
+import DiffableProtocol
 
 /// What the transport itself costs: a stream of tiny pipelined requests
 /// (an editor asking `sources` and `selection` on every cursor move, a test

@@ -1,4 +1,5 @@
 import Foundation
+import DiffableProtocol
 
 /// A frontend that draws 50 rows of a 1M-line corpus (names and paths)
 /// through a viewport, over the pipe: keystrokes (fuzzy, ranked, no limit),

@@ -1,4 +1,5 @@
 import DiffableEngine
+import DiffableProtocol
 
 /// A small, fast, seedable PRNG (SplitMix64): every workload is reproducible.
 struct SplitMix64: RandomNumberGenerator {

@@ -1,3 +1,4 @@
+import DiffableProtocol
 /// diffable-bench — release-build benchmarks of the diffable engine and daemon.
 ///
 /// Usage:

@@ -1,6 +1,7 @@
 import Testing
 @testable import DiffableServer
 import DiffableTestSupport
+@testable import DiffableProtocol
 
 /// `--max-message-bytes`: a body over the limit is skipped as it streams in,
 /// reported once with its size and first bytes, and the messages after it

@@ -1,5 +1,7 @@
 import Testing
 @testable import DiffableServer
+@testable import DiffableProtocol
+import DiffableTestSupport
 
 /// A corrupt message costs only itself: after an unreadable header block or a
 /// body that is not JSON (a wrong Content-Length), the next message is found

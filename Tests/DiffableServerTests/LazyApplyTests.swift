@@ -2,6 +2,7 @@ import DiffableEngine
 import Testing
 @testable import DiffableServer
 import DiffableTestSupport
+@testable import DiffableProtocol
 
 /// The lazy `apply` path (LazyRequest + ApplyScanner) must be invisible:
 /// byte-identical responses to the tree path for any input, valid or not.
@@ -107,75 +108,6 @@ import DiffableTestSupport
         Self.expectSameResponses(bodies.map(utf8))
     }
 
-    @Test func validatorAgreesWithParser() {
-        var texts = JSONParserTests.invalid + JSONParserTests.valid.map(\.0)
-        texts += ["[" + String(repeating: "[", count: 9_999) + String(repeating: "]", count: 10_000),
-                  "[" + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_001)]
-        var inputs = texts.map(utf8) + JSONParserTests.invalidUTF8
-        var rng = SplitMix64(seed: 7)
-        for _ in 0..<300 { inputs.append(utf8(NoisyJSON.write(JSONGenerator.value(&rng), &rng))) }
-        for bytes in inputs {
-            let parses = (try? JSONParser.parse(bytes)) != nil
-            let validates = bytes.withUnsafeBufferPointer { buffer in
-                var v = JSONValidator(buffer)
-                guard v.skipValue(depth: 0) else { return false }
-                v.skipWhitespace()
-                return v.pos == v.end
-            }
-            #expect(parses == validates, "\(String(decoding: bytes, as: UTF8.self))")
-        }
-    }
-
-    /// Items in the compact shapes the validator reads without its general
-    /// loop (`skipCompactItem`), each byte replaced or dropped in turn, and
-    /// nested up to the depth limit: the validator accepts exactly what the
-    /// parser does.
-    @Test func compactItemsValidateLikeTheParser() {
-        let items = #"[{"id":"a-1","content":{"text":"x y"}},{"id":"b","content":"s"},{"id":"c"},"#
-            + #"{"id":"é\n","content":{"text":"a\"\u00e9"}},{"id":"d","content":{"text":"t"},"more":1}]"#
-        func validates(_ bytes: [UInt8]) -> Bool {
-            bytes.withUnsafeBufferPointer { buffer in
-                var v = JSONValidator(buffer)
-                guard v.skipValue(depth: 0) else { return false }
-                v.skipWhitespace()
-                return v.pos == v.end
-            }
-        }
-        var inputs: [[UInt8]] = []
-        let base = utf8(items)
-        let replacements: [UInt8] = [0x22, 0x5C, 0x7D, 0x7B, 0x2C, 0x3A, 0x20, 0x01, 0x78, 0xC3, 0x80, 0x5D]
-        for i in base.indices {
-            var dropped = base
-            dropped.remove(at: i)
-            inputs.append(dropped)
-            for r in replacements where r != base[i] {
-                var replaced = base
-                replaced[i] = r
-                inputs.append(replaced)
-            }
-        }
-        // An invalid string whose rest spells a valid item's tail.
-        inputs.append(utf8(#"[{"id":"a","content":"\q{"text":"b"}}]"#))
-        inputs.append(utf8(#"[{"id":"\q{"id":"b"}]"#))
-        inputs.append(utf8(#"[{"id":"\q}]"#))
-        inputs.append(utf8(#"[{"id":"a","content":"\q}]"#))
-        // The item's `{` at the last allowed levels, and one past them.
-        let limit = JSONParser.defaultMaxDepth
-        for outer in (limit - 6)...(limit + 1) {
-            for nested in [items, #"[{"id":"a","content":{"text":"x"}},{"id":"b"}]"#] {
-                inputs.append(utf8(String(repeating: "[", count: outer) + nested + String(repeating: "]", count: outer)))
-            }
-        }
-        var accepted = 0
-        for bytes in inputs {
-            let parses = (try? JSONParser.parse(bytes)) != nil
-            if parses { accepted += 1 }
-            #expect(parses == validates(bytes), "\(String(decoding: bytes, as: UTF8.self))")
-        }
-        // Both answers occur (the mutations are not all rejected).
-        #expect(accepted > 20 && accepted < inputs.count - 20)
-        #expect(validates(base))
-    }
 
     @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
     func randomApplies(seed: UInt64) {
@@ -229,7 +161,7 @@ import DiffableTestSupport
                 return #"{"id":"s\#(s)","items":[\#(items.joined(separator: ","))]}"#
             }
             let body = Self.request(#"{"source":"t","sections":[\#(sections.joined(separator: ","))]}"#, id: id)
-            if let (_, params) = LazyRequest.split(body), let decoded = ApplyScanner.decode(params), decoded.isNested {
+            if let (_, params) = LazyRequest.split(body, methods: Server.lazyParamsMethods), let decoded = ApplyScanner.decode(params), decoded.isNested {
                 bytePath += 1
             }
             bodies.append(body)
@@ -245,13 +177,13 @@ import DiffableTestSupport
         let server = Server()
         _ = server.handle(body: utf8(#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#))
         let read = Self.request(#"{"source":"t","sections":[{"id":"s","items":["a",{"id":"b","content":1}]}]}"#)
-        let (envelope, params) = try #require(LazyRequest.split(read))
+        let (envelope, params) = try #require(LazyRequest.split(read, methods: Server.lazyParamsMethods))
         let response = try #require(server.handle(message: envelope, lazyParams: params))
         #expect(response["result"]?["version"]?.intValue == 1)
         #expect(params.body.isEmpty)
         // Repeated ids: refused with the tree path's message and paths.
         let refused = Self.request(#"{"source":"t","sections":[{"id":"s","items":["a","a"]}]}"#, id: 2)
-        let (envelope2, params2) = try #require(LazyRequest.split(refused))
+        let (envelope2, params2) = try #require(LazyRequest.split(refused, methods: Server.lazyParamsMethods))
         let error = try #require(server.handle(message: envelope2, lazyParams: params2))
         #expect(error["error"]?["code"]?.intValue == -32602)
         #expect(server.sources["t"]?.version == 1)
@@ -259,7 +191,7 @@ import DiffableTestSupport
 
     @Test func cleanNestedInputsTakeTheFastPath() throws {
         let body = Self.request(#"{"source":"t","sections":[{"id":"s","items":[{"children":[{"id":"a1","content":"x"},"a2"],"id":"a","expanded":true},{"id":"b","content":{"text":"b"},"children":[{"id":"b1","children":["b11"]}]},"c"]}]}"#)
-        let (_, params) = try #require(LazyRequest.split(body))
+        let (_, params) = try #require(LazyRequest.split(body, methods: Server.lazyParamsMethods))
         let decoded = try #require(ApplyScanner.decode(params))
         #expect(decoded.isNested)
         #expect(decoded.sections[0].items.map(\.id) == ["a", "a1", "a2", "b", "b1", "b11", "c"])
@@ -271,7 +203,7 @@ import DiffableTestSupport
         var rng = SplitMix64(seed: 99)
         for id in 1...20 {
             let body = utf8(RandomApply.body(id: id, &rng, clean: true))
-            guard let (_, params) = LazyRequest.split(body) else {
+            guard let (_, params) = LazyRequest.split(body, methods: Server.lazyParamsMethods) else {
                 Issue.record("not split: \(String(decoding: body, as: UTF8.self))")
                 continue
             }

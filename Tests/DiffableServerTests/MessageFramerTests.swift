@@ -1,6 +1,7 @@
 import Testing
 @testable import DiffableServer
 import DiffableTestSupport
+@testable import DiffableProtocol
 
 /// Feeds `chunks`, draining after each append, then calls `finish()` until nil.
 private func run(_ chunks: [[UInt8]]) -> (messages: [FramedMessage], mode: MessageFramer.Mode) {

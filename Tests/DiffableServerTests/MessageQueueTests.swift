@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import DiffableServer
+@testable import DiffableProtocol
+import DiffableTestSupport
 
 /// The queue between the reader and the handler holds the reader back once
 /// it holds more than its bound; what it counts follows what events hold.

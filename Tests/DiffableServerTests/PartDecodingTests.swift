@@ -2,6 +2,7 @@
 import Testing
 @testable import DiffableServer
 import DiffableTestSupport
+@testable import DiffableProtocol
 
 /// Reading a large items array in parts (`ApplyScanner+Parts`): the
 /// validator's split hints are element starts of their array, and the parts
@@ -70,8 +71,8 @@ import DiffableTestSupport
                 sections.append(#"{"id":"s\#(s)","items":[\#(items.joined(separator: ", "))]}"#)
             }
             let body = LazyApplyTests.request(#"{"source":"p","sections":[\#(sections.joined(separator: ","))]}"#, id: id)
-            let (_, whole) = try #require(LazyRequest.split(body))
-            let (_, hinted) = try #require(LazyRequest.split(body, hintSpacing: 1))
+            let (_, whole) = try #require(LazyRequest.split(body, methods: Server.lazyParamsMethods))
+            let (_, hinted) = try #require(LazyRequest.split(body, methods: Server.lazyParamsMethods, hintSpacing: 1))
             #expect(whole.splitHints.isEmpty)
             let one = try #require(ApplyScanner.decode(whole))
             let parts = try #require(ApplyScanner.decode(hinted))

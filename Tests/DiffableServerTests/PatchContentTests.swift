@@ -1,6 +1,7 @@
 import Testing
 @testable import DiffableServer
 import DiffableTestSupport
+@testable import DiffableProtocol
 
 /// `edit` `patchContent`: a patch sent in gives the same state as
 /// `setContent` of the patched content computed apart; a failing patch

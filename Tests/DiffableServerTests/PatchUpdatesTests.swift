@@ -1,6 +1,7 @@
 import Testing
 @testable import DiffableServer
 import DiffableTestSupport
+@testable import DiffableProtocol
 
 /// `updates: "patch"`: rows the frontend holds arrive as patches of their
 /// content, in every form, and a frontend that applies them ends where

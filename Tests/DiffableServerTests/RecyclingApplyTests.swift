@@ -2,6 +2,7 @@ import DiffableEngine
 import Testing
 @testable import DiffableServer
 import DiffableTestSupport
+@testable import DiffableProtocol
 
 /// An `apply` that re-sends items the source holds reuses them
 /// (`ItemRecycler`, `ApplyScanner.consumeCanonical`): the answers and the
@@ -156,7 +157,7 @@ import DiffableTestSupport
                                              Item(id: "b", content: Content(bytes: Array("[2]".utf8)))])]
         let body = Self.body([#"{"id":"a","content":12}"#, #"{"id":"b","content":[2] }"#,
                               #"{"id":"c","content":{"text":"x" }}"#], id: 1)
-        let (_, params) = try #require(LazyRequest.split(body))
+        let (_, params) = try #require(LazyRequest.split(body, methods: Server.lazyParamsMethods))
         let decoded = try #require(ApplyScanner.decode(params, previous: { _ in held }))
         #expect(decoded.sections[0].items.map(\.content) == [Content(bytes: Array("12".utf8)), Content(bytes: Array("[2]".utf8)),
                                                              Content(bytes: Array(#"{"text":"x"}"#.utf8))])

@@ -1,6 +1,8 @@
 import DiffableEngine
 import Testing
 @testable import DiffableServer
+@testable import DiffableProtocol
+import DiffableTestSupport
 
 /// Giving a request's bytes back while reading them (`ReleasedRuns`): only
 /// what its items can write again is given back, and whatever reads the
@@ -90,8 +92,8 @@ import Testing
         let body = Self.request(#"[{"id":"s","items":[\#(Self.canonicalItems(20_000).joined(separator: ","))]},"#
                                 + #"{"id":"t","items":["x",\#(Self.canonicalItems(5_000, prefix: "t").joined(separator: ","))]}]"#)
         let spacing = inParts ? 64 * 1024 : nil
-        let (_, kept) = try #require(LazyRequest.split(body, hintSpacing: spacing, release: .keep))
-        let (_, released) = try #require(LazyRequest.split(body, hintSpacing: spacing, release: .pages(chunk: 64 * 1024)))
+        let (_, kept) = try #require(LazyRequest.split(body, methods: Server.lazyParamsMethods, hintSpacing: spacing, release: .keep))
+        let (_, released) = try #require(LazyRequest.split(body, methods: Server.lazyParamsMethods, hintSpacing: spacing, release: .pages(chunk: 64 * 1024)))
         let expected = try #require(ApplyScanner.decode(kept))
         let decoded = try #require(ApplyScanner.decode(released))
         #expect(decoded.sections == expected.sections)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import DiffableServer
+@testable import DiffableProtocol
+import DiffableTestSupport
 
 /// Replies are written in batches, in order, and none waits for a request
 /// that follows it.

@@ -1,5 +1,7 @@
 import Testing
 @testable import DiffableServer
+@testable import DiffableProtocol
+import DiffableTestSupport
 
 /// Progress notifications, cancellation of running work, and which queued
 /// search may supersede another.

@@ -1,5 +1,7 @@
 import Testing
 @testable import DiffableServer
+@testable import DiffableProtocol
+import DiffableTestSupport
 
 /// Through the protocol, ids are their bytes: "\u00e9" and "e\u0301" are two
 /// items of a multiple section, selected one after the other, and reported

@@ -1,6 +1,7 @@
 import Testing
 @testable import DiffableServer
 import DiffableTestSupport
+@testable import DiffableProtocol
 
 /// Bad input never crashes the daemon and never half-applies: random and
 /// mutated requests for every method, in-process. Every request gets exactly

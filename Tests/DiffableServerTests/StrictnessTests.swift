@@ -1,5 +1,7 @@
 import Testing
 @testable import DiffableServer
+@testable import DiffableProtocol
+import DiffableTestSupport
 
 /// Lenient where clients differ (params null, absent, {} or [] for methods
 /// without params; LSP's many initialize members; malformed notifications

@@ -1,5 +1,6 @@
 import DiffableEngine
 import Dispatch
+import DiffableProtocol
 
 extension Server {
     /// `apply {source, sections, baseVersion?, form?, viewport?, echo?,

@@ -1,3 +1,4 @@
+import DiffableProtocol
 extension Server {
     /// `drop {source}` → `{source, dropped: true}`; unknown source → 1001.
     /// The source's memory goes back to the system shortly after.

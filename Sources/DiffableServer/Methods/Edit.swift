@@ -1,4 +1,5 @@
 import DiffableEngine
+import DiffableProtocol
 
 extension Server {
     /// `edit {source, ops, baseVersion?, form?, viewport?, echo?, updates?}`

@@ -1,4 +1,5 @@
 import DiffableEngine
+import DiffableProtocol
 
 extension Server {
     /// `highlights {source, section, start?, count?}` → `{source, version,

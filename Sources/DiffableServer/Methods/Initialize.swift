@@ -1,3 +1,4 @@
+import DiffableProtocol
 extension Server {
     /// `initialize {processId?, initializationOptions?: {form?: "batch"|"steps",
     /// supersedeSearches?: Bool, echo?, updates?, progressiveBudget?: ms}, …}` (other LSP members

@@ -1,4 +1,5 @@
 import DiffableEngine
+import DiffableProtocol
 
 extension Server {
     /// `expand {source, ids, recursive?, form?, baseVersion?}` → the diff of

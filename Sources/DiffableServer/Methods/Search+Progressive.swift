@@ -1,5 +1,6 @@
 import Dispatch
 import DiffableEngine
+import DiffableProtocol
 
 /// `search {…, progressive: true}`: an answer within a frame, refined later.
 ///

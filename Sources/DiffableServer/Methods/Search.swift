@@ -1,5 +1,6 @@
 import Dispatch
 import DiffableEngine
+import DiffableProtocol
 
 extension Server {
     /// `search {source, query, sections?, mode?, order?, limit?, scheme?, tiebreak?, fields?,
@@ -158,37 +159,18 @@ extension Server {
                 if let names {
                     let marks = source.fieldHighlights(at: path)
                     guard !marks.isEmpty else { continue }
-                    members.append(("fields", Self.fieldRanges(marks.map {
+                    members.append(("fields", HighlightCodec.fieldRanges(marks.map {
                         (names.indices.contains($0.field) ? names[$0.field] : "", $0.range)
                     })))
                 } else {
                     let ranges = source.highlights(at: path)
                     guard !ranges.isEmpty else { continue }
-                    members.append(("ranges", Self.ranges(ranges)))
+                    members.append(("ranges", HighlightCodec.ranges(ranges)))
                 }
                 result.append(.object(JSONObject(members)))
             }
         }
         return .array(result)
-    }
-
-    /// `[[start, count]…]`.
-    static func ranges(_ ranges: [Range<Int>]) -> JSON {
-        .array(ranges.map { .array([.int($0.lowerBound), .int($0.count)]) })
-    }
-
-    /// `[{field, ranges}…]`: consecutive ranges of one field grouped (they
-    /// come field by field, ascending).
-    static func fieldRanges(_ marks: [(field: String, range: Range<Int>)]) -> JSON {
-        var groups: [(field: String, ranges: [Range<Int>])] = []
-        for mark in marks {
-            if let last = groups.last, last.field == mark.field {
-                groups[groups.count - 1].ranges.append(mark.range)
-            } else {
-                groups.append((mark.field, [mark.range]))
-            }
-        }
-        return .array(groups.map { .object(JSONObject([("field", .string($0.field)), ("ranges", ranges($0.ranges))])) })
     }
 
     /// `fields`: a non-empty list of distinct member names or JSON pointers

@@ -1,4 +1,5 @@
 import DiffableEngine
+import DiffableProtocol
 
 extension Server {
     /// `select {source, action, ids?, paths?, sections?, baseVersion?}` →

@@ -1,4 +1,5 @@
 import DiffableEngine
+import DiffableProtocol
 
 extension Server {
     /// `selection {source}` → `{source, version, selected: [{id, path|null}], policies}`:

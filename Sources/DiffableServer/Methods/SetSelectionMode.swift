@@ -1,4 +1,5 @@
 import DiffableEngine
+import DiffableProtocol
 
 extension Server {
     /// `setSelectionMode {source, sections: {id: {mode, allowsEmpty?}}}` →

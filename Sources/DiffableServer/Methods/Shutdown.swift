@@ -1,3 +1,4 @@
+import DiffableProtocol
 extension Server {
     /// `shutdown` → `null`; afterwards only `exit` is accepted.
     func shutdown(_ raw: JSON?) throws(RPCError) -> JSON {

@@ -1,4 +1,5 @@
 import DiffableEngine
+import DiffableProtocol
 
 extension Server {
     /// `snapshot {source, full?}` → `{source, version, sections, selected}`: sections in

@@ -1,4 +1,5 @@
 import DiffableEngine
+import DiffableProtocol
 
 extension Server {
     /// `sources` → `{sources: [{source, version, sections, items}]}`, sorted by name.

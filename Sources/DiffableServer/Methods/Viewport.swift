@@ -1,4 +1,5 @@
 import DiffableEngine
+import DiffableProtocol
 
 extension Server {
     /// `viewport {source, start?, count?}` → `{source, version, window}`:

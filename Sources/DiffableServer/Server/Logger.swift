@@ -1,4 +1,5 @@
 import Foundation
+import DiffableProtocol
 
 /// Writes log lines to stderr only: stdout carries protocol and nothing else.
 ///

@@ -1,3 +1,4 @@
+import DiffableProtocol
 extension Server {
     /// The -32700 response for a message body that is not JSON.
     public func parseErrorResponse(_ description: String) -> [UInt8] {

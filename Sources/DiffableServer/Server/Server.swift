@@ -1,4 +1,5 @@
 import DiffableEngine
+import DiffableProtocol
 
 /// The JSON-RPC server: lifecycle, envelope validation and dispatch to one
 /// handler per method. It owns the data sources and handles one message at a
@@ -103,7 +104,7 @@ public final class Server {
     /// that zeroes what the decoder gives back.
     func handle(body: [UInt8], lazyFrom: Int, hintSpacing: Int? = nil, release: ReleasedRuns.Mode? = nil) -> [UInt8]? {
         if body.count >= lazyFrom,
-           let (envelope, params) = LazyRequest.split(body, hintSpacing: hintSpacing, release: release) {
+           let (envelope, params) = LazyRequest.split(body, methods: Self.lazyParamsMethods, hintSpacing: hintSpacing, release: release) {
             defer { retired.removeAll() }
             return handle(message: envelope, lazyParams: params).map(JSONWriter.bytes)
         }

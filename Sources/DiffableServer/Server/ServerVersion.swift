@@ -1,3 +1,4 @@
+import DiffableProtocol
 /// The daemon's name and version, reported by `initialize` and `--version`.
 public enum ServerInfo {
     public static let name = "diffable"

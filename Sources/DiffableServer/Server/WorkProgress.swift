@@ -1,4 +1,5 @@
 import Foundation
+import DiffableProtocol
 
 /// Set by the session's reader thread when a `$/cancelRequest` names the
 /// request that is running; read by the handler at its safe points.

@@ -1,3 +1,4 @@
+import DiffableProtocol
 /// Frames outgoing message bodies for the transport mode the client chose.
 public enum FrameEncoder {
     /// What goes before and after a body of `bodyCount` bytes (the session

@@ -1,3 +1,4 @@
+import DiffableProtocol
 /// One unit produced by `MessageFramer`.
 public enum FramedMessage: Equatable, Sendable {
     /// A complete message body (expected to be one JSON value; not yet parsed).

@@ -1,3 +1,4 @@
+import DiffableProtocol
 /// Accumulated state of one LSP header block (see `MessageFramer`).
 struct HeaderBlock: Sendable {
     var byteCount = 0

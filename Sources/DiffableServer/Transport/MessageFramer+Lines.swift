@@ -1,3 +1,4 @@
+import DiffableProtocol
 extension MessageFramer {
     /// Messages at least this large may take over the buffer (`nextLine`).
     static let handOverSize = 1 << 20

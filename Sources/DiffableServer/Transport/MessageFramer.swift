@@ -1,3 +1,4 @@
+import DiffableProtocol
 /// Turns an incoming byte stream into message bodies. Pure state machine: no I/O.
 ///
 /// The mode is decided by the first non-whitespace byte of the stream:

@@ -1,4 +1,5 @@
 import Foundation
+import DiffableProtocol
 
 /// Incoming events, in arrival order.
 enum IncomingEvent: Sendable {

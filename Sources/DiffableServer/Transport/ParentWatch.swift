@@ -1,4 +1,5 @@
 import Foundation
+import DiffableProtocol
 
 /// LSP's `processId` (or `--clientProcessId`): the daemon exits by itself
 /// when the editor that started it is gone, so a crashed editor never

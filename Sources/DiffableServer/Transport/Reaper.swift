@@ -1,5 +1,6 @@
 import DiffableEngine
 import Foundation
+import DiffableProtocol
 
 /// Frees replaced snapshots on a background thread, after their response
 /// is sent, so that no request waits for a million items to be released.

@@ -1,4 +1,5 @@
 import Foundation
+import DiffableProtocol
 
 /// Writes framed replies to stdout on a thread of its own, many to a
 /// `write`.

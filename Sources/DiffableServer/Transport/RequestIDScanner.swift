@@ -1,3 +1,4 @@
+import DiffableProtocol
 /// Finds the `id` of a request from the first bytes of its body, so that
 /// the answer to a message too large to read can still name its request.
 ///

@@ -1,5 +1,6 @@
 import DiffableEngine
 import Foundation
+import DiffableProtocol
 
 /// Runs a `Server` over a pair of file descriptors (stdin/stdout).
 ///
@@ -343,7 +344,7 @@ public final class StdioSession: @unchecked Sendable {
             // while it reads them (`ReleasedRuns`) without copying them.
             framed = .body([])
             let started = DispatchTime.now().uptimeNanoseconds
-            if body.count >= LazyRequest.minimumBodySize, let (envelope, params) = LazyRequest.split(body) {
+            if body.count >= LazyRequest.minimumBodySize, let (envelope, params) = LazyRequest.split(body, methods: Server.lazyParamsMethods) {
                 server.logger.log(.debug, "validated a \(body.count)-byte request in " + Server.milliseconds(since: started))
                 tracer?.record(body, .incoming)
                 body = []

@@ -1,4 +1,5 @@
 import Foundation
+import DiffableProtocol
 
 /// `diffable replay FILE`: re-sends the incoming messages of a `--trace`
 /// file to a fresh server, in order, and compares each response with the

@@ -1,4 +1,5 @@
 import Foundation
+import DiffableProtocol
 
 /// `--trace FILE`: appends every message in both directions to FILE, one
 /// JSON object per line (NDJSON), so a user can attach a session to a bug

@@ -1,0 +1,61 @@
+import DiffableEngine
+
+/// Reading the `sections` array of an `apply`, section by section, with
+/// what each section's items released of the request (see `ReleasedRuns`).
+extension ApplyScanner {
+    /// What a `sections` array was read into.
+    package struct SectionsRead {
+        package var sections: [Section] = []
+        package var objects: [JSON] = []
+        package var nesting: [Nesting?] = []
+        package var arenaUse = ArenaUse()
+        /// Per section, the runs of its items released while reading.
+        package var released: [ReleasedRuns] = []
+
+        /// Writes every released run of the request again.
+        package mutating func restore() {
+            for k in released.indices { released[k].restore(from: sections[k].items) }
+        }
+    }
+
+    /// The sections of an array whose `[` was consumed; nil (every run it
+    /// released written again) when it is not one this scanner reads.
+    /// `releasing`: what each section's reader may give back.
+    package static func decodeSections(
+        _ s: inout ByteScanner, hints: [JSONValidator.SplitHint] = [], previous: [Section] = [],
+        releasing template: ReleasedRuns = .keeping, checkpoint: (ByteScanner) -> Bool
+    ) -> SectionsRead? {
+        var read = SectionsRead()
+        var arenas = ByteArena.Writer()
+        var isFirst = true
+        var finished = false
+        defer { if !finished { read.restore() } }
+        // Sections added or removed before a section do not stop its items
+        // from being found.
+        var heldByID: [String: Int] = [:]
+        for (index, section) in previous.enumerated() where heldByID[section.id] == nil { heldByID[section.id] = index }
+        while true {
+            guard let more = s.nextElement(isFirst: isFirst) else { return nil }
+            if !more {
+                read.arenaUse = arenas.use
+                finished = true
+                return read
+            }
+            isFirst = false
+            let index = read.sections.count
+            var released = template
+            guard let (section, object, nested) = decodeSection(
+                &s, arenas: &arenas, path: "\(sectionsPath)[\(index)]", hints: hints,
+                previous: { id in
+                    if let id, let held = heldByID[id] { return previous[held].items }
+                    return index < previous.count ? previous[index].items : ItemList()
+                },
+                released: &released, checkpoint: checkpoint)
+            else { return nil }
+            read.sections.append(section)
+            read.objects.append(object)
+            read.nesting.append(nested)
+            read.released.append(released)
+        }
+    }
+}

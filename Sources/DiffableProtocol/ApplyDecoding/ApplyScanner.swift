@@ -1,0 +1,407 @@
+import DiffableEngine
+
+/// Decodes `apply` params straight from their bytes (`LazyParams`) into
+/// engine values, without a JSON tree for the items.
+///
+/// It must agree exactly with the tree path (`Params` + `SnapshotCodec`), so
+/// it only takes inputs it fully understands and otherwise answers nil,
+/// leaving every validation error to the tree path:
+/// - params members other than `sections`, and section members other than
+///   `items`, are small: they are parsed into trees and go through the same
+///   `Params` / `SnapshotCodec.decodeSection` / `SelectionCodec` code;
+/// - items are decoded here: ids directly (escapes via the parser), content
+///   kept as its own bytes when they are already canonical (no whitespace, no
+///   escapes), else parsed and rewritten by `JSONWriter`; `text` taken in the
+///   same pass (`SnapshotCodec.searchText`);
+/// - items in the daemon's own shape (`{"id":…,"content":…}`) are read
+///   without the member loop, and items the source already holds, byte for
+///   byte, are reused without being read at all (`ApplyScanner+CanonicalItems`,
+///   `ApplyScanner+Recycling`).
+/// Duplicate members: the last one counts, as in `JSONObject`.
+package enum ApplyScanner {
+    package struct Decoded {
+        /// The params object, `sections` standing in as an empty array.
+        package var params: Params
+        package var sections: [Section]
+        /// Each section object, `items` standing in as null (for `SelectionCodec`).
+        package var sectionObjects: [JSON]
+        /// Per section, its nesting (nil: no item of the section nests).
+        package var nesting: [Nesting?]
+        /// The bytes each content arena serves to these sections; record it
+        /// when they become the source's (see `ByteArena.isSparse`).
+        package var arenaUse: ArenaUse
+        /// Bytes of the request given back while reading (see
+        /// `ReleasedRuns`); only a flat result leaves any released.
+        package var releasedByteCount = 0
+        package var isNested: Bool { nesting.contains { $0 != nil } }
+    }
+
+    /// Nested items of a section, flattened in preorder as they are read:
+    /// the parent row of every row (-1 at the top) and the `expanded` flags
+    /// items named. Made on the first `children` or `expanded` member.
+    package struct Nesting {
+        package var parentRow: [Int32]
+        package var expanded: [Int: Bool] = [:]
+    }
+
+    package static let sectionsPath = "params.sections"
+
+    /// Called every `checkpointItems` items with the fraction of the params
+    /// read so far; returning false stops decoding (the answer is then nil).
+    package typealias Checkpoint = (_ fractionRead: Double) -> Bool
+    package static let checkpointItems = 4096
+
+    /// `previous`: the sections held by the source named by a `source`
+    /// member read before `sections` (usually the first member). An item
+    /// that arrives with the id and content bytes of the item at its place
+    /// in the held section of the same id (when the section's `id` comes
+    /// before its `items`), else at the same index, is that item, reused
+    /// (see `ItemRecycler`): the result is the same either way, only cheaper.
+    ///
+    /// Pages of items read may be given back as it goes (`lazy.release`);
+    /// when the answer is nil or nested, they are all written again first,
+    /// so the tree path reads the request as it came.
+    package static func decode(_ lazy: LazyParams, previous: (_ source: String) -> [Section] = { _ in [] },
+                       checkpoint: Checkpoint = { _ in true }) -> Decoded? {
+        lazy.withReleasableBytes { bytes -> Decoded? in
+            var read: SectionsRead?
+            let decoded = decode(lazy, bytes, previous: previous, checkpoint: checkpoint, read: &read)
+            if decoded?.isNested != false { read?.restore() }
+            return decoded
+        }
+    }
+
+    /// `decode`, with the last `sections` read left in `read` (their
+    /// released runs for the caller to restore).
+    private static func decode(
+        _ lazy: LazyParams, _ bytes: UnsafeMutableBufferPointer<UInt8>, previous: (_ source: String) -> [Section],
+        checkpoint: Checkpoint, read: inout SectionsRead?
+    ) -> Decoded? {
+        var s = ByteScanner(UnsafeBufferPointer(bytes), range: lazy.range)
+        let start = lazy.range.lowerBound, length = Double(max(1, lazy.range.count))
+        let checkpoint = { (s: ByteScanner) in checkpoint(Double(s.pos - start) / length) }
+        guard s.consume(UInt8(ascii: "{")) else { return nil }
+        var members: [(String, JSON)] = []
+        // The last `sections` member counts; each one is decoded where it
+        // stands (no separate pass to find its end), nil when it is not a
+        // well-formed array.
+        var source: String?
+        var isFirst = true
+        members: while true {
+            switch s.nextMember(isFirst: isFirst) {
+            case .fail: return nil
+            case .end: break members
+            case .member(let key):
+                isFirst = false
+                if s.bytes(key, equal: "sections") {
+                    members.append(("sections", .array([])))
+                    read?.restore()
+                    read = nil
+                    guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
+                    s.pos += 1
+                    read = decodeSections(&s, hints: lazy.splitHints, previous: source.map(previous) ?? [],
+                                          releasing: ReleasedRuns(bytes, mode: lazy.release), checkpoint: checkpoint)
+                    if read == nil { return nil }
+                } else {
+                    guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
+                    if s.bytes(key, equal: "source") { source = tree.stringValue }
+                    members.append((s.text(key), tree))
+                }
+            }
+        }
+        guard let read else { return nil }
+        return Decoded(params: Params(object: JSONObject(members), path: "params"),
+                       sections: read.sections, sectionObjects: read.objects, nesting: read.nesting,
+                       arenaUse: read.arenaUse, releasedByteCount: read.released.reduce(0) { $0 + $1.releasedByteCount })
+    }
+
+    /// `released`: an empty reader's runs, which the section's items
+    /// release (all written again when the answer is nil).
+    package static func decodeSection(
+        _ s: inout ByteScanner, arenas: inout ByteArena.Writer, path: String, hints: [JSONValidator.SplitHint] = [],
+        previous: (_ sectionID: String?) -> ItemList = { _ in ItemList() }, released: inout ReleasedRuns,
+        checkpoint: (ByteScanner) -> Bool
+    ) -> (Section, JSON, Nesting?)? {
+        guard s.consume(UInt8(ascii: "{")) else { return nil }
+        var members: [(String, JSON)] = []
+        // As for `sections`: the last `items` counts, each decoded in place.
+        var items: [Item] = []
+        /// The items when read in parts (see `decodeItemsInParts`).
+        var parts: [[Item]]?
+        var nesting: Nesting?
+        var isFirst = true
+        // Runs released for items that do not end up in the section (an
+        // answer of nil, an `items` member read again) are written again.
+        func restore() {
+            if let parts { released.restore(from: ItemList(joining: parts)) } else { released.restore(from: items) }
+        }
+        var finished = false
+        defer { if !finished { restore() } }
+        members: while true {
+            switch s.nextMember(isFirst: isFirst) {
+            case .fail: return nil
+            case .end: break members
+            case .member(let key):
+                isFirst = false
+                if s.bytes(key, equal: "items") {
+                    members.append(("items", .null))
+                    restore()
+                    items = []
+                    parts = nil
+                    nesting = nil
+                    if s.byte(s.pos) == UInt8(ascii: "n") {
+                        guard s.skipValue() != nil else { return nil }
+                    } else {
+                        guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
+                        let array = s.pos
+                        s.pos += 1
+                        // A large array the validator left hints in is read
+                        // in parts on several threads, when they agree with
+                        // a sequential read (flat items; else read again).
+                        let starts = partStarts(hints, array: array)
+                        // The section's id, when it came first (the last one counts).
+                        let sectionID = members.last { $0.0 == "id" }?.1.stringValue
+                        let read = previous(sectionID).withRecycler { recycler -> Bool in
+                            parts = starts.isEmpty ? nil
+                                : decodeItemsInParts(&s, starts: starts, arenas: &arenas, recycler: recycler,
+                                                     released: &released, checkpoint: checkpoint)
+                            guard parts == nil else { return true }
+                            s.pos = array + 1
+                            var recycler = recycler.starting(near: 0)
+                            items.reserveCapacity(recycler.count + recycler.count / 64)
+                            return decodeItems(&s, arenas: &arenas, into: &items, nesting: &nesting, parent: -1,
+                                               recycler: &recycler, released: &released, checkpoint: checkpoint)
+                        }
+                        guard read else { return nil }
+                        // Growth by doubling can leave up to half the buffer
+                        // unused; the snapshot keeps this array, so give back
+                        // a large slack.
+                        parts = parts?.map(withoutSlack)
+                        items = withoutSlack(items)
+                    }
+                } else {
+                    guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
+                    members.append((s.text(key), tree))
+                }
+            }
+        }
+        let object = JSON.object(JSONObject(members))
+        guard var section = try? SnapshotCodec.decodeSection(object, path: path) else { return nil }
+        section.items = parts.map(ItemList.init(joining:)) ?? ItemList(items)
+        finished = true
+        return (section, object, nesting)
+    }
+
+    /// Real trees are shallow; deeper ones go to the tree path.
+    package static let maxByteReaderLevel = 64
+
+    /// `items`, copied when more than an eighth of its buffer is unused.
+    /// - Complexity: O(1), or O(count) when copied.
+    package static func withoutSlack(_ items: [Item]) -> [Item] {
+        items.capacity > items.count + items.count / 8 + 16 ? Array(items) : items
+    }
+
+    /// The items of an array whose `[` was consumed, appended to `items` in
+    /// preorder (an item, then its children); `parent` is the row of their
+    /// parent (-1 at the top).
+    /// `stop`: the offset of an element that is not read (the next part's
+    /// first); reading stops with the cursor on it.
+    /// `level`: the level of these items. Trees deeper than
+    /// `maxByteReaderLevel` are left to the tree path, which reads any depth
+    /// without recursion; this reader recurses once per level.
+    package static func decodeItems(
+        _ s: inout ByteScanner, arenas: inout ByteArena.Writer, into items: inout [Item],
+        nesting: inout Nesting?, parent: Int32, level: Int = 0, stop: Int = Int.max, recycler: inout ItemRecycler,
+        released: inout ReleasedRuns, checkpoint: (ByteScanner) -> Bool
+    ) -> Bool {
+        guard level <= maxByteReaderLevel else { return false }
+        var isFirst = true
+        while true {
+            guard let more = s.nextElement(isFirst: isFirst) else { return false }
+            if !more || s.pos >= stop { return true }
+            isFirst = false
+            if items.count % checkpointItems == checkpointItems - 1, !checkpoint(s) { return false }
+            // An element in the daemon's written form is read without the
+            // member loop, and its bytes may be given back.
+            let start = s.pos
+            if let expected = recycler.next, consumeCanonical(&s, expected) != nil {
+                recycler.advance()
+                items.append(arenas.keep(expected))
+                nesting?.parentRow.append(parent)
+                released.note(start ..< s.pos, item: items.count - 1, of: items)
+                continue
+            }
+            if let item = decodeCanonicalItem(&s, arenas: &arenas, recycler: &recycler) {
+                items.append(arenas.keep(item))
+                nesting?.parentRow.append(parent)
+                released.note(start ..< s.pos, item: items.count - 1, of: items)
+                continue
+            }
+            guard decodeItem(&s, arenas: &arenas, into: &items, nesting: &nesting, parent: parent, level: level,
+                             recycler: &recycler, released: &released, checkpoint: checkpoint)
+            else { return false }
+        }
+    }
+
+    /// One item (and its children), appended to `items`; false when the
+    /// bytes are not an item this scanner understands (the tree path then
+    /// reports the error).
+    package static func decodeItem(
+        _ s: inout ByteScanner, arenas: inout ByteArena.Writer, into items: inout [Item],
+        nesting: inout Nesting?, parent: Int32, level: Int, recycler: inout ItemRecycler,
+        released: inout ReleasedRuns, checkpoint: (ByteScanner) -> Bool
+    ) -> Bool {
+        guard let first = s.byte(s.pos) else { return false }
+        if first == UInt8(ascii: "\"") {
+            guard let token = s.stringToken() else { return false }
+            if !token.escaped, let old = recycler.take(id: s.bytes(of: token.inner), content: nil) {
+                items.append(arenas.keep(old))
+            } else {
+                guard let item = decodeID(s, token, content: nil, &arenas) else { return false }
+                items.append(arenas.keep(item))
+            }
+            nesting?.parentRow.append(parent)
+            return true
+        }
+        guard first == UInt8(ascii: "{") else { return false }
+        s.pos += 1
+        // The item's row comes before its children's: hold it now, fill it last.
+        let slot = items.count
+        items.append(Item(id: ""))
+        nesting?.parentRow.append(parent)
+        var sawChildren = false, sawExpanded = false
+        var idToken: ByteScanner.StringToken?
+        var content: (range: Range<Int>, canonical: Bool)?
+        var isFirst = true
+        members: while true {
+            switch s.nextMember(isFirst: isFirst) {
+            case .fail: return false
+            case .end: break members
+            case .member(let key):
+                isFirst = false
+                if s.bytes(key, equal: "id") {
+                    if s.byte(s.pos) == UInt8(ascii: "\"") {
+                        guard let token = s.stringToken() else { return false }
+                        idToken = token
+                    } else {
+                        idToken = nil
+                        guard s.skipValue() != nil else { return false }
+                    }
+                } else if s.bytes(key, equal: "content") {
+                    // Content nested too deep is reported by the tree path.
+                    guard let value = s.skipValue(maxDepth: NestingLimits.content) else { return false }
+                    content = value
+                } else if s.bytes(key, equal: "children") {
+                    // A repeated member (the last counts) is left to the tree path.
+                    guard !sawChildren else { return false }
+                    sawChildren = true
+                    if nesting == nil { nesting = Nesting(parentRow: [Int32](repeating: -1, count: items.count)) }
+                    if s.byte(s.pos) == UInt8(ascii: "n") {
+                        guard s.skipValue() != nil else { return false }
+                    } else {
+                        guard s.byte(s.pos) == UInt8(ascii: "[") else { return false }
+                        s.pos += 1
+                        guard decodeItems(&s, arenas: &arenas, into: &items, nesting: &nesting, parent: Int32(slot), level: level + 1,
+                                          recycler: &recycler, released: &released, checkpoint: checkpoint)
+                        else { return false }
+                    }
+                } else if s.bytes(key, equal: "expanded") {
+                    guard !sawExpanded else { return false }
+                    sawExpanded = true
+                    if nesting == nil { nesting = Nesting(parentRow: [Int32](repeating: -1, count: items.count)) }
+                    guard let value = s.skipValue() else { return false }
+                    switch s.byte(value.range.lowerBound) {
+                    case UInt8(ascii: "t"): nesting?.expanded[slot] = true
+                    case UInt8(ascii: "f"): nesting?.expanded[slot] = false
+                    case UInt8(ascii: "n"): break
+                    default: return false
+                    }
+                } else {
+                    // An unknown member is reported by the tree path.
+                    return false
+                }
+            }
+        }
+        guard let item = item(idToken: idToken, content: content, s, &arenas, &recycler) else { return false }
+        items[slot] = arenas.keep(item)
+        return true
+    }
+
+    /// The item of an object's `id` and `content` members.
+    private static func item(idToken: ByteScanner.StringToken?, content: (range: Range<Int>, canonical: Bool)?,
+                             _ s: ByteScanner, _ arenas: inout ByteArena.Writer,
+                             _ recycler: inout ItemRecycler) -> Item? {
+        guard let idToken else { return nil }
+        // An unchanged item (plain id, canonical or no content) is the one
+        // the source holds.
+        if !idToken.escaped {
+            let isNull = content.map { s.byte($0.range.lowerBound) == UInt8(ascii: "n") } ?? true
+            if isNull || content?.canonical == true,
+               let old = recycler.take(id: s.bytes(of: idToken.inner), content: isNull ? nil : content.map { s.bytes(of: $0.range) }) {
+                return old
+            }
+        }
+        guard let content, s.byte(content.range.lowerBound) != UInt8(ascii: "n") else {
+            return decodeID(s, idToken, content: nil, &arenas)
+        }
+        guard content.canonical else {
+            // Content nested too deep is reported by the tree path.
+            guard let tree = s.tree(content.range), let id = s.string(idToken),
+                  case .some(let bytes) = SnapshotCodec.content(orNilIfTooDeep: tree) else { return nil }
+            return Item(id: id, content: bytes, text: SnapshotCodec.searchText(of: tree))
+        }
+        let bytes = UnsafeBufferPointer(rebasing: s.input[content.range])
+        let text: Range<Int>?
+        switch s.byte(content.range.lowerBound) {
+        case UInt8(ascii: "\""):
+            // Canonical content has no escapes: the text is its own bytes.
+            text = 1 ..< bytes.count - 1
+        case UInt8(ascii: "{"):
+            guard let found = objectTextRange(s, content.range) else { return nil }
+            let base = content.range.lowerBound
+            text = found.map { $0.lowerBound - base ..< $0.upperBound - base }
+        default:
+            text = nil
+        }
+        return decodeID(s, idToken, content: bytes, textRange: text, &arenas)
+    }
+
+    /// A new item with the id of `token` and, when given, `content` (its
+    /// search text at `textRange`), written by `arenas`.
+    package static func decodeID(_ s: ByteScanner, _ token: ByteScanner.StringToken,
+                         content: UnsafeBufferPointer<UInt8>?, textRange: Range<Int>? = nil,
+                         _ arenas: inout ByteArena.Writer) -> Item? {
+        let raw = content.map { UnsafeRawBufferPointer($0) }
+        guard token.escaped else {
+            let id = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: s.input[token.inner]))
+            return arenas.item(id: id, content: raw, textRange: textRange)
+        }
+        guard var id = s.string(token) else { return nil }
+        return id.withUTF8 { arenas.item(id: UnsafeRawBufferPointer($0), content: raw, textRange: textRange) }
+    }
+
+    /// Where the string `text` member of a canonical object is (the bytes
+    /// between its quotes; the last `text` member counts): `.some(nil)` when
+    /// there is none or it is not a string; nil when the object is malformed.
+    package static func objectTextRange(_ parent: ByteScanner, _ range: Range<Int>) -> Range<Int>?? {
+        var s = ByteScanner(parent.input, range: range)
+        guard s.consume(UInt8(ascii: "{")) else { return nil }
+        var text: Range<Int>?
+        var isFirst = true
+        while true {
+            switch s.nextMember(isFirst: isFirst) {
+            case .fail: return nil
+            case .end: return .some(text)
+            case .member(let key):
+                isFirst = false
+                if s.bytes(key, equal: "text"), s.byte(s.pos) == UInt8(ascii: "\"") {
+                    guard let token = s.stringToken(), !token.escaped else { return nil }
+                    text = token.inner
+                } else {
+                    if s.bytes(key, equal: "text") { text = nil }
+                    guard s.skipValue() != nil else { return nil }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+/// A cursor over JSON bytes that were already validated (see `JSONValidator`),
+/// for decoders that build engine values without a JSON tree. Every read is
+/// still bounds-checked; any surprise makes a step fail (nil / `.fail`), and
+/// the caller then falls back to the tree path.
+package struct ByteScanner {
+    package let input: UnsafeBufferPointer<UInt8>
+    /// One past the last byte this scanner may read.
+    package let end: Int
+    package var pos: Int
+
+    package init(_ input: UnsafeBufferPointer<UInt8>, range: Range<Int>) {
+        self.input = input
+        self.end = min(range.upperBound, input.count)
+        self.pos = range.lowerBound
+    }
+
+    /// A string token: its range, quotes included, and whether it has escapes.
+    package struct StringToken {
+        package var range: Range<Int>
+        package var escaped: Bool
+        package var inner: Range<Int> { range.lowerBound + 1 ..< range.upperBound - 1 }
+    }
+
+    package enum Member {
+        /// A member whose key (escape-free, quotes excluded) is here; the cursor is on its value.
+        case member(key: Range<Int>)
+        /// The closing brace was consumed.
+        case end
+        case fail
+    }
+
+    @inline(__always) package func byte(_ i: Int) -> UInt8? {
+        i >= 0 && i < end ? input[i] : nil
+    }
+
+    @inline(__always) package static func isWhitespace(_ b: UInt8) -> Bool {
+        b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09
+    }
+
+    @inline(__always) package mutating func skipWhitespace() {
+        while pos < end, Self.isWhitespace(input[pos]) { pos += 1 }
+    }
+
+    /// Consumes `byte` (after whitespace) if it is next.
+    @inline(__always) package mutating func consume(_ expected: UInt8) -> Bool {
+        skipWhitespace()
+        guard byte(pos) == expected else { return false }
+        pos += 1
+        return true
+    }
+
+    package mutating func stringToken() -> StringToken? {
+        guard byte(pos) == UInt8(ascii: "\"") else { return nil }
+        let start = pos
+        var escaped = false
+        pos += 1
+        while pos < end {
+            pos = ByteRuns.plainStringRunEnd(input, from: pos, end: end)
+            guard pos < end else { break }
+            let b = input[pos]
+            if b == UInt8(ascii: "\"") {
+                pos += 1
+                return StringToken(range: start..<pos, escaped: escaped)
+            }
+            if b == UInt8(ascii: "\\") {
+                escaped = true
+                pos += 2
+            } else {
+                pos += 1
+            }
+        }
+        return nil
+    }
+
+    /// Skips one value; `canonical` tells whether its bytes are already what
+    /// `JSONWriter` would write for it (no whitespace, no escapes at all).
+    /// nil for a value nested deeper than `maxDepth` arrays and objects.
+    package mutating func skipValue(maxDepth: Int = .max) -> (range: Range<Int>, canonical: Bool)? {
+        let start = pos
+        guard let first = byte(pos) else { return nil }
+        switch first {
+        case UInt8(ascii: "\""):
+            guard let token = stringToken() else { return nil }
+            return (token.range, !token.escaped)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var canonical = true
+            while pos < end {
+                switch input[pos] {
+                case UInt8(ascii: "\""):
+                    guard let token = stringToken() else { return nil }
+                    if token.escaped { canonical = false }
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                    if depth > maxDepth { return nil }
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 {
+                        pos += 1
+                        return (start..<pos, canonical)
+                    }
+                case 0x20, 0x0A, 0x0D, 0x09:
+                    canonical = false
+                default:
+                    break
+                }
+                pos += 1
+            }
+            return nil
+        default:
+            while pos < end {
+                let b = input[pos]
+                if b == UInt8(ascii: ",") || b == UInt8(ascii: "]") || b == UInt8(ascii: "}") || Self.isWhitespace(b) { break }
+                pos += 1
+            }
+            return pos > start ? (start..<pos, true) : nil
+        }
+    }
+
+    /// The next member of an object whose `{` was consumed (`isFirst`) or
+    /// whose previous member's value was skipped.
+    package mutating func nextMember(isFirst: Bool) -> Member {
+        skipWhitespace()
+        guard let b = byte(pos) else { return .fail }
+        if b == UInt8(ascii: "}") {
+            pos += 1
+            return .end
+        }
+        if !isFirst {
+            guard b == UInt8(ascii: ",") else { return .fail }
+            pos += 1
+            skipWhitespace()
+        }
+        guard let key = stringToken(), !key.escaped, consume(UInt8(ascii: ":")) else { return .fail }
+        skipWhitespace()
+        return .member(key: key.inner)
+    }
+
+    /// Whether another element follows in an array whose `[` was consumed
+    /// (`isFirst`) or whose previous element was read; consumes `]` or `,`.
+    package mutating func nextElement(isFirst: Bool) -> Bool? {
+        skipWhitespace()
+        guard let b = byte(pos) else { return nil }
+        if b == UInt8(ascii: "]") {
+            pos += 1
+            return false
+        }
+        if !isFirst {
+            guard b == UInt8(ascii: ",") else { return nil }
+            pos += 1
+            skipWhitespace()
+        }
+        return true
+    }
+
+    /// Whether the bytes in `range` spell `literal`.
+    @inline(__always) package func bytes(_ range: Range<Int>, equal literal: StaticString) -> Bool {
+        range.count == literal.utf8CodeUnitCount
+            && ByteRuns.hasLiteral(literal, in: input, at: range.lowerBound, end: end)
+    }
+
+    /// The bytes of `range` (inside the input: the ranges of tokens and
+    /// values this scanner read).
+    @inline(__always) package func bytes(of range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: input[range])
+    }
+
+    /// The bytes of `range` as a String (valid UTF-8, already checked).
+    @inline(__always) package func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: input[range]), as: UTF8.self)
+    }
+
+    /// The decoded value of a string token.
+    package func string(_ token: StringToken) -> String? {
+        guard token.escaped else { return text(token.inner) }
+        guard case .string(let s)? = tree(token.range) else { return nil }
+        return s
+    }
+
+    /// The value in `range` as a JSON tree.
+    package func tree(_ range: Range<Int>) -> JSON? {
+        guard range.lowerBound >= 0, range.upperBound <= end else { return nil }
+        return try? JSONParser.parse(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: input[range])))
+    }
+}

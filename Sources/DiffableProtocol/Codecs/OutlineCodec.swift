@@ -1,0 +1,214 @@
+import DiffableEngine
+
+/// Wire forms of nested items (protocol/methods/outline.md): items with
+/// `children` and `expanded` in `apply` and `snapshot`, and the outline
+/// members of a row (`level`, `parent`, `hasChildren`, `expanded`).
+package enum OutlineCodec {
+    /// Whether any item of these section objects nests (`children` or
+    /// `expanded`). - Complexity: O(top-level items)
+    package static func isNested(_ sections: [JSON]) -> Bool {
+        sections.contains { section in
+            guard case .array(let items)? = section["items"] else { return false }
+            return items.contains { $0["children"] != nil || $0["expanded"] != nil }
+        }
+    }
+
+    /// Sections whose items may nest, flattened in preorder, and their
+    /// outline; items that name no `expanded` keep `previous`'s state.
+    /// Item ids are unique in the whole source, across levels; items sit at
+    /// levels 0…`Outline.maxLevel`.
+    package static func decode(_ sections: [JSON], path: String, previous: Outline) throws(RPCError) -> (Snapshot, Outline) {
+        var problems: [JSON] = []
+        var nested: [(id: String, header: Content?, nodes: [OutlineNode])] = []
+        for (s, json) in sections.enumerated() {
+            do throws(ProblemList) {
+                let section = try section(json, path: "\(path)[\(s)]", maxLevel: Outline.maxLevel)
+                nested.append((section.id, section.header, section.nodes))
+            } catch {
+                problems.append(contentsOf: error.problems)
+            }
+        }
+        if !problems.isEmpty { throw SnapshotCodec.invalid(problems) }
+        let (snapshot, outline) = Outline.flatten(nested, previous: previous)
+        // Where a preorder row was in the request, spelled only for the
+        // rows a duplicate-id error names.
+        var lineages: [Int: [(parent: Int, index: Int)]] = [:]
+        let checked = try SnapshotCodec.validated(snapshot.sections, path: path) { p in
+            guard nested.indices.contains(p.section) else { return "\(path)[\(p.section)].items[\(p.row)]" }
+            if lineages[p.section] == nil { lineages[p.section] = lineage(of: nested[p.section].nodes) }
+            let rows = lineages[p.section] ?? []
+            var indices: [Int] = []
+            var row = p.row
+            while rows.indices.contains(row) {
+                indices.append(rows[row].index)
+                row = rows[row].parent
+            }
+            return "\(path)[\(p.section)].items" + indices.reversed().map { "[\($0)]" }.joined(separator: ".children")
+        }
+        return (checked, outline)
+    }
+
+    /// For every preorder row of `nodes`: its parent's row (-1 at the top)
+    /// and its index among its siblings. - Complexity: O(rows)
+    package static func lineage(of nodes: [OutlineNode]) -> [(parent: Int, index: Int)] {
+        var rows: [(parent: Int, index: Int)] = []
+        var pending: [(node: OutlineNode, parent: Int, index: Int)] =
+            nodes.enumerated().reversed().map { ($0.element, -1, $0.offset) }
+        while let (node, parent, index) = pending.popLast() {
+            let row = rows.count
+            rows.append((parent, index))
+            for (i, child) in node.children.enumerated().reversed() { pending.append((child, row, i)) }
+        }
+        return rows
+    }
+
+    /// A section object whose items may nest.
+    package static func section(_ json: JSON, path: String, maxLevel: Int? = nil) throws(ProblemList) -> OutlineSection {
+        let flat = try SnapshotCodec.decodeSection(json.removing("items"), path: path)
+        var nodes: [OutlineNode] = []
+        if case .array(let items)? = json["items"] {
+            for (r, item) in items.enumerated() {
+                nodes.append(try node(item, path: "\(path).items[\(r)]", maxLevel: maxLevel))
+            }
+        } else if let items = json["items"], !items.isNull {
+            throw ProblemList(path: "\(path).items", message: "items must be an array")
+        }
+        return OutlineSection(id: flat.id, header: flat.header, nodes: nodes)
+    }
+
+    /// An item and its descendants. With `maxLevel`, an item deeper than
+    /// that level (the item at `path` is at level 0) is refused.
+    /// Items wait on an explicit stack, so no depth overflows the call
+    /// stack, and a path is spelled only for an item that is refused.
+    /// - Complexity: O(items), O(depth) memory.
+    package static func node(_ json: JSON, path: String, maxLevel: Int? = nil) throws(ProblemList) -> OutlineNode {
+        // The open items from `json` down: each node, its children's JSON
+        // and the index of the next child to read.
+        var open: [(node: OutlineNode, children: [JSON], next: Int)] = []
+        func here() -> String {
+            path + open.map { ".children[\($0.next - 1)]" }.joined()
+        }
+        var pending: JSON? = json
+        var finished: OutlineNode?
+        while true {
+            if let current = pending {
+                pending = nil
+                var node = OutlineNode(item: try SnapshotCodec.decodeItem(current, path: here()))
+                var children: [JSON] = []
+                if case .object(let object) = current {
+                    if let expanded = object["expanded"], !expanded.isNull {
+                        guard case .bool(let flag) = expanded else {
+                            throw ProblemList(path: "\(here()).expanded", message: "expanded must be true or false")
+                        }
+                        node.expanded = flag
+                    }
+                    if let list = object["children"], !list.isNull {
+                        guard case .array(let array) = list else {
+                            throw ProblemList(path: "\(here()).children", message: "children must be an array of items")
+                        }
+                        children = array
+                    }
+                }
+                if let maxLevel, !children.isEmpty, open.count >= maxLevel {
+                    throw ProblemList(path: "\(here()).children", message:
+                        "item \"\(node.item.id)\" is at level \(open.count) and its children would be deeper than level \(maxLevel); trees are at most \(maxLevel + 1) levels deep")
+                }
+                if children.isEmpty {
+                    finished = node
+                } else {
+                    node.children.reserveCapacity(children.count)
+                    open.append((node, children, 0))
+                }
+            }
+            if let node = finished {
+                finished = nil
+                guard !open.isEmpty else { return node }
+                open[open.count - 1].node.children.append(node)
+            }
+            guard let top = open.last else { continue }
+            if top.next < top.children.count {
+                pending = top.children[top.next]
+                open[open.count - 1].next += 1
+            } else {
+                finished = open.removeLast().node
+            }
+        }
+    }
+
+    /// `"level", "parent"?, "hasChildren"?: true, "expanded"?: true` members.
+    package static func write(_ row: OutlineRow, into writer: inout JSONWriter) {
+        writer.key(raw: "level")
+        writer.appendInt(row.level)
+        if let parent = row.parent {
+            writer.key(raw: "parent")
+            writer.appendString(parent)
+        }
+        if row.hasChildren {
+            writer.key(raw: "hasChildren")
+            writer.appendBool(true)
+        }
+        if row.expanded {
+            writer.key(raw: "expanded")
+            writer.appendBool(true)
+        }
+    }
+
+    /// The same members as a JSON list (window rows).
+    package static func members(_ row: OutlineRow) -> [(String, JSON)] {
+        var members: [(String, JSON)] = [("level", .int(row.level))]
+        if let parent = row.parent { members.append(("parent", .string(parent))) }
+        if row.hasChildren { members.append(("hasChildren", .bool(true))) }
+        if row.expanded { members.append(("expanded", .bool(true))) }
+        return members
+    }
+
+    /// A section's items nested as `apply` takes them (`snapshot {full:
+    /// true}` of an outline source), written straight from the preorder
+    /// rows: an item's object stays open while its descendants follow.
+    /// - Complexity: O(items), O(depth) memory, no recursion.
+    package static func encode(_ items: ItemList, outline: Outline) -> JSON {
+        var writer = JSONWriter()
+        // The ids of the items whose `children` array is open, top first.
+        var open: [ItemID] = []
+        writer.beginArray()
+        for item in items {
+            let id = item.itemID
+            let parent = outline.parent(of: id)
+            while let last = open.last, last != parent {
+                open.removeLast()
+                writer.endArray()
+                writer.endObject()
+            }
+            writer.beginObject()
+            writer.key(raw: "id")
+            writer.appendString(item.id)
+            if let content = item.content {
+                writer.key(raw: "content")
+                writer.appendRaw(content.bytes)
+            }
+            if outline.hasChildren(id) {
+                writer.key(raw: "expanded")
+                writer.appendBool(outline.isExpanded(id))
+                writer.key(raw: "children")
+                writer.beginArray()
+                open.append(id)
+            } else {
+                writer.endObject()
+            }
+        }
+        for _ in open {
+            writer.endArray()
+            writer.endObject()
+        }
+        writer.endArray()
+        return .raw(writer.bytes)
+    }
+}
+
+private extension JSON {
+    /// An object without one member (the section's `items`, decoded apart).
+    package func removing(_ key: String) -> JSON {
+        guard case .object(let object) = self else { return self }
+        return .object(JSONObject(object.members.filter { $0.key != key }.map { ($0.key, $0.value) }))
+    }
+}

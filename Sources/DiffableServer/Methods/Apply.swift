@@ -3,74 +3,36 @@ import Dispatch
 import DiffableProtocol
 
 extension Server {
-    /// `apply {source, sections, baseVersion?, form?, viewport?, echo?,
-    /// updates?}` (sections may carry
-    /// `selection`/`allowsEmptySelection` policies) → the diff from the
-    /// previous visible snapshot to the new one. Creates the source if needed.
+    /// `apply`: the source becomes the request's snapshot (created if
+    /// needed) → the diff from the previous visible snapshot to the new one.
     /// All-or-nothing: any invalid input leaves the source untouched.
-    func apply(_ raw: JSON?) throws(RPCError) -> JSON {
-        let params = try Params(raw, accepting: Self.applyMembers)
-        let name = try params.sourceName()
-        let form = try form(params)
-        let baseVersion = try params.optionalCount("baseVersion")
-        let sections = try params.array("sections")
-        var snapshot: Snapshot, outline = Outline()
-        if OutlineCodec.isNested(sections) {
-            (snapshot, outline) = try OutlineCodec.decode(sections, path: "params.sections",
-                                                          previous: sources[name]?.outline ?? Outline())
-        } else {
-            snapshot = try SnapshotCodec.decodeSnapshot(sections, path: "params.sections")
+    func apply(_ request: ApplyRequest) throws(RPCError) -> JSON {
+        if let read = request.byteRead {
+            logger.log(.debug, "apply \(request.source): read \(read.requestBytes) bytes into \(request.snapshot.itemCount) items, "
+                       + "giving back \(read.givenBack / 1024) KiB of them as it read"
+                       + (read.wasCopied ? " (of a copy: the request's bytes were shared)" : ""))
         }
-        let policies = try SelectionCodec.policies(inSections: sections, path: "params.sections")
-        return try apply(name, form: form, baseVersion: baseVersion, snapshot: snapshot, policies: policies,
-                         viewport: try WindowCodec.viewport(params), echo: try echoContent(params), patches: try patchUpdates(params),
-                         outline: outline)
+        return try apply(request.source, form: request.form ?? defaultForm, baseVersion: request.baseVersion,
+                         snapshot: request.snapshot, policies: request.policies, viewport: request.viewport,
+                         echo: request.echo ?? echoContent, patches: request.updates ?? patchUpdates,
+                         outline: request.outline, arenaUse: request.arenaUse)
     }
 
-    /// `apply` of a large request, decoded straight from its bytes when
-    /// `ApplyScanner` understands them, else through the tree path. Both give
-    /// the same results and the same errors in the same order.
+    /// `apply` of a large request, decoded straight from its bytes
+    /// (`ApplyRequest.decode`); reading the items is most of its work, so
+    /// progress is reported and a cancel honoured while they are read.
     func apply(lazy: LazyParams) throws(RPCError) -> JSON {
-        // Reading the items is most of a large apply: report and stop there.
         let started = DispatchTime.now().uptimeNanoseconds
-        let decodedOrStopped = ApplyScanner.decode(lazy, previous: { sources[$0]?.snapshot.sections ?? [] }) { fraction in
+        let decoded = try ApplyRequest.decode(lazy, context: self) { fraction in
             (try? work.step(Int(fraction * Self.readingShare), "reading items")) != nil
         }
         try work.checkCancelled()
-        guard let decoded = decodedOrStopped else { return try apply(lazy.tree()) }
-        let requestSize = lazy.body.count
-        // Everything is read: the request's bytes go before the ids are
-        // checked and the response is made (they are about as large as the
-        // source's items). Only a nested request may still
-        // need them, to report a duplicate at its place in the tree.
-        if !decoded.isNested { lazy.releaseBody() }
-        let params = decoded.params
-        try params.checkMembers(Self.applyMembers)
-        let name = try params.sourceName()
-        let form = try form(params)
-        let baseVersion = try params.optionalCount("baseVersion")
-        _ = try params.array("sections")
-        let snapshot: Snapshot
-        do throws(RPCError) {
-            snapshot = try SnapshotCodec.validated(decoded.sections, path: ApplyScanner.sectionsPath)
-        } catch {
-            // Duplicate ids among nested items are reported at their place in
-            // the request, which the tree path spells.
-            if decoded.isNested { return try apply(lazy.tree()) }
-            throw error
+        guard let request = decoded else {  // stopped by a cancel, which `checkCancelled` just saw
+            throw RPCError(code: ErrorCode.requestCancelled,
+                           message: "Request cancelled by $/cancelRequest while it ran; nothing was changed.")
         }
-        let policies = try SelectionCodec.policies(inSections: decoded.sectionObjects, path: ApplyScanner.sectionsPath)
-        logger.log(.debug, "apply \(name): read \(requestSize) bytes into \(snapshot.itemCount) items in "
-                   + Self.milliseconds(since: started) + ", giving back \(decoded.releasedByteCount / 1024) KiB of them as it read"
-                   + (lazy.bytesWereCopied ? " (of a copy: the request's bytes were shared)" : ""))
-        lazy.releaseBody()
-        let outline = decoded.isNested
-            ? Outline(preorder: snapshot, parentRows: decoded.nesting.map { $0?.parentRow },
-                      expandedFlags: decoded.nesting.map { $0?.expanded ?? [:] }, previous: sources[name]?.outline ?? Outline())
-            : Outline()
-        return try apply(name, form: form, baseVersion: baseVersion, snapshot: snapshot, policies: policies,
-                         viewport: try WindowCodec.viewport(params), echo: try echoContent(params), patches: try patchUpdates(params),
-                         outline: outline, arenaUse: decoded.arenaUse)
+        logger.log(.debug, "apply \(request.source): decoded in " + Self.milliseconds(since: started))
+        return try apply(request)
     }
 
     /// `arenaUse`: what the decoded snapshot's contents use of each arena,
@@ -112,8 +74,6 @@ extension Server {
         let tenths = (end &- start) / 100_000
         return "\(tenths / 10).\(tenths % 10) ms"
     }
-
-    static let applyMembers = ["source", "sections", "baseVersion", "form", "viewport", "echo", "updates"]
 
     /// The part of an apply's progress spent reading its items.
     static let readingShare = 70.0

@@ -5,24 +5,16 @@ extension Server {
     /// `expand {source, ids, recursive?, form?, baseVersion?}` → the diff of
     /// the visible rows (the revealed descendants inserted, the toggled rows
     /// redrawn). See protocol/methods/outline.md.
-    func expand(_ raw: JSON?) throws(RPCError) -> JSON { try setExpanded(raw, true) }
+    func expand(_ request: ExpandRequest) throws(RPCError) -> JSON { try setExpanded(request, true) }
 
     /// `collapse {source, ids, recursive?, form?, baseVersion?}`: the hidden
     /// descendants deleted, the toggled rows redrawn.
-    func collapse(_ raw: JSON?) throws(RPCError) -> JSON { try setExpanded(raw, false) }
+    func collapse(_ request: CollapseRequest) throws(RPCError) -> JSON { try setExpanded(request.target, false) }
 
-    private func setExpanded(_ raw: JSON?, _ expand: Bool) throws(RPCError) -> JSON {
-        let params = try Params(raw, accepting: ["source", "ids", "recursive", "form", "baseVersion"])
-        let name = try params.sourceName()
-        let form = try form(params)
-        let baseVersion = try params.optionalCount("baseVersion")
-        let recursive = try params.optionalBool("recursive") ?? false
-        var ids: [String] = []
-        for (index, value) in try params.array("ids").enumerated() {
-            guard case .string(let id) = value else { throw params.wrongType("ids[\(index)]", "a string") }
-            ids.append(id)
-        }
-        try checkBaseVersion(baseVersion, of: try existingSource(name))
+    private func setExpanded(_ request: ExpandRequest, _ expand: Bool) throws(RPCError) -> JSON {
+        let (name, ids, recursive) = (request.source, request.ids, request.recursive)
+        let form = request.form ?? defaultForm
+        try checkBaseVersion(request.baseVersion, of: try existingSource(name))
         // The last safe point: the source changes in place below (taken out
         // of the table so that its rows are not copied on write).
         try work.checkCancelled()
@@ -42,10 +34,8 @@ extension Server {
 
     /// `outline {source, id}` → `{source, version, id, parent, level,
     /// children, hasChildren, expanded, visible, path}`.
-    func outlineQuery(_ raw: JSON?) throws(RPCError) -> JSON {
-        let params = try Params(raw, accepting: ["source", "id"])
-        let name = try params.sourceName()
-        let id = try params.string("id")
+    func outlineQuery(_ request: OutlineRequest) throws(RPCError) -> JSON {
+        let (name, id) = (request.source, request.id)
         let source = try existingSource(name)
         guard let info = source.outlineInfo(of: id) else {
             throw RPCError(code: ErrorCode.unknownID, message: "No item \"\(id)\" in \"\(name)\".",

@@ -21,14 +21,14 @@ extension Server {
     /// The exact pass of a search answered partially.
     final class Refinement: @unchecked Sendable {
         let source: String
-        let request: SearchRequest
+        let request: SearchPlan
         let stop: SearchStop
         private let done = DispatchSemaphore(value: 0)
         /// Written once by the worker before `done` is signalled: the copy
         /// with the search set, and its update from the source as it was.
         private var result: (source: DataSource, update: DataSource.Update)?
 
-        init(source: String, request: SearchRequest, stop: SearchStop) {
+        init(source: String, request: SearchPlan, stop: SearchStop) {
             self.source = source
             self.request = request
             self.stop = stop
@@ -62,7 +62,7 @@ extension Server {
     }
 
     /// `search` with `progressive`, for a request `partialSearchApplies` to.
-    func progressiveSearch(_ request: SearchRequest, _ source: DataSource,
+    func progressiveSearch(_ request: SearchPlan, _ source: DataSource,
                            patchBase: [WindowRow]?) throws(RPCError) -> JSON {
         let started = DispatchTime.now().uptimeNanoseconds
         let stop = SearchStop()

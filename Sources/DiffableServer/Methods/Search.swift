@@ -7,8 +7,8 @@ extension Server {
     /// placeholder?, highlightLimit?, form?, baseVersion?, viewport?, progressive?}` → the diff
     /// of the visible snapshot, plus `search {query, matches, shown, partial?}` and `highlights`.
     /// Cancellable until the result is stored.
-    func search(_ raw: JSON?) throws(RPCError) -> JSON {
-        let request = try searchRequest(raw)
+    func search(_ decoded: SearchRequest) throws(RPCError) -> JSON {
+        let request = try searchPlan(decoded)
         var source = request.source
         let patchBase = patchBase(source, patchUpdates)
         if let viewport = request.viewport { source.prepareViewport(viewport) }
@@ -29,7 +29,7 @@ extension Server {
     /// A `search` answer (or a `searchRefined` notification's params): the
     /// diff, `search {query, matches, shown, partial?}` and, without a
     /// window, `highlights`.
-    func searchResult(_ source: DataSource, _ update: DataSource.Update, _ request: SearchRequest,
+    func searchResult(_ source: DataSource, _ update: DataSource.Update, _ request: SearchPlan,
                       patchBase: [WindowRow]?) -> JSON {
         let partial: [(String, JSON)] = source.searchIsPartial ? [("partial", .bool(true))] : []
         return diffResult(source, update, form: request.form, patchBase: patchBase, viewportRemoved: request.viewport == .some(nil), extra: [
@@ -44,8 +44,8 @@ extension Server {
         ] : []))
     }
 
-    /// A `search` request, validated against the current state.
-    struct SearchRequest {
+    /// A `search` request checked against the current state: ready to run.
+    struct SearchPlan {
         var source: DataSource
         var settings: SearchSettings
         var form: DiffForm
@@ -56,49 +56,15 @@ extension Server {
         var progressive: Bool
     }
 
-    /// Decodes and validates a `search` without running it: every error a
-    /// `search` can answer is thrown here, so a queued search that passes
-    /// will be applied (see `cancellation(for:…)`).
-    func searchRequest(_ raw: JSON?) throws(RPCError) -> SearchRequest {
-        let params = try Params(raw, accepting: ["source", "query", "sections", "mode", "order", "limit", "scheme", "tiebreak", "fields", "placeholder", "highlightLimit", "form", "baseVersion", "viewport", "progressive"])
-        // Params first (-32602), then what depends on the source (1001, …).
-        let name = try params.sourceName()
-        let baseVersion = try params.optionalCount("baseVersion")
-        let form = try form(params)
-        let text = try params.string("query")
-        let mode = SearchMode(rawValue: try params.optionalEnum("mode", ["substring", "fuzzy", "exact"]) ?? "substring") ?? .substring
-        let defaultOrder = mode == .substring ? SearchOrder.source : .score
-        let scheme = try params.optionalEnum("scheme", SearchScheme.allCases.map(\.rawValue))
-            .flatMap(SearchScheme.init(rawValue:)) ?? .default
-        let tiebreak = try Self.tiebreak(params)
-        let fields = try Self.searchFields(params)
-        let order = try params.optionalEnum("order", ["source", "score"]).flatMap(SearchOrder.init(rawValue:)) ?? defaultOrder
-        let limit = try params.optionalCount("limit")
-        let highlightLimit = try params.optionalCount("highlightLimit") ?? 100
-        let viewport = try WindowCodec.viewport(params)
-        let progressive = try params.optionalBool("progressive") ?? false
-        var sectionIDs: [String]?
-        if let sections = try params.optionalArray("sections") {
-            var ids: [String] = []
-            for (index, value) in sections.enumerated() {
-                guard case .string(let id) = value else { throw params.wrongType("sections[\(index)]", "a string") }
-                ids.append(id)
-            }
-            sectionIDs = ids
-        }
-        var placeholder: Item?
-        if let value = params.object["placeholder"], !value.isNull {
-            do throws(ProblemList) {
-                placeholder = try SnapshotCodec.decodeItem(value, path: params.fieldPath("placeholder"))
-            } catch {
-                throw .invalidParams("params.placeholder must be an item {\"id\", \"content\"?}",
-                                     data: .object(JSONObject([("problems", .array(error.problems))])))
-            }
-        }
-        let source = try existingSource(name)
-        try checkBaseVersion(baseVersion, of: source)
+    /// Checks a decoded `search` against the current state without running
+    /// it: with the decoding, every error a `search` can answer is thrown
+    /// by now, so a queued search that passes will be applied (see
+    /// `cancellation(for:…)`).
+    func searchPlan(_ request: SearchRequest) throws(RPCError) -> SearchPlan {
+        let source = try existingSource(request.source)
+        try checkBaseVersion(request.baseVersion, of: source)
         var scope: [String]?
-        if let ids = sectionIDs {
+        if let ids = request.sections {
             let known = Set(source.snapshot.sections.map(\.id))
             let unknown = ids.filter { !known.contains($0) }
             guard unknown.isEmpty else {
@@ -108,40 +74,14 @@ extension Server {
             }
             scope = ids
         }
-        if let id = placeholder?.id, source.containsItem(id) {
+        if let id = request.placeholder?.id, source.containsItem(id) {
             throw .invalidParams("params.placeholder.id \"\(id)\" is already an item of the source; pick an id no item uses",
                                  data: .object(JSONObject([("path", .string("params.placeholder.id")), ("ids", .array([.string(id)]))])))
         }
-        let query = SearchQuery(text: text, mode: mode, order: order, limit: limit, scheme: scheme, tiebreak: tiebreak)
-        let settings = SearchSettings(query: query, scope: scope, placeholder: placeholder, fields: fields?.searchFields)
-        return SearchRequest(source: source, settings: settings, form: form, highlightLimit: highlightLimit,
-                             viewport: viewport, progressive: progressive)
-    }
-
-    /// `tiebreak`: fzf's criteria, each one of `SearchTiebreak`'s names
-    /// (a misspelt one gets a did-you-mean), under fzf's rules.
-    static func tiebreak(_ params: Params) throws(RPCError) -> [SearchTiebreak]? {
-        guard let list = try params.optionalArray("tiebreak") else { return nil }
-        let names = SearchTiebreak.allCases.map(\.rawValue)
-        var out: [SearchTiebreak] = []
-        for (index, value) in list.enumerated() {
-            let path = params.fieldPath("tiebreak[\(index)]")
-            guard case .string(let name) = value else { throw params.wrongType("tiebreak[\(index)]", "a string") }
-            guard let criterion = SearchTiebreak(rawValue: name) else {
-                let guess = Params.closest(to: name, in: names)
-                let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
-                throw .invalidParams("\(path) must be one of \(list), got \"\(name)\""
-                                     + (guess.map { " (did you mean \"\($0)\"?)" } ?? ""),
-                                     data: .object(JSONObject([("path", .string(path))]
-                                                              + (guess.map { [("suggestion", .string($0))] } ?? []))))
-            }
-            out.append(criterion)
-        }
-        if let problem = SearchTiebreak.problem(in: out) {
-            throw .invalidParams("\(params.fieldPath("tiebreak")): \(problem)",
-                                 data: .object(JSONObject([("path", .string(params.fieldPath("tiebreak")))])))
-        }
-        return out
+        let settings = SearchSettings(query: request.query, scope: scope, placeholder: request.placeholder,
+                                      fields: request.fields?.searchFields)
+        return SearchPlan(source: source, settings: settings, form: request.form ?? defaultForm,
+                          highlightLimit: request.highlightLimit, viewport: request.viewport, progressive: request.progressive)
     }
 
     /// `[{id, path, ranges: [[start, count]…]}]` for the first
@@ -172,34 +112,4 @@ extension Server {
         }
         return .array(result)
     }
-
-    /// `fields`: a non-empty list of distinct member names or JSON pointers
-    /// (at most `maxSearchFields`); nil when absent.
-    static func searchFields(_ params: Params) throws(RPCError) -> SearchFieldReader? {
-        guard let list = try params.optionalArray("fields") else { return nil }
-        let path = params.fieldPath("fields")
-        guard !list.isEmpty, list.count <= maxSearchFields else {
-            throw .invalidParams("\(path) must list 1 to \(maxSearchFields) fields (leave it out to search each item's text)",
-                                 data: Params.pathData(path))
-        }
-        var names: [String] = []
-        for (index, value) in list.enumerated() {
-            guard case .string(let name) = value else { throw params.wrongType("fields[\(index)]", "a string") }
-            guard !names.contains(name) else {
-                throw .invalidParams("\(path)[\(index)]: \"\(name)\" is listed twice", data: Params.pathData("\(path)[\(index)]"))
-            }
-            names.append(name)
-        }
-        switch SearchFieldReader.make(names) {
-        case .success(let reader):
-            return reader
-        case .failure(let invalid):
-            let at = "\(path)[\(invalid.index)]"
-            throw .invalidParams("\(at): \"\(names[invalid.index])\" is not a JSON pointer (a \"~\" must be followed by 0 or 1)",
-                                 data: Params.pathData(at))
-        }
-    }
-
-    /// The most fields a `search` may list.
-    static let maxSearchFields = 16
 }

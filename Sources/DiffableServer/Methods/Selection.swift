@@ -4,9 +4,8 @@ import DiffableProtocol
 extension Server {
     /// `selection {source}` → `{source, version, selected: [{id, path|null}], policies}`:
     /// every selected id in snapshot order (path null when hidden by search).
-    func selectionQuery(_ raw: JSON?) throws(RPCError) -> JSON {
-        let params = try Params(raw, accepting: ["source"])
-        let source = try existingSource(try params.sourceName())
+    func selectionQuery(_ request: SelectionRequest) throws(RPCError) -> JSON {
+        let source = try existingSource(request.source)
         let rows = source.selection.selectedPaths(in: source.visible)
         // By bytes: two spellings of "é" are two items, which `String` keys
         // would merge.

@@ -1,8 +1,7 @@
 import DiffableProtocol
 extension Server {
     /// `shutdown` → `null`; afterwards only `exit` is accepted.
-    func shutdown(_ raw: JSON?) throws(RPCError) -> JSON {
-        try Params.checkNone(raw, method: "shutdown")
+    func shutdown(_ request: ShutdownRequest) throws(RPCError) -> JSON {
         phase = .shutDown
         return .null
     }

@@ -5,11 +5,9 @@ extension Server {
     /// `snapshot {source, full?}` → `{source, version, sections, selected}`: sections in
     /// `apply`'s shape (with selection policies), and every selected id. The
     /// visible snapshot, or with `full: true` the whole one (search ignored).
-    func snapshot(_ raw: JSON?) throws(RPCError) -> JSON {
-        let params = try Params(raw, accepting: ["source", "full"])
-        let name = try params.sourceName()
-        let full = try params.optionalBool("full") ?? false
-        let source = try existingSource(name)
+    func snapshot(_ request: SnapshotRequest) throws(RPCError) -> JSON {
+        let full = request.full
+        let source = try existingSource(request.source)
         let sections: JSON
         if source.outline.isEmpty {
             sections = SnapshotCodec.encode(full ? source.snapshot : source.visible, policies: source.selection.policies)

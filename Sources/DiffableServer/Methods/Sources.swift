@@ -3,8 +3,7 @@ import DiffableProtocol
 
 extension Server {
     /// `sources` → `{sources: [{source, version, sections, items}]}`, sorted by name.
-    func listSources(_ raw: JSON?) throws(RPCError) -> JSON {
-        try Params.checkNone(raw, method: "sources")
+    func listSources(_ request: SourcesRequest) throws(RPCError) -> JSON {
         let list: [JSON] = sources.keys.sorted().compactMap { name in
             guard let source = sources[name] else { return nil }
             return .object(JSONObject(members: [

@@ -7,14 +7,10 @@ extension Server {
     /// the window form; `count: 0` or `null` goes back to whole-list diffs
     /// (`window: null`).
     /// - Complexity: O(window log window + sections).
-    func viewport(_ raw: JSON?) throws(RPCError) -> JSON {
-        let params = try Params(raw, accepting: ["source", "start", "count"])
-        let name = try params.sourceName()
-        let start = try params.optionalCount("start") ?? 0
-        let count = try WindowCodec.count(params, default: 0)
-        var source = try existingSource(name)
+    func viewport(_ request: ViewportRequest) throws(RPCError) -> JSON {
+        var source = try existingSource(request.source)
         let patchBase = patchBase(source, patchUpdates)
-        let update = source.setViewport(count == 0 ? nil : Viewport(start: start, count: count))
+        let update = source.setViewport(request.viewport)
         sources[source.name] = source
         return .object(JSONObject([
             ("source", .string(source.name)), ("version", .int(source.version)),
@@ -24,12 +20,9 @@ extension Server {
 
     /// `rows {source, start?, count?}` → `{source, version, total, start, rows}`:
     /// rows of the flat visible list, without changing the window.
-    func rows(_ raw: JSON?) throws(RPCError) -> JSON {
-        let params = try Params(raw, accepting: ["source", "start", "count"])
-        let name = try params.sourceName()
-        let start = try params.optionalCount("start") ?? 0
-        let count = try WindowCodec.count(params, default: 100)
-        let source = try existingSource(name)
+    func rows(_ request: RowsRequest) throws(RPCError) -> JSON {
+        let (start, count) = (request.start, request.count)
+        let source = try existingSource(request.source)
         let (total, rows) = source.flatRows(start: start, count: count)
         return .object(JSONObject([
             ("source", .string(source.name)), ("version", .int(source.version)),

@@ -35,10 +35,13 @@ extension Server {
                 // two) and not cancelled, else the frontend would keep a
                 // stale list.
                 mayBeSuperseded = false
-                if laterMethod == "search", case .object(let params)? = object["params"], let name = params["source"],
+                if laterMethod == SearchRequest.method, case .object(let params)? = object["params"], let name = params["source"],
                    case .object(let laterParams)? = later["params"], laterParams["source"] == name,
-                   (try? searchRequest(.object(laterParams))) != nil,
+                   let laterSearch = try? SearchRequest(params: .object(laterParams), context: self),
+                   (try? searchPlan(laterSearch)) != nil,
                    !(hasCancels && Self.isCancelQueued(for: laterID, in: pendingLater)) {
+                    // Kept for its turn, which comes next: it is not decoded again.
+                    decodedAhead.keep(laterSearch, id: laterID)
                     return Self.errorResponse(id: id, RPCError(
                         code: ErrorCode.requestCancelled,
                         message: "Superseded by a newer search of the same source; nothing was changed.",

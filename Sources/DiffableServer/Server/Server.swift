@@ -46,6 +46,8 @@ public final class Server {
     /// The exact pass of the last `search` answered partially, until it is
     /// sent or dropped (`Search+Progressive.swift`).
     var refinement: Refinement?
+    /// The next request, when it was decoded early (see `DecodedAhead`).
+    var decodedAhead = DecodedAhead()
     /// How long a progressive `search` waits for its exact answer before
     /// answering partially, in seconds (initializationOptions.progressiveBudget, in ms).
     var progressiveBudget = 0.008
@@ -59,30 +61,6 @@ public final class Server {
     public init(logger: Logger = Logger()) {
         self.logger = logger
     }
-
-    typealias Handler = (Server, JSON?) throws(RPCError) -> JSON
-
-    /// Every request method, by name; each lives in its own file in Methods/.
-    /// Immutable after initialization, so sharing it is safe.
-    nonisolated(unsafe) static let requestHandlers: [String: Handler] = [
-        "initialize": { s, p throws(RPCError) in try s.initialize(p) },
-        "shutdown": { s, p throws(RPCError) in try s.shutdown(p) },
-        "apply": { s, p throws(RPCError) in try s.apply(p) },
-        "snapshot": { s, p throws(RPCError) in try s.snapshot(p) },
-        "sources": { s, p throws(RPCError) in try s.listSources(p) },
-        "drop": { s, p throws(RPCError) in try s.drop(p) },
-        "select": { s, p throws(RPCError) in try s.select(p) },
-        "selection": { s, p throws(RPCError) in try s.selectionQuery(p) },
-        "setSelectionMode": { s, p throws(RPCError) in try s.setSelectionMode(p) },
-        "search": { s, p throws(RPCError) in try s.search(p) },
-        "highlights": { s, p throws(RPCError) in try s.highlights(p) },
-        "edit": { s, p throws(RPCError) in try s.edit(p) },
-        "viewport": { s, p throws(RPCError) in try s.viewport(p) },
-        "rows": { s, p throws(RPCError) in try s.rows(p) },
-        "expand": { s, p throws(RPCError) in try s.expand(p) },
-        "collapse": { s, p throws(RPCError) in try s.collapse(p) },
-        "outline": { s, p throws(RPCError) in try s.outlineQuery(p) },
-    ]
 
     /// Methods whose params may carry LSP's `workDoneToken` (all that take params).
     static let takesProgress: Set<String> = Set(requestHandlers.keys).subtracting(["initialize", "shutdown", "sources"])
@@ -173,6 +151,8 @@ public final class Server {
             handleNotification(envelope.method, envelope.params)
             return nil
         }
+        decodedAhead.expect(id)
+        defer { _ = decodedAhead.take() }
         do throws(RPCError) {
             return Self.resultResponse(id: id, try handleRequest(envelope.method, envelope.params, lazyParams: lazyParams))
         } catch {
@@ -191,6 +171,9 @@ public final class Server {
                            message: "The server is shutting down: only the `exit` notification is accepted.")
         default:
             break
+        }
+        if method == InitializeRequest.method, phase != .awaitingInitialize {
+            throw RPCError(code: ErrorCode.invalidRequest, message: "Invalid Request: `initialize` was already received")
         }
         guard let handler = Self.requestHandlers[method] else {
             // A typo (`aply`) gets the method it most likely meant.
@@ -218,16 +201,13 @@ public final class Server {
             cancellation = nil
         }
         guard let lazyParams else { return try handler(self, params) }
-        if method == Self.applyMethod { return try apply(lazy: lazyParams) }
+        if method == ApplyRequest.method { return try apply(lazy: lazyParams) }
         return try handler(self, lazyParams.tree())
     }
 
-    /// The one method whose large requests are decoded from their bytes
-    /// (`apply(lazy:)`); any other method's `LazyParams` are parsed first.
-    static let applyMethod = "apply"
     /// Methods whose large params the transport may leave as bytes
-    /// (`LazyRequest.split`).
-    static let lazyParamsMethods: Set<String> = [applyMethod]
+    /// (`LazyRequest.split`): `apply`, decoded from them (`apply(lazy:)`).
+    static let lazyParamsMethods: Set<String> = [ApplyRequest.method]
 
     func handleNotification(_ method: String, _ params: JSON?) {
         switch method {
@@ -266,24 +246,6 @@ public final class Server {
             data: .object(JSONObject([
                 ("source", .string(source.name)), ("baseVersion", .int(base)), ("currentVersion", .int(source.version)),
             ])))
-    }
-
-    /// The `form` param of a request, else the session default.
-    func form(_ params: Params) throws(RPCError) -> DiffForm {
-        guard let name = try params.optionalEnum("form", ["batch", "steps"]) else { return defaultForm }
-        return DiffForm(rawValue: name) ?? defaultForm
-    }
-
-    /// `echo: "full" | "ids"` of a request, else the session default.
-    func echoContent(_ params: Params) throws(RPCError) -> Bool {
-        guard let echo = try params.optionalEnum("echo", ["full", "ids"]) else { return echoContent }
-        return echo == "full"
-    }
-
-    /// `updates: "content" | "patch"` of a request, else the session default.
-    func patchUpdates(_ params: Params) throws(RPCError) -> Bool {
-        guard let updates = try params.optionalEnum("updates", ["content", "patch"]) else { return patchUpdates }
-        return updates == "patch"
     }
 
     /// What the reply to a change of `source` patches from, taken before

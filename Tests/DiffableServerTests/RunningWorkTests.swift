@@ -102,4 +102,25 @@ import DiffableTestSupport
         ])
         #expect(server.cancellation(for: older, pendingLater: pending, hasCancels: true) == nil)
     }
+
+    /// The newer search that superseded an older one was decoded to decide
+    /// so; it is answered from that decoding (the message is not decoded
+    /// again), and only when it is the very next request handled.
+    @Test func aSupersedingSearchIsDecodedOnce() throws {
+        let (server, _) = Self.initialized()
+        _ = server.handle(body: Self.apply(10, token: nil))
+        let older = try JSONParser.parse(utf8(Self.searchAl))
+        let later = #"{"jsonrpc":"2.0","id":11,"method":"search","params":{"source":"s","query":"ali"}}"#
+        #expect(server.cancellation(for: older, pendingLater: Self.queued([later]), hasCancels: false) != nil)
+        // The same id with other params shows which decoding answered.
+        let answer = server.handle(body: utf8(#"{"jsonrpc":"2.0","id":11,"method":"search","params":{"source":"s","query":"bo"}}"#))
+        #expect(answer.map { String(decoding: $0, as: UTF8.self) }?.contains(#""query":"ali""#) == true)
+        // Kept for one request only: another id decodes its own params and
+        // drops what was kept.
+        #expect(server.cancellation(for: older, pendingLater: Self.queued([later]), hasCancels: false) != nil)
+        let other = server.handle(body: utf8(#"{"jsonrpc":"2.0","id":12,"method":"search","params":{"source":"s","query":"bo"}}"#))
+        #expect(other.map { String(decoding: $0, as: UTF8.self) }?.contains(#""query":"bo""#) == true)
+        let again = server.handle(body: utf8(#"{"jsonrpc":"2.0","id":11,"method":"search","params":{"source":"s","query":"bo"}}"#))
+        #expect(again.map { String(decoding: $0, as: UTF8.self) }?.contains(#""query":"bo""#) == true)
+    }
 }

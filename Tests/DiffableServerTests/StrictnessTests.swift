@@ -113,6 +113,21 @@ import DiffableTestSupport
         #expect(Self.send(Server(), #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":-3}}"#)?.contains("-32602") == true)
     }
 
+    /// An `initialize` refused for one member sets none of the others: the
+    /// session keeps its defaults and may send `initialize` again.
+    @Test func refusedInitializeChangesNothing() {
+        let server = Server()
+        let refused = Self.send(server, #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":-3,"initializationOptions":{"form":"steps","echo":"ids","updates":"patch","supersedeSearches":false,"progressiveBudget":5}}}"#)
+        #expect(refused?.contains(#""path":"params.processId""#) == true)
+        #expect(server.defaultForm == .batch && server.echoContent && !server.patchUpdates && server.supersedeSearches)
+        #expect(server.progressiveBudget == 0.008 && server.parentProcessID == nil)
+        let accepted = Self.send(server, #"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"processId":77,"initializationOptions":{"form":"steps","echo":"ids","updates":"patch","supersedeSearches":false,"progressiveBudget":5}}}"#)
+        #expect(accepted?.contains(#""defaultForm":"steps""#) == true)
+        #expect(server.defaultForm == .steps && !server.echoContent && server.patchUpdates && !server.supersedeSearches)
+        #expect(server.progressiveBudget == 0.005 && server.parentProcessID == 77)
+        #expect(Self.send(server, #"{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"processId":-3}}"#)?.contains("already received") == true)
+    }
+
     @Test func resultsCarryNoEmptySelection() {
         let server = Self.server()
         _ = Self.send(server, #"{"jsonrpc":"2.0","id":1,"method":"apply","params":{"source":"s","sections":[{"id":"a","selection":"multiple","items":[{"id":"x","content":"xa"},{"id":"y","content":"yb"}]}]}}"#)

@@ -135,6 +135,10 @@ package enum LazyRequest {
                 } else {
                     let slice = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[range]))
                     guard let value = try? JSONParser.parse(slice) else { return nil }
+                    // Another method's body is parsed the ordinary way: stop
+                    // before validating the rest of it (clients write
+                    // `method` before `params`).
+                    if key == "method", case .string(let method) = value, !methods.contains(method) { return nil }
                     members.append((key, value))
                 }
                 v.skipWhitespace()

@@ -123,4 +123,20 @@ import DiffableTestSupport
         let again = server.handle(body: utf8(#"{"jsonrpc":"2.0","id":11,"method":"search","params":{"source":"s","query":"bo"}}"#))
         #expect(again.map { String(decoding: $0, as: UTF8.self) }?.contains(#""query":"bo""#) == true)
     }
+
+    /// A search kept for its turn but answered by a `$/cancelRequest` before
+    /// it ran is dropped: a later request that reuses its id (allowed once
+    /// it was answered) is decoded from its own params.
+    @Test func aKeptSearchCancelledBeforeItsTurnIsDropped() throws {
+        let (server, _) = Self.initialized()
+        _ = server.handle(body: Self.apply(10, token: nil))
+        let older = try JSONParser.parse(utf8(Self.searchAl))
+        let later = #"{"jsonrpc":"2.0","id":11,"method":"search","params":{"source":"s","query":"ali"}}"#
+        #expect(server.cancellation(for: older, pendingLater: Self.queued([later]), hasCancels: false) != nil)
+        let kept = try JSONParser.parse(utf8(later))
+        let cancel = #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":11}}"#
+        #expect(server.cancellation(for: kept, pendingLater: Self.queued([cancel]), hasCancels: true) != nil)
+        let reused = server.handle(body: utf8(#"{"jsonrpc":"2.0","id":11,"method":"search","params":{"source":"s","query":"bo"}}"#))
+        #expect(reused.map { String(decoding: $0, as: UTF8.self) }?.contains(#""query":"bo""#) == true)
+    }
 }

@@ -14,9 +14,10 @@ package protocol RequestType {
     /// The method's name on the wire.
     static var method: String { get }
     /// Decodes `params` (nil when the message has none).
-    /// `context` is what a decoder may read of the daemon's state to save
-    /// work (an `apply` keeps the held items it re-sends unchanged); it never
-    /// changes what is decoded.
+    /// `context` is what a decoder may read of the daemon's state: to save
+    /// work (an `apply` reuses the held items it re-sends unchanged, which
+    /// changes nothing decoded), and for what a request leaves unsaid (a
+    /// nested item that names no `expanded` keeps its held state).
     init(params: JSON?, context: any DecodingContext) throws(RPCError)
 }
 

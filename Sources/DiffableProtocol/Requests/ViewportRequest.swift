@@ -1,7 +1,7 @@
 import DiffableEngine
 
 /// `viewport {source, start?, count?}` → `{source, version, window}`;
-/// `count: 0` or `null` ends the window.
+/// `count: 0` ends the window.
 package struct ViewportRequest: RequestType {
     package static let method = "viewport"
     package var source: String

@@ -4,7 +4,7 @@ import DiffableProtocol
 extension Server {
     /// `viewport {source, start?, count?}` → `{source, version, window}`:
     /// scrolling. From now on every change of the source is answered with
-    /// the window form; `count: 0` or `null` goes back to whole-list diffs
+    /// the window form; `count: 0` goes back to whole-list diffs
     /// (`window: null`).
     /// - Complexity: O(window log window + sections).
     func viewport(_ request: ViewportRequest) throws(RPCError) -> JSON {

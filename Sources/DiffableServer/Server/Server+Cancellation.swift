@@ -17,12 +17,15 @@ extension Server {
     func cancellation(for message: JSON, pendingLater: ArraySlice<IncomingEvent>, hasCancels: Bool) -> JSON? {
         guard case .object(let object) = message, let id = object["id"],
               case .string(let method)? = object["method"], phase == .running else { return nil }
-        var mayBeSuperseded = supersedeSearches && method == "search"
+        // A request decoded ahead is for this one only, and only if it runs.
+        decodedAhead.expect(id)
+        var mayBeSuperseded = supersedeSearches && method == SearchRequest.method
         for event in pendingLater {
             guard hasCancels || mayBeSuperseded else { return nil }
             guard case .message(.object(let later), _) = event, case .string(let laterMethod)? = later["method"] else { continue }
             if laterMethod == "$/cancelRequest", later["id"] == nil,
                case .object(let p)? = later["params"], p["id"] == id {
+                decodedAhead.drop()
                 return Self.errorResponse(id: id, RPCError(
                     code: ErrorCode.requestCancelled,
                     message: "Request cancelled by $/cancelRequest before it ran; nothing was changed.",

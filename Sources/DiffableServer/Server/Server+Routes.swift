@@ -60,6 +60,8 @@ struct DecodedAhead {
         if let kept, kept.id != id { self.kept = nil }
     }
 
+    mutating func drop() { kept = nil }
+
     mutating func take() -> (any RequestType)? {
         defer { kept = nil }
         return kept?.request

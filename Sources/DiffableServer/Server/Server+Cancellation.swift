@@ -17,8 +17,6 @@ extension Server {
     func cancellation(for message: JSON, pendingLater: ArraySlice<IncomingEvent>, hasCancels: Bool) -> JSON? {
         guard case .object(let object) = message, let id = object["id"],
               case .string(let method)? = object["method"], phase == .running else { return nil }
-        // A request decoded ahead is for this one only, and only if it runs.
-        decodedAhead.expect(id)
         var mayBeSuperseded = supersedeSearches && method == SearchRequest.method
         for event in pendingLater {
             guard hasCancels || mayBeSuperseded else { return nil }

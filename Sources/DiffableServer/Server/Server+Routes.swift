@@ -2,7 +2,9 @@ import DiffableEngine
 import DiffableProtocol
 
 extension Server {
-    typealias Handler = (Server, JSON?) throws(RPCError) -> JSON
+    /// Decodes a request's params (unless they were decoded ahead) and
+    /// answers it.
+    typealias Handler = (Server, JSON?, _ decodedAhead: (any RequestType)?) throws(RPCError) -> JSON
 
     /// Every request method, by name: its typed request (in
     /// `DiffableProtocol/Requests/`), decoded once, and the handler that
@@ -33,8 +35,8 @@ extension Server {
     private static func route<R: RequestType>(
         _ type: R.Type, _ handle: @escaping (Server, R) throws(RPCError) -> JSON
     ) -> (String, Handler) {
-        (R.method, { server, params throws(RPCError) in
-            if let ahead = server.decodedAhead.take() as? R { return try handle(server, ahead) }
+        (R.method, { server, params, ahead throws(RPCError) in
+            if let ahead, let typed = ahead as? R { return try handle(server, typed) }
             return try handle(server, try R(params: params, context: server))
         })
     }
@@ -54,16 +56,14 @@ struct DecodedAhead {
 
     mutating func keep(_ request: any RequestType, id: JSON) { kept = (id, request) }
 
-    /// Called before request `id` is handled: anything kept for another
-    /// request is dropped.
-    mutating func expect(_ id: JSON) {
-        if let kept, kept.id != id { self.kept = nil }
-    }
-
+    /// The request cancelled before its turn is not kept for it.
     mutating func drop() { kept = nil }
 
-    mutating func take() -> (any RequestType)? {
-        defer { kept = nil }
-        return kept?.request
+    /// What was kept for request `id`, taken; anything kept for another
+    /// request is dropped (it is for the very next request only).
+    mutating func take(for id: JSON) -> (any RequestType)? {
+        guard let kept else { return nil }
+        self.kept = nil
+        return kept.id == id ? kept.request : nil
     }
 }

@@ -47,7 +47,9 @@ public final class Server {
     /// sent or dropped (`Search+Progressive.swift`).
     var refinement: Refinement?
     /// The next request, when it was decoded early (see `DecodedAhead`).
-    var decodedAhead = DecodedAhead()
+    /// Read and written by the handler thread alone, one access at a time,
+    /// so the per-request runtime exclusivity check is left out.
+    @exclusivity(unchecked) var decodedAhead = DecodedAhead()
     /// How long a progressive `search` waits for its exact answer before
     /// answering partially, in seconds (initializationOptions.progressiveBudget, in ms).
     var progressiveBudget = 0.008
@@ -151,17 +153,20 @@ public final class Server {
             handleNotification(envelope.method, envelope.params)
             return nil
         }
-        decodedAhead.expect(id)
-        defer { _ = decodedAhead.take() }
+        let ahead = decodedAhead.take(for: id)
         do throws(RPCError) {
-            return Self.resultResponse(id: id, try handleRequest(envelope.method, envelope.params, lazyParams: lazyParams))
+            return Self.resultResponse(id: id, try handleRequest(envelope.method, envelope.params, lazyParams: lazyParams,
+                                                                 decodedAhead: ahead))
         } catch {
             logger.log(.info, "\(envelope.method) failed: \(error.code) \(error.message)")
             return Self.errorResponse(id: id, error)
         }
     }
 
-    func handleRequest(_ method: String, _ params: JSON?, lazyParams: LazyParams? = nil) throws(RPCError) -> JSON {
+    /// `decodedAhead`: the request's params, when they were decoded before
+    /// its turn (see `DecodedAhead`).
+    func handleRequest(_ method: String, _ params: JSON?, lazyParams: LazyParams? = nil,
+                       decodedAhead: (any RequestType)? = nil) throws(RPCError) -> JSON {
         switch phase {
         case .awaitingInitialize where method != "initialize":
             throw RPCError(code: ErrorCode.serverNotInitialized,
@@ -200,9 +205,9 @@ public final class Server {
             work.end()
             cancellation = nil
         }
-        guard let lazyParams else { return try handler(self, params) }
+        guard let lazyParams else { return try handler(self, params, decodedAhead) }
         if method == ApplyRequest.method { return try apply(lazy: lazyParams) }
-        return try handler(self, lazyParams.tree())
+        return try handler(self, lazyParams.tree(), nil)
     }
 
     /// Methods whose large params the transport may leave as bytes

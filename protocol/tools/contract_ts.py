@@ -301,4 +301,34 @@ def types_text(schemas: Dict[str, Any], header: str, enums: List[Tuple[str, str]
     for name in methods + sorted(n for n in converter.done if n not in methods):
         if converter.done[name]:
             out += [""] + converter.done[name]
+    out += [""] + contract_methods(schemas)
     return "\n".join(out) + "\n"
+
+
+def contract_methods(schemas: Dict[str, Any]) -> List[str]:
+    """`ContractMethods<Options>`: the function `Client` makes for a request method that has no
+    function of its own (client.js): the members its params require, positional in schema order,
+    then an options object with the others."""
+    out = ["/**",
+           " * A function per request method (but `initialize` and `shutdown`), as `Client` makes one for a",
+           " * method that has none of its own: the params the schema requires, positional in its order,",
+           " * then `options` with the other members and the request options.",
+           " */",
+           "export interface ContractMethods<Options> {"]
+    for file, stem in methods_of(schemas):
+        defs = schemas[file]["$defs"]
+        if "request" not in defs or "result" not in defs:
+            continue
+        method = defs["request"]["properties"]["method"]["const"]
+        if method in ("initialize", "shutdown"):
+            continue
+        params = defs.get("params", {})
+        required = [key for key in params.get("required", []) if key != "workDoneToken"]
+        if "properties" in params:
+            left_out = " | ".join(literal(key) for key in required + ["workDoneToken"])
+            positional = [f"{key}: {pascal(stem)}Params[{literal(key)}]" for key in required]
+            options = f"options?: Omit<{pascal(stem)}Params, {left_out}> & Options"
+        else:
+            positional, options = [], "options?: Options"
+        out.append(f"  {method}({', '.join(positional + [options])}): Promise<{pascal(stem)}Result>;")
+    return out + ["}"]

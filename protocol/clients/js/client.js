@@ -432,6 +432,32 @@ export class Client {
   }
 }
 
+// A request method of the contract with no function above (a method the daemon gained) gets one
+// made from it: the members its params require, positional in the schema's order, then an options
+// object with the others and the request options (types: `ContractMethods` in types.d.ts).
+for (const [method, contract] of Object.entries(methods)) {
+  if (contract.kind !== 'request' || method === 'initialize' || method === 'shutdown' || method in Client.prototype) continue;
+  Object.defineProperty(Client.prototype, method, { value: contractFunction(method), writable: true, configurable: true });
+}
+
+/** The function `Client` gets for `method` from the contract (exported for tests). */
+export function contractFunction(method) {
+  const contract = methods[method];
+  const positional = contract.required.filter((key) => key !== 'workDoneToken');
+  POSITIONAL[method] = positional;
+  OPTION_KEYS[method] = contract.params.filter((key) => !positional.includes(key) && key !== 'workDoneToken');
+  return {
+    [method](...args) {
+      if (args.length < positional.length || args.length > positional.length + 1) {
+        throw new TypeError(`${method}: takes ${positional.length} argument(s) (${positional.join(', ') || 'none'}) and an options object, got ${args.length}`);
+      }
+      const { params, requestOptions } = paramsFrom(method, args[positional.length]);
+      const fixed = Object.fromEntries(positional.map((key, index) => [key, args[index]]));
+      return this.request(method, { ...fixed, ...params }, requestOptions);
+    },
+  }[method];
+}
+
 if (typeof Symbol.asyncDispose === 'symbol') {
   Client.prototype[Symbol.asyncDispose] = function dispose() {
     return this.close();

@@ -1,7 +1,7 @@
 import type { FullSnapshotResult, VisibleSnapshotResult } from './frontend.js';
 import type { ErrorCodeTable } from './contract.js';
 import type {
-  ApplyParams, ApplyResult, CollapseResult, DropResult, EditParams, EditResult, ExpandParams,
+  ApplyParams, ApplyResult, CollapseResult, ContractMethods, DropResult, EditParams, EditResult, ExpandParams,
   ExpandResult, HighlightsParams, HighlightsResult, InitializationOptions, InitializeResult, ItemInput, Json, OutlineResult,
   PatchOp, ProgressValue, RowsParams, RowsResult, SearchParams, SearchRefinedParams, SearchResult, SectionInput, SelectParams,
   SelectResult, SelectionResult, SetSelectionModeParams, SetSelectionModeResult, SourcesResult, ViewportParams,
@@ -127,6 +127,16 @@ export type HighlightsOptions = RequestOptions & Omit<HighlightsParams, Position
 export type WindowOptions = RequestOptions & Omit<ViewportParams & RowsParams, Positional>;
 
 export interface LateResponse { id: number; method: string | undefined; result?: unknown; error?: RpcError }
+
+/** The methods `Client` has a function of its own for (below); see `ContractMethods`. */
+export type OwnMethod = 'apply' | 'edit' | 'search' | 'select' | 'setSelectionMode' | 'selection' | 'highlights' | 'viewport'
+  | 'rows' | 'expand' | 'collapse' | 'outline' | 'snapshot' | 'sources' | 'drop';
+
+/**
+ * A request method the daemon gained, with no function of its own below, has one made from the
+ * contract (client.js): `client.<method>(required params…, options?)`, typed by `ContractMethods`.
+ */
+export interface Client extends Omit<ContractMethods<RequestOptions>, OwnMethod> {}
 
 export class Client implements AsyncDisposable {
   /** Finds and spawns the daemon, sends `initialize` + `initialized`. */

@@ -544,3 +544,26 @@ export interface WindowUpdate {
   count: number;
   steps: WindowStep[];
 }
+
+/**
+ * A function per request method (but `initialize` and `shutdown`), as `Client` makes one for a
+ * method that has none of its own: the params the schema requires, positional in its order,
+ * then `options` with the other members and the request options.
+ */
+export interface ContractMethods<Options> {
+  apply(source: ApplyParams['source'], sections: ApplyParams['sections'], options?: Omit<ApplyParams, 'source' | 'sections' | 'workDoneToken'> & Options): Promise<ApplyResult>;
+  collapse(source: CollapseParams['source'], ids: CollapseParams['ids'], options?: Omit<CollapseParams, 'source' | 'ids' | 'workDoneToken'> & Options): Promise<CollapseResult>;
+  drop(source: DropParams['source'], options?: Omit<DropParams, 'source' | 'workDoneToken'> & Options): Promise<DropResult>;
+  edit(source: EditParams['source'], ops: EditParams['ops'], options?: Omit<EditParams, 'source' | 'ops' | 'workDoneToken'> & Options): Promise<EditResult>;
+  expand(source: ExpandParams['source'], ids: ExpandParams['ids'], options?: Omit<ExpandParams, 'source' | 'ids' | 'workDoneToken'> & Options): Promise<ExpandResult>;
+  highlights(source: HighlightsParams['source'], section: HighlightsParams['section'], options?: Omit<HighlightsParams, 'source' | 'section' | 'workDoneToken'> & Options): Promise<HighlightsResult>;
+  outline(source: OutlineParams['source'], id: OutlineParams['id'], options?: Omit<OutlineParams, 'source' | 'id' | 'workDoneToken'> & Options): Promise<OutlineResult>;
+  rows(source: RowsParams['source'], options?: Omit<RowsParams, 'source' | 'workDoneToken'> & Options): Promise<RowsResult>;
+  search(source: SearchParams['source'], query: SearchParams['query'], options?: Omit<SearchParams, 'source' | 'query' | 'workDoneToken'> & Options): Promise<SearchResult>;
+  select(source: SelectParams['source'], options?: Omit<SelectParams, 'source' | 'workDoneToken'> & Options): Promise<SelectResult>;
+  selection(source: SelectionParams['source'], options?: Omit<SelectionParams, 'source' | 'workDoneToken'> & Options): Promise<SelectionResult>;
+  setSelectionMode(source: SetSelectionModeParams['source'], sections: SetSelectionModeParams['sections'], options?: Omit<SetSelectionModeParams, 'source' | 'sections' | 'workDoneToken'> & Options): Promise<SetSelectionModeResult>;
+  snapshot(source: SnapshotParams['source'], options?: Omit<SnapshotParams, 'source' | 'workDoneToken'> & Options): Promise<SnapshotResult>;
+  sources(options?: Options): Promise<SourcesResult>;
+  viewport(source: ViewportParams['source'], options?: Omit<ViewportParams, 'source' | 'workDoneToken'> & Options): Promise<ViewportResult>;
+}

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Client, DaemonExitedError, ErrorCodes, Frontend, RpcError } from '../index.js';
 import { startDaemon } from './support/daemon.js';
+import { contractFunction } from '../client.js';
 
 const rpcError = (code, check = () => true) => (error) => {
   assert.ok(error instanceof RpcError, `expected RpcError ${code}, got ${error}`);
@@ -26,6 +27,18 @@ test('every method the daemon advertises has a typed function on Client', async 
     if (method === 'initialize' || method === 'shutdown') continue;
     assert.equal(typeof Client.prototype[method], 'function', `Client.${method}`);
   }
+});
+
+test('a function made from the contract (what a method the daemon gained gets) answers as the own ones do', async (t) => {
+  const client = await startDaemon();
+  t.after(() => client.close());
+  await client.apply('made', people);
+  const snapshot = contractFunction('snapshot');
+  assert.deepEqual(await snapshot.call(client, 'made', { full: true }), await client.snapshot('made', { full: true }));
+  const highlights = contractFunction('highlights');
+  assert.deepEqual(await highlights.call(client, 'made', 1, { count: 3 }), await client.highlights('made', 1, { count: 3 }));
+  assert.throws(() => highlights.call(client, 'made'), /highlights: takes 2 argument\(s\) \(source, section\)/);
+  assert.throws(() => highlights.call(client, 'made', 1, { rows: 3 }), /unknown option "rows"/);
 });
 
 test('the typed methods drive a session whose replayed model matches snapshot', async (t) => {

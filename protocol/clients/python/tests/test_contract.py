@@ -7,15 +7,18 @@ from typing import Any, Dict
 from support import diffable
 from diffable import errors, params, types
 from diffable._contract import ERROR_CODES, METHODS, RESULTS
+from diffable._contract import RESULT_TYPES as GENERATED_RESULT_TYPES
 
-# The TypedDict of each method's result (diffable.types).
-RESULT_TYPES: Dict[str, Any] = {
+# The hand-written TypedDict of each method's result (diffable.types); a method without one (the
+# daemon gained it) is typed by the generated one (`_contract.RESULT_TYPES`).
+HAND_WRITTEN_RESULT_TYPES: Dict[str, Any] = {
     "apply": types.DiffResult, "edit": types.DiffResult, "expand": types.DiffResult, "collapse": types.DiffResult,
     "search": types.SearchResult, "select": types.SelectResult, "setSelectionMode": types.SelectResult,
     "selection": types.SelectionResult, "highlights": types.HighlightsResult, "viewport": types.ViewportResult,
     "rows": types.RowsResult, "snapshot": types.SnapshotResult, "outline": types.OutlineResult,
     "sources": types.SourcesResult, "drop": types.DropResult, "initialize": types.InitializeResult,
 }
+RESULT_TYPES: Dict[str, Any] = {**GENERATED_RESULT_TYPES, **HAND_WRITTEN_RESULT_TYPES}
 
 
 class ContractTests(unittest.TestCase):
@@ -46,6 +49,16 @@ class ContractTests(unittest.TestCase):
                 typed = RESULT_TYPES[method]
                 self.assertEqual(sorted(typed.__required_keys__), sorted(shape.required))
                 self.assertEqual(sorted(typed.__optional_keys__), sorted(set(shape.members) - set(shape.required)))
+
+
+    def test_every_request_method_has_a_function(self) -> None:
+        from diffable.aio import AsyncClient
+        for method, contract in METHODS.items():
+            if contract.kind != "request" or method in ("initialize", "shutdown"):
+                continue
+            with self.subTest(method=method):
+                self.assertTrue(callable(getattr(diffable.Client, params.snake(method), None)))
+                self.assertTrue(callable(getattr(AsyncClient, params.snake(method), None)))
 
 
 if __name__ == "__main__":

@@ -66,6 +66,20 @@ class MethodTests(DaemonTestCase):
         self.assertEqual(len(full["sections"][1]["items"]), 4)
         self.assertEqual(full["sections"][1]["selection"], "single")
 
+    def test_a_function_made_from_the_contract_calls_the_daemon(self) -> None:
+        """What a method the daemon gained gets (`params.contract_functions`): here made for
+        `snapshot` and `highlights`, it answers what the hand-written functions do."""
+        from diffable import params
+        self.fresh("m5")
+        snapshot = params._contract_function("snapshot", asynchronous=False)
+        self.assertEqual(snapshot(self.client, "m5", full=True), self.client.snapshot("m5", full=True))
+        highlights = params._contract_function("highlights", asynchronous=False)
+        self.assertEqual(highlights(self.client, "m5", 1, count=3), self.client.highlights("m5", 1, count=3))
+        with self.assertRaisesRegex(TypeError, r"highlights\(\) takes 2 positional argument\(s\) \(source, section\), got 1"):
+            highlights(self.client, "m5")
+        with self.assertRaisesRegex(TypeError, "highlights takes no member 'rows'"):
+            highlights(self.client, "m5", 1, rows=3)
+
     def test_selection_policies_sources_and_drop(self) -> None:
         frontend = self.fresh("m2")
         frontend.update(self.client.set_selection_mode("m2", {"search": {"mode": "multiple"}}))

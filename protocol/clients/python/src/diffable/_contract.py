@@ -5,7 +5,7 @@ protocol/schemas. `diffable.params`, `diffable.errors` and `diffable.types` use 
 """
 from __future__ import annotations
 
-from typing import Dict, Literal, NamedTuple, Tuple
+from typing import Any, Dict, Literal, NamedTuple, Tuple, TypedDict
 
 
 class MethodContract(NamedTuple):
@@ -69,6 +69,213 @@ RESULTS: Dict[str, ResultContract] = {
     "viewport": ResultContract(("source", "version", "window"), ("source", "version", "window")),
 }
 """The result object of each request that answers one (`shutdown` answers null)."""
+
+
+class _ApplyResultRequired(TypedDict):
+    source: Any
+    version: Any
+
+
+class ApplyResult(_ApplyResultRequired, total=False):
+    """`apply`'s result as the schema gives it (members typed Any)."""
+    batch: Any
+    steps: Any
+    window: Any
+    selection: Any
+
+
+class _CollapseResultRequired(TypedDict):
+    source: Any
+    version: Any
+
+
+class CollapseResult(_CollapseResultRequired, total=False):
+    """`collapse`'s result as the schema gives it (members typed Any)."""
+    batch: Any
+    steps: Any
+    window: Any
+    selection: Any
+
+
+class _DropResultRequired(TypedDict):
+    source: Any
+    dropped: Any
+
+
+class DropResult(_DropResultRequired, total=False):
+    """`drop`'s result as the schema gives it (members typed Any)."""
+
+
+class _EditResultRequired(TypedDict):
+    source: Any
+    version: Any
+
+
+class EditResult(_EditResultRequired, total=False):
+    """`edit`'s result as the schema gives it (members typed Any)."""
+    batch: Any
+    steps: Any
+    window: Any
+    selection: Any
+
+
+class _ExpandResultRequired(TypedDict):
+    source: Any
+    version: Any
+
+
+class ExpandResult(_ExpandResultRequired, total=False):
+    """`expand`'s result as the schema gives it (members typed Any)."""
+    batch: Any
+    steps: Any
+    window: Any
+    selection: Any
+
+
+class _HighlightsResultRequired(TypedDict):
+    source: Any
+    version: Any
+    highlights: Any
+
+
+class HighlightsResult(_HighlightsResultRequired, total=False):
+    """`highlights`'s result as the schema gives it (members typed Any)."""
+
+
+class _InitializeResultRequired(TypedDict):
+    serverInfo: Any
+    capabilities: Any
+
+
+class InitializeResult(_InitializeResultRequired, total=False):
+    """`initialize`'s result as the schema gives it (members typed Any)."""
+
+
+class _OutlineResultRequired(TypedDict):
+    source: Any
+    version: Any
+    id: Any
+    parent: Any
+    level: Any
+    children: Any
+    hasChildren: Any
+    expanded: Any
+    visible: Any
+    path: Any
+
+
+class OutlineResult(_OutlineResultRequired, total=False):
+    """`outline`'s result as the schema gives it (members typed Any)."""
+
+
+class _RowsResultRequired(TypedDict):
+    source: Any
+    version: Any
+    total: Any
+    start: Any
+    rows: Any
+
+
+class RowsResult(_RowsResultRequired, total=False):
+    """`rows`'s result as the schema gives it (members typed Any)."""
+
+
+class _SearchResultRequired(TypedDict):
+    source: Any
+    version: Any
+    search: Any
+
+
+class SearchResult(_SearchResultRequired, total=False):
+    """`search`'s result as the schema gives it (members typed Any)."""
+    batch: Any
+    steps: Any
+    window: Any
+    selection: Any
+    highlights: Any
+
+
+class _SelectResultRequired(TypedDict):
+    source: Any
+    version: Any
+
+
+class SelectResult(_SelectResultRequired, total=False):
+    """`select`'s result as the schema gives it (members typed Any)."""
+    selection: Any
+    window: Any
+
+
+class _SelectionResultRequired(TypedDict):
+    source: Any
+    version: Any
+    selected: Any
+    policies: Any
+
+
+class SelectionResult(_SelectionResultRequired, total=False):
+    """`selection`'s result as the schema gives it (members typed Any)."""
+
+
+class _SetSelectionModeResultRequired(TypedDict):
+    source: Any
+    version: Any
+
+
+class SetSelectionModeResult(_SetSelectionModeResultRequired, total=False):
+    """`setSelectionMode`'s result as the schema gives it (members typed Any)."""
+    selection: Any
+    window: Any
+
+
+class _SnapshotResultRequired(TypedDict):
+    source: Any
+    version: Any
+    sections: Any
+    selected: Any
+
+
+class SnapshotResult(_SnapshotResultRequired, total=False):
+    """`snapshot`'s result as the schema gives it (members typed Any)."""
+
+
+class _SourcesResultRequired(TypedDict):
+    sources: Any
+
+
+class SourcesResult(_SourcesResultRequired, total=False):
+    """`sources`'s result as the schema gives it (members typed Any)."""
+
+
+class _ViewportResultRequired(TypedDict):
+    source: Any
+    version: Any
+    window: Any
+
+
+class ViewportResult(_ViewportResultRequired, total=False):
+    """`viewport`'s result as the schema gives it (members typed Any)."""
+
+
+RESULT_TYPES: Dict[str, type] = {
+    "apply": ApplyResult,
+    "collapse": CollapseResult,
+    "drop": DropResult,
+    "edit": EditResult,
+    "expand": ExpandResult,
+    "highlights": HighlightsResult,
+    "initialize": InitializeResult,
+    "outline": OutlineResult,
+    "rows": RowsResult,
+    "search": SearchResult,
+    "select": SelectResult,
+    "selection": SelectionResult,
+    "setSelectionMode": SetSelectionModeResult,
+    "snapshot": SnapshotResult,
+    "sources": SourcesResult,
+    "viewport": ViewportResult,
+}
+"""The TypedDict above of each result, by method."""
 
 ERROR_CODES: Dict[str, int] = {
     "ParseError": -32700,

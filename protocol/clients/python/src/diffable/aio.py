@@ -415,3 +415,7 @@ class AsyncClient(ClientCore):
         if self._tasks:  # reader tasks end with the process output; callbacks get the grace period
             await asyncio.wait(list(self._tasks), timeout=grace)
         return process.returncode
+
+
+# Methods of the contract with no function above (a method the daemon gained) get one made from it.
+build.contract_functions(AsyncClient, asynchronous=True)

@@ -377,3 +377,7 @@ class Client(ClientCore):
             if stream is not None:
                 stream.close()
         return self._process.returncode
+
+
+# Methods of the contract with no function above (a method the daemon gained) get one made from it.
+build.contract_functions(Client, asynchronous=False)

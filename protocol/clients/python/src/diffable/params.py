@@ -131,3 +131,43 @@ def outline_change(source: str, ids: Sequence[str], recursive: Optional[bool], f
 
 def outline(source: str, item_id: str) -> Params:
     return members("outline", source=source, id=item_id)
+
+
+def snake(name: str) -> str:
+    """`setSelectionMode` -> `set_selection_mode`: a method's or member's Python spelling."""
+    return "".join("_" + c.lower() if c.isupper() else c for c in name)
+
+
+def contract_functions(owner: type, *, asynchronous: bool) -> None:
+    """Gives `owner` (Client, AsyncClient) a function for every request method of the contract it
+    has none of its own for, so a method the daemon gained is callable as `client.<method>(…)` at
+    once: its required members positional in the schema's order, the others as keyword arguments
+    (snake_case), and `timeout`; the answer is the result as decoded."""
+    for method, contract in METHODS.items():
+        if contract.kind != "request" or method in ("initialize", "shutdown") or hasattr(owner, snake(method)):
+            continue
+        setattr(owner, snake(method), _contract_function(method, asynchronous))
+
+
+def _contract_function(method: str, asynchronous: bool) -> Any:
+    positional = [member for member in METHODS[method].required if member != "workDoneToken"]
+
+    def arguments(args: Sequence[Any], options: Dict[str, Any]) -> Params:
+        if len(args) != len(positional):
+            raise TypeError(f"{snake(method)}() takes {len(positional)} positional argument(s) "
+                            f"({', '.join(positional) or 'none'}), got {len(args)}")
+        return members(method, **{snake(name): value for name, value in zip(positional, args)}, **options)
+
+    if asynchronous:
+        async def call_async(self: Any, *args: Any, timeout: Optional[float] = None, **options: Any) -> Any:
+            return await self.request(method, arguments(args, options), timeout=timeout)
+        function: Any = call_async
+    else:
+        def call(self: Any, *args: Any, timeout: Optional[float] = None, **options: Any) -> Any:
+            return self.request(method, arguments(args, options), timeout=timeout)
+        function = call
+    function.__name__ = function.__qualname__ = snake(method)
+    function.__doc__ = (f"`{method}` ({', '.join(positional)} positional; see protocol/schemas/{method}.schema.json): "
+                        "a function made from the contract, answering the result as decoded.")
+    return function
+

@@ -207,12 +207,15 @@ public final class Server {
         }
         guard let lazyParams else { return try handler(self, params, decodedAhead) }
         if method == ApplyRequest.method { return try apply(lazy: lazyParams) }
+        if method == EditRequest.method { return try edit(EditRequest.decode(lazyParams, context: self)) }
         return try handler(self, lazyParams.tree(), nil)
     }
 
     /// Methods whose large params the transport may leave as bytes
-    /// (`LazyRequest.split`): `apply`, decoded from them (`apply(lazy:)`).
-    static let lazyParamsMethods: Set<String> = [ApplyRequest.method]
+    /// (`LazyRequest.split`), decoded from them: `apply` (`apply(lazy:)`)
+    /// and `edit` (`EditRequest.decode`: a list streaming in as large
+    /// `appendItems` batches).
+    static let lazyParamsMethods: Set<String> = [ApplyRequest.method, EditRequest.method]
 
     func handleNotification(_ method: String, _ params: JSON?) {
         switch method {

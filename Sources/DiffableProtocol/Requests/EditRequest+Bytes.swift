@@ -1,0 +1,128 @@
+import DiffableEngine
+
+extension EditRequest {
+    /// Decodes a large `edit` straight from its bytes, for a list that
+    /// streams in as large `appendItems` batches: the items of its flat
+    /// `appendItems` ops are read as `apply` reads items (no JSON tree;
+    /// written into one arena of their size, as the tree path writes them);
+    /// every other op, and every other member, is parsed and decoded by the
+    /// tree path's code. Anything the byte reader does not fully understand
+    /// (nested items, a repeated member, an escaped op name) and every error
+    /// go to the tree path, so the results and errors are the same.
+    /// - Complexity: O(bytes).
+    package static func decode(_ lazy: LazyParams, context: any DecodingContext) throws(RPCError) -> EditRequest {
+        if let request = fromBytes(lazy) { return request }
+        return try EditRequest(params: lazy.tree(), context: context)
+    }
+
+    /// The request read by the byte reader; nil when it leaves it to the
+    /// tree path.
+    static func fromBytes(_ lazy: LazyParams) -> EditRequest? {
+        guard let read = lazy.withReleasableBytes({ bytes in Self.read(lazy.range, bytes) }) else { return nil }
+        return try? EditRequest(checking: read.params, ops: read.ops)
+    }
+
+    /// The params (`ops` standing in as an empty array) and the decoded ops;
+    /// nil for anything left to the tree path.
+    private static func read(_ range: Range<Int>, _ bytes: UnsafeMutableBufferPointer<UInt8>)
+    -> (params: Params, ops: [OutlineEditOperation])? {
+        var s = ByteScanner(UnsafeBufferPointer(bytes), range: range)
+        guard s.consume(UInt8(ascii: "{")) else { return nil }
+        var members: [(String, JSON)] = []
+        var ops: [OutlineEditOperation]?
+        var isFirst = true
+        while true {
+            switch s.nextMember(isFirst: isFirst) {
+            case .fail:
+                return nil
+            case .end:
+                guard let ops else { return nil }
+                return (Params(object: JSONObject(members), path: "params"), ops)
+            case .member(let key):
+                isFirst = false
+                if s.bytes(key, equal: "ops") {
+                    guard ops == nil, let read = readOps(&s, bytes) else { return nil }
+                    ops = read
+                    members.append(("ops", .array([])))
+                } else {
+                    guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
+                    members.append((s.text(key), tree))
+                }
+            }
+        }
+    }
+
+    private static func readOps(_ s: inout ByteScanner, _ bytes: UnsafeMutableBufferPointer<UInt8>) -> [OutlineEditOperation]? {
+        guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
+        s.pos += 1
+        var ops: [OutlineEditOperation] = []
+        var isFirst = true
+        while true {
+            guard let more = s.nextElement(isFirst: isFirst) else { return nil }
+            if !more { return ops }
+            isFirst = false
+            let start = s.pos
+            if let append = readAppendItems(&s, bytes) {
+                ops.append(.op(.appendItems(append.items, toSection: append.section)))
+                continue
+            }
+            s.pos = start
+            let index = ops.count
+            guard let value = s.skipValue(), let tree = s.tree(value.range),
+                  let op = try? EditCodec.decodeOutlineOp(tree, path: "params.ops[\(index)]") else { return nil }
+            ops.append(op)
+        }
+    }
+
+    /// A flat `appendItems` op (`op`, `items`, and `section` a string, each
+    /// once); nil for any other op.
+    private static func readAppendItems(_ s: inout ByteScanner, _ bytes: UnsafeMutableBufferPointer<UInt8>)
+    -> (items: [Item], section: String?)? {
+        guard s.consume(UInt8(ascii: "{")) else { return nil }
+        var isAppend = false, section: String?, items: [Item]?
+        var isFirst = true
+        while true {
+            switch s.nextMember(isFirst: isFirst) {
+            case .fail:
+                return nil
+            case .end:
+                guard isAppend, let items else { return nil }
+                return (items, section)
+            case .member(let key):
+                isFirst = false
+                if s.bytes(key, equal: "op") {
+                    guard !isAppend, let token = s.stringToken(), !token.escaped,
+                          s.bytes(token.inner, equal: "appendItems") else { return nil }
+                    isAppend = true
+                } else if s.bytes(key, equal: "section") {
+                    guard section == nil, let value = s.skipValue(), case .string(let id)? = s.tree(value.range) else { return nil }
+                    section = id
+                } else if s.bytes(key, equal: "items") {
+                    guard items == nil, let read = readItems(&s, bytes) else { return nil }
+                    items = read
+                } else {
+                    return nil
+                }
+            }
+        }
+    }
+
+    /// The items of an array of flat items, in one arena of their size.
+    private static func readItems(_ s: inout ByteScanner, _ bytes: UnsafeMutableBufferPointer<UInt8>) -> [Item]? {
+        guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
+        s.pos += 1
+        var arenas = ByteArena.Writer()
+        var items: [Item] = []
+        var nesting: ApplyScanner.Nesting?
+        var released = ReleasedRuns(bytes, mode: .keep)
+        let read = ItemList().withRecycler { recycler in
+            ApplyScanner.decodeItems(&s, arenas: &arenas, into: &items, nesting: &nesting, parent: -1,
+                                     recycler: &recycler, released: &released, checkpoint: { _ in true })
+        }
+        // Items with `children` or `expanded` make a tree op.
+        guard read, nesting == nil else { return nil }
+        let size = items.reduce(0) { $0 + $1.idByteCount + $1.contentByteCount }
+        var builder = ByteArena.Builder(chunkSize: size)
+        return items.map { $0.rebased(into: &builder) }
+    }
+}

@@ -1,0 +1,131 @@
+import DiffableEngine
+import Testing
+@testable import DiffableServer
+@testable import DiffableProtocol
+import DiffableTestSupport
+
+/// A large `edit` is decoded from its bytes (`EditRequest.decode`: the
+/// items of flat `appendItems` ops without a JSON tree); it must answer
+/// exactly what the tree path answers, results and errors, and leave the
+/// same state.
+@Suite struct LazyEditTests {
+    static func body(_ params: String, id: Int) -> [UInt8] {
+        utf8(#"{"jsonrpc":"2.0","id":\#(id),"method":"edit","params":\#(params)}"#)
+    }
+
+    /// Two daemons, one decoding every edit from a tree and one from its
+    /// bytes, fed the same requests; every answer and the final snapshots
+    /// are compared.
+    static func expectSameSessions(_ bodies: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation) {
+        let tree = Server(), lazy = Server()
+        let start = [
+            #"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#,
+            #"{"jsonrpc":"2.0","id":1,"method":"apply","params":{"source":"s","sections":[{"id":"a","items":["x",{"id":"y","content":{"text":"why"}}]},{"id":"b","items":[]}]}}"#,
+            #"{"jsonrpc":"2.0","id":2,"method":"search","params":{"source":"s","query":"e","mode":"fuzzy","viewport":{"start":0,"count":5}}}"#,
+        ]
+        for server in [tree, lazy] { for body in start { _ = server.handle(body: utf8(body)) } }
+        func text(_ bytes: [UInt8]?) -> String { bytes.map { String(decoding: $0, as: UTF8.self) } ?? "nil" }
+        for body in bodies + [utf8(#"{"jsonrpc":"2.0","id":99,"method":"snapshot","params":{"source":"s","full":true}}"#)] {
+            let expected = tree.handle(body: body, lazyFrom: .max)
+            let actual = lazy.handle(body: body, lazyFrom: 0)
+            #expect(expected == actual, "body: \(text(body))\nexpected: \(text(expected))\nactual: \(text(actual))",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func adversarialEdits() {
+        let params = [
+            #"{"source":"s","ops":[{"op":"appendItems","items":["n1",{"id":"n2","content":{"text":"new"}}]}]}"#,
+            #"{"ops":[{"items":[{"id":"n3","content":"t\u0041b"}],"section":"b","op":"appendItems"}],"source":"s"}"#,
+            #"{"source":"s","ops":[{"op":"appendItems","items":[{"id":"\u006e4","content":{ "text" : "sp aced" }}]}]}"#,
+            #"{"source":"s","ops":[{"op":"appendItems","items":["x"]}]}"#,  // already there: 1004
+            #"{"source":"s","ops":[{"op":"appendItems","items":["d","d"]}]}"#,  // twice: 1004
+            #"{"source":"s","ops":[{"op":"appendItems","items":[{"id":5}]}]}"#,  // -32602
+            #"{"source":"s","ops":[{"op":"appendItems","items":["e1"],"section":"zz"}]}"#,  // unknown section
+            #"{"source":"s","ops":[{"op":"appendItems","items":["e2"],"section":null}]}"#,
+            #"{"source":"s","ops":[{"op":"appendItems","items":["e3"],"extra":1}]}"#,
+            #"{"source":"s","ops":[{"op":"appendItems","items":["e4"]}],"extra":1}"#,
+            #"{"source":"s","ops":[{"op":"appendItems","items":["e5"]}],"ops":[{"op":"appendItems","items":["e6"]}]}"#,
+            #"{"source":"s","ops":[{"op":"append\u0049tems","items":["e7"]}]}"#,
+            #"{"source":"s","ops":[{"op":"appendItems","items":[{"id":"t1","children":["t2"]}]}]}"#,  // a tree op
+            #"{"source":"s","ops":[{"op":"appendItems","items":[{"id":"t3","expanded":true}]}]}"#,
+            #"{"source":"s","ops":[{"op":"appendItems","items":["e8"],"op":"appendItems"}]}"#,
+            #"{"source":"s","ops":[{"op":"deleteItems","ids":["n1"]},{"op":"appendItems","items":["n1"]},{"op":"moveItem","id":"y","before":"x"}]}"#,
+            #"{"source":"s","ops":[{"op":"appendItems","items":["f1"]},{"op":"nope"}]}"#,
+            #"{"source":"s","ops":[{"op":"appendItems","items":["f2"]}],"baseVersion":1}"#,
+            #"{"source":"t","ops":[{"op":"appendItems","items":["f3"]}]}"#,
+            #"{"source":"s","ops":[{"op":"appendItems","items":[{"id":"f4","content":{"text":1,"text":"late"}}]}],"echo":"ids","form":"steps"}"#,
+            #"{"source":"s","ops":[{"op":"appendItems","items":[]}],"viewport":null}"#,
+            #"{"source":"s","ops":{"op":"appendItems"}}"#,
+            #"{"source":"s","ops":[]}"#,
+        ]
+        Self.expectSameSessions(params.enumerated().map { Self.body($0.element, id: 10 + $0.offset) })
+    }
+
+    /// Seeded random streams of appends (with other ops mixed in, and
+    /// now and then an invalid one), the items written in many byte forms.
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func randomStreams(_ seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var bodies: [[UInt8]] = []
+        var next = 0
+        for id in 10..<70 {
+            var ops: [JSON] = []
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                switch Int.random(in: 0..<10, using: &rng) {
+                case 0:
+                    ops.append(.object(JSONObject([("op", .string("deleteItems")),
+                                                   ("ids", .array([.string("i\(Int.random(in: 0..<max(1, next), using: &rng))")]))])))
+                case 1:
+                    ops.append(.object(JSONObject([("op", .string("setContent")), ("items", .array([.object(JSONObject([
+                        ("id", .string("i\(Int.random(in: 0..<max(1, next), using: &rng))")), ("content", JSONGenerator.value(&rng)),
+                    ]))]))])))
+                default:
+                    var items: [JSON] = []
+                    for _ in 0..<Int.random(in: 0...40, using: &rng) {
+                        // Now and then an id used before (a conflict), else a new one.
+                        let id = Int.random(in: 0..<20, using: &rng) == 0 ? "i\(Int.random(in: 0..<max(1, next), using: &rng))" : "i\(next)"
+                        next += 1
+                        switch Int.random(in: 0..<4, using: &rng) {
+                        case 0: items.append(.string(id))
+                        case 1: items.append(.object(JSONObject([("id", .string(id)), ("content", .string(JSONGenerator.string(&rng)))])))
+                        case 2: items.append(.object(JSONObject([("id", .string(id)), ("content", JSONGenerator.value(&rng))])))
+                        default:
+                            items.append(.object(JSONObject([("id", .string(id)),
+                                                             ("content", .object(JSONObject([("text", .string(JSONGenerator.string(&rng)))])))])))
+                        }
+                    }
+                    var members: [(String, JSON)] = [("op", .string("appendItems")), ("items", .array(items))]
+                    if Bool.random(using: &rng) { members.append(("section", .string(Bool.random(using: &rng) ? "a" : "b"))) }
+                    ops.append(.object(JSONObject(members)))
+                }
+            }
+            let params = JSON.object(JSONObject([("source", .string("s")), ("ops", .array(ops))]))
+            bodies.append(Self.body(NoisyJSON.write(params, &rng), id: id))
+        }
+        Self.expectSameSessions(bodies)
+    }
+
+    /// The byte reader takes flat appends (with other ops beside them) and
+    /// leaves to the tree path what only it reads or reports.
+    @Test func whatTheByteReaderTakes() throws {
+        func taken(_ params: String) throws -> Bool {
+            let (_, lazy) = try #require(LazyRequest.split(Self.body(params, id: 1), methods: Server.lazyParamsMethods))
+            return EditRequest.fromBytes(lazy) != nil
+        }
+        #expect(try taken(#"{"source":"s","ops":[{"op":"appendItems","items":["n1",{"id":"n2","content":{"text":"new"}}]}]}"#))
+        #expect(try taken(#"{"ops":[{"items":[{"id":"n3","content":"t\u0041b"}],"section":"b","op":"appendItems"},{"op":"deleteItems","ids":["x"]}],"source":"s","form":"steps"}"#))
+        // Ops it does not read from bytes are parsed and decoded one by one:
+        // a nested append is a tree op, an escaped name the same op.
+        let (_, nested) = try #require(LazyRequest.split(Self.body(#"{"source":"s","ops":[{"op":"appendItems","items":[{"id":"t1","children":["t2"]}]}]}"#, id: 1),
+                                                         methods: Server.lazyParamsMethods))
+        guard case .appendNodes? = EditRequest.fromBytes(nested)?.ops.first else {
+            Issue.record("a nested append is a tree op")
+            return
+        }
+        #expect(try taken(#"{"source":"s","ops":[{"op":"append\u0049tems","items":["e7"]}]}"#))
+        #expect(try !taken(#"{"source":"s","ops":[{"op":"appendItems","items":[{"id":5}]}]}"#))
+        #expect(try !taken(#"{"source":"s","ops":[{"op":"appendItems","items":["e4"]}],"extra":1}"#))
+        #expect(try !taken(#"{"source":"s","ops":[{"op":"nope"}]}"#))
+    }
+}

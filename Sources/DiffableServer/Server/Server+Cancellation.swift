@@ -14,13 +14,14 @@ extension Server {
     /// Returns nil when the request must be handled.
     /// - Complexity: O(1) unless a `$/cancelRequest` is queued (`hasCancels`),
     ///   then O(queued messages).
-    func cancellation(for message: JSON, pendingLater: ArraySlice<IncomingEvent>, hasCancels: Bool) -> JSON? {
+    func cancellation<Pending: Collection>(for message: JSON, pendingLater: Pending, hasCancels: Bool) -> JSON?
+    where Pending.Element: QueuedMessage {
         guard case .object(let object) = message, let id = object["id"],
               case .string(let method)? = object["method"], phase == .running else { return nil }
         var mayBeSuperseded = supersedeSearches && method == SearchRequest.method
         for event in pendingLater {
             guard hasCancels || mayBeSuperseded else { return nil }
-            guard case .message(.object(let later), _) = event, case .string(let laterMethod)? = later["method"] else { continue }
+            guard case .object(let later)? = event.queuedMessage, case .string(let laterMethod)? = later["method"] else { continue }
             if laterMethod == "$/cancelRequest", later["id"] == nil,
                case .object(let p)? = later["params"], p["id"] == id {
                 decodedAhead.drop()
@@ -53,11 +54,19 @@ extension Server {
         return nil
     }
 
-    private static func isCancelQueued(for id: JSON, in pending: ArraySlice<IncomingEvent>) -> Bool {
+    private static func isCancelQueued<Pending: Collection>(for id: JSON, in pending: Pending) -> Bool
+    where Pending.Element: QueuedMessage {
         pending.contains { event in
-            guard case .message(.object(let message), _) = event, message["method"] == .string("$/cancelRequest"),
+            guard case .object(let message)? = event.queuedMessage, message["method"] == .string("$/cancelRequest"),
                   message["id"] == nil, case .object(let params)? = message["params"] else { return false }
             return params["id"] == id
         }
     }
+}
+
+/// Something queued behind the request being handled, as
+/// `cancellation(for:…)` reads it: the message, if it is one. The session's
+/// queue (`Transport/`) provides these; the server knows no queue.
+protocol QueuedMessage {
+    var queuedMessage: JSON? { get }
 }

@@ -17,6 +17,13 @@ enum IncomingEvent: Sendable {
     case wake
 }
 
+extension IncomingEvent: QueuedMessage {
+    var queuedMessage: JSON? {
+        if case .message(let message, _) = self { return message }
+        return nil
+    }
+}
+
 /// A blocking FIFO shared by the reader thread and the handling thread.
 ///
 /// It also holds the reader back: the reader waits (`waitForRoom`) before

@@ -250,6 +250,9 @@ extension ByteArena {
 
         public init() {}
 
+        /// A writer whose arenas are `chunkSize` bytes (see `Builder.init(chunkSize:)`).
+        public init(chunkSize: Int) { builder = Builder(chunkSize: chunkSize) }
+
         /// A new item written into the builder's arena (see `Builder.item`).
         @inline(__always)
         public mutating func item(id: UnsafeRawBufferPointer, content: UnsafeRawBufferPointer?,

@@ -346,9 +346,18 @@ package enum ApplyScanner {
         }
         guard content.canonical else {
             // Content nested too deep is reported by the tree path.
-            guard let tree = s.tree(content.range), let id = s.string(idToken),
-                  case .some(let bytes) = SnapshotCodec.content(orNilIfTooDeep: tree) else { return nil }
-            return Item(id: id, content: bytes, text: SnapshotCodec.searchText(of: tree))
+            guard let tree = s.tree(content.range), var id = s.string(idToken),
+                  case .some(let decoded) = SnapshotCodec.content(orNilIfTooDeep: tree) else { return nil }
+            let text = SnapshotCodec.searchText(of: tree)
+            guard let rewritten = decoded else { return Item(id: id, content: nil, text: text) }
+            // Written by the arena writer too (no allocation of its own),
+            // its text read in place when the rewritten content holds it
+            // verbatim, as it usually does.
+            let textRange = text.flatMap { SnapshotCodec.ItemParts.range(of: $0, in: rewritten.bytes) }
+            guard text == nil || textRange != nil else { return Item(id: id, content: rewritten, text: text) }
+            return rewritten.bytes.withUnsafeBytes { content in
+                id.withUTF8 { arenas.item(id: UnsafeRawBufferPointer($0), content: content, textRange: textRange) }
+            }
         }
         let bytes = UnsafeBufferPointer(rebasing: s.input[content.range])
         let text: Range<Int>?

@@ -110,8 +110,12 @@ extension EditRequest {
     /// The items of an array of flat items, in one arena of their size.
     private static func readItems(_ s: inout ByteScanner, _ bytes: UnsafeMutableBufferPointer<UInt8>) -> [Item]? {
         guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
-        s.pos += 1
-        var arenas = ByteArena.Writer()
+        // One arena as large as the array's bytes (more than its items'
+        // bytes, which are parts of them).
+        let start = s.pos
+        guard let array = s.skipValue() else { return nil }
+        s.pos = start + 1
+        var arenas = ByteArena.Writer(chunkSize: array.range.count)
         var items: [Item] = []
         var nesting: ApplyScanner.Nesting?
         var released = ReleasedRuns(bytes, mode: .keep)
@@ -121,7 +125,10 @@ extension EditRequest {
         }
         // Items with `children` or `expanded` make a tree op.
         guard read, nesting == nil else { return nil }
+        // The syntax around them took a share of the arena: the items are
+        // kept in one of their own size (the source holds them long).
         let size = items.reduce(0) { $0 + $1.idByteCount + $1.contentByteCount }
+        guard size < array.range.count - array.range.count / 8 else { return items }
         var builder = ByteArena.Builder(chunkSize: size)
         return items.map { $0.rebased(into: &builder) }
     }

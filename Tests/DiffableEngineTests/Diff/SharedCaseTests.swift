@@ -14,7 +14,7 @@ import DiffableTestSupport
 @Suite("Shared replay cases (protocol/cases)")
 struct SharedCaseTests {
     static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("protocol/cases")
 
     struct Case {

@@ -18,7 +18,7 @@ let package = Package(
         // typed request per method and the codecs between JSON and engine
         // values. No I/O, no engine logic.
         .target(name: "DiffableProtocol", dependencies: ["DiffableEngine"],
-                exclude: ["README.md", "JSON/README.md", "Messages/README.md", "Codecs/README.md", "ApplyDecoding/README.md", "Requests/README.md"]),
+                exclude: ["README.md", "JSON/README.md", "Messages/README.md", "Codecs/README.md", "ByteDecoding/README.md", "Requests/README.md"]),
         // The daemon: dispatch, one handler per method, the stdio session.
         .target(name: "DiffableServer", dependencies: ["DiffableEngine", "DiffableProtocol"],
                 exclude: ["README.md", "Methods/README.md", "Server/README.md", "Transport/README.md"]),

@@ -207,7 +207,7 @@ package enum OutlineCodec {
 
 private extension JSON {
     /// An object without one member (the section's `items`, decoded apart).
-    package func removing(_ key: String) -> JSON {
+    func removing(_ key: String) -> JSON {
         guard case .object(let object) = self else { return self }
         return .object(JSONObject(object.members.filter { $0.key != key }.map { ($0.key, $0.value) }))
     }

@@ -72,7 +72,12 @@ import DiffableTestSupport
         for id in 10..<70 {
             var ops: [JSON] = []
             for _ in 0..<Int.random(in: 1...3, using: &rng) {
-                switch Int.random(in: 0..<10, using: &rng) {
+                switch Int.random(in: 0..<11, using: &rng) {
+                case 10:
+                    ops.append(.object(JSONObject([("op", .string("patchContent")),
+                                                   ("id", .string("i\(Int.random(in: 0..<max(1, next), using: &rng))")),
+                                                   ("patch", .array([.object(JSONObject([("op", .string("add")), ("path", .string("/n")),
+                                                                                         ("value", JSONGenerator.value(&rng))]))]))])))
                 case 0:
                     ops.append(.object(JSONObject([("op", .string("deleteItems")),
                                                    ("ids", .array([.string("i\(Int.random(in: 0..<max(1, next), using: &rng))")]))])))

@@ -141,6 +141,11 @@ private struct Cursor {
         self.maxDepth = max(1, maxDepth)
         let (budget, overflow) = input.count.multipliedReportingOverflow(by: JSONParser.maxFootprintPerByte)
         self.maxFootprint = overflow ? .max : max(budget, JSONParser.minimumFootprintBudget)
+        // Room for a request's envelope and small params at once: grown
+        // from empty, each stack would be reallocated a few times per message.
+        values.reserveCapacity(16)
+        keys.reserveCapacity(16)
+        frames.reserveCapacity(8)
     }
 
     /// Counts `bytes` more of the parsed form against the budget.

@@ -5,14 +5,17 @@ import DiffableProtocol
 /// handler per method. It owns the data sources and handles one message at a
 /// time, in arrival order; it does no I/O (see `StdioSession`).
 public final class Server {
+    // The state read by every request is marked `@exclusivity(unchecked)`:
+    // one thread (the handler) touches it, one access at a time, and the
+    // runtime check would otherwise be paid several times per request.
     enum Phase {
         case awaitingInitialize
         case running
         case shutDown
     }
 
-    var phase = Phase.awaitingInitialize
-    var sources: [String: DataSource] = [:]
+    @exclusivity(unchecked) var phase = Phase.awaitingInitialize
+    @exclusivity(unchecked) var sources: [String: DataSource] = [:]
     /// The diff form used when a request does not name one.
     var defaultForm = DiffForm.batch
     /// Answer a `search` with -32800 when a newer `search` of the same source
@@ -40,9 +43,9 @@ public final class Server {
     public var notificationSink: ((JSON) -> Void)?
     /// Set by the session for the request about to be handled; a
     /// `$/cancelRequest` that arrives while it runs sets it.
-    public var cancellation: CancellationFlag?
+    @exclusivity(unchecked) public var cancellation: CancellationFlag?
     /// Progress and safe points of the request being handled.
-    var work = WorkProgress()
+    @exclusivity(unchecked) var work = WorkProgress()
     /// The exact pass of the last `search` answered partially, until it is
     /// sent or dropped (`Search+Progressive.swift`).
     var refinement: Refinement?

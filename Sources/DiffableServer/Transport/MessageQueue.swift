@@ -40,20 +40,22 @@ final class MessageQueue: @unchecked Sendable {
 
     let byteBound: Int
     private let condition = NSCondition()
-    private var items: [IncomingEvent] = []
+    // Read and written under `condition` only: the runtime exclusivity
+    // check (paid per access, several per message) is left out.
+    @exclusivity(unchecked) private var items: [IncomingEvent] = []
     /// What `items[i]` counts for (see `push`), for the same `i`.
-    private var costs: [Int] = []
-    private var head = 0
+    @exclusivity(unchecked) private var costs: [Int] = []
+    @exclusivity(unchecked) private var head = 0
     /// The sum of `costs[head...]`.
-    private(set) var queuedBytes = 0
+    @exclusivity(unchecked) private(set) var queuedBytes = 0
     /// `$/cancelRequest` notifications queued and not yet popped: when there
     /// are none, only the next queued request can make one moot.
-    private var queuedCancels = 0
+    @exclusivity(unchecked) private var queuedCancels = 0
     /// Threads waiting on `condition`: the handler for an event, the reader
     /// for room. Nobody is woken when nobody waits, so a stream of small
     /// messages is handed over without a system call per message.
-    private var waitingForEvents = 0
-    private var waitingForRoom = 0
+    @exclusivity(unchecked) private var waitingForEvents = 0
+    @exclusivity(unchecked) private var waitingForRoom = 0
 
     init(byteBound: Int = MessageQueue.defaultByteBound) {
         self.byteBound = byteBound

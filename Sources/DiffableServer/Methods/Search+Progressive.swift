@@ -14,43 +14,30 @@ import DiffableProtocol
 /// Order: messages are still handled one at a time. Before the next one, a
 /// refinement still pending is finished and sent (waiting for it), unless
 /// that message is a `search` of the same source: the newer keystroke
-/// overtakes it and starts from the partial answer the frontend holds.
-/// When the newer query narrows the overtaken one (the same search with
-/// characters typed after its text), the overtaken pass keeps running and
-/// the newer exact pass starts from its answer (its matches to narrow
-/// from) instead of from the older matches the source still holds; such a
-/// chained pass answers through the refinement only. Any other search
-/// stops the overtaken pass (its scan stops at its next check). A
-/// refinement that finishes while the daemon waits for input is sent at
-/// once (the session's `wake`).
+/// drops it (its scan stops at its next check) and starts from the partial
+/// answer the frontend holds. A refinement that finishes while the daemon
+/// waits for input is sent at once (the session's `wake`).
 extension Server {
     /// The exact pass of a search answered partially.
     final class Refinement: @unchecked Sendable {
         let source: String
         let request: SearchPlan
         let stop: SearchStop
-        /// The overtaken pass this one narrows, whose answer it starts from.
-        let base: Refinement?
         private let done = DispatchSemaphore(value: 0)
         /// Written once by the worker before `done` is signalled: the copy
         /// with the search set, and its update from the source as it was.
         private var result: (source: DataSource, update: DataSource.Update)?
 
-        init(source: String, request: SearchPlan, stop: SearchStop, base: Refinement? = nil) {
+        init(source: String, request: SearchPlan, stop: SearchStop) {
             self.source = source
             self.request = request
             self.stop = stop
-            self.base = base
         }
 
-        /// Runs `setSearch` on `copy` (on the base's exact answer when it
-        /// has a base) on a worker thread, then `then`.
+        /// Runs `setSearch` on `copy` on a worker thread, then `then`.
         func start(_ copy: DataSource, settings: SearchSettings, then: (@Sendable () -> Void)?) {
             DispatchQueue.global(qos: .userInitiated).async { [self] in
                 var exact = copy
-                if let base, let (narrowed, _) = base.value(waiting: nil), !base.stop.isStopped {
-                    exact = narrowed
-                }
                 let update = exact.setSearch(settings)
                 result = (exact, update)
                 done.signal()
@@ -72,27 +59,6 @@ extension Server {
             done.signal()  // later calls do not wait
             return result
         }
-
-        /// Stops this pass and the passes it starts from.
-        func stopChain() {
-            var pass: Refinement? = self
-            while let current = pass {
-                current.stop.stop()
-                pass = current.base
-            }
-        }
-
-        /// Whether a search of `plan` narrows this pass's query: the same
-        /// search (mode, order, scope, fields, placeholder) with characters
-        /// typed after its text, and no new viewport.
-        func isNarrowed(by plan: SearchPlan) -> Bool {
-            let old = request.settings, new = plan.settings
-            guard plan.viewport == nil, new.query.text.count > old.query.text.count,
-                  new.query.text.hasPrefix(old.query.text) else { return false }
-            var same = old
-            same.query.text = new.query.text
-            return same == new
-        }
     }
 
     /// `search` with `progressive`, for a request `partialSearchApplies` to.
@@ -102,31 +68,14 @@ extension Server {
         let stop = SearchStop()
         var settings = request.settings
         settings.query.stop = stop
-        // The pass the previous keystroke left running, when this query
-        // narrows it; any other overtaken pass is stopped.
-        let base = overtaken.flatMap { $0.source == source.name && $0.isNarrowed(by: request) ? $0 : nil }
-        if base == nil { overtaken?.stopChain() }
-        overtaken = nil
-        let pass = Refinement(source: source.name, request: request, stop: stop, base: base)
+        let pass = Refinement(source: source.name, request: request, stop: stop)
         pass.start(source, settings: settings, then: wake)
         // The partial answer is made while the exact one runs: the reply
         // waits for the longer of the two, not for their sum.
         var partial = source
         let partialUpdate = partial.setSearchPartially(request.settings)
-        if base != nil, partialUpdate == nil {
-            // No partial answer to refine from: the exact answer, made here
-            // from the source the frontend holds.
-            pass.stopChain()
-            var exact = source
-            let update = exact.setSearch(request.settings)
-            try work.checkCancelled()
-            sources[exact.name] = exact
-            return searchResult(exact, update, request, patchBase: patchBase)
-        }
         let remaining = progressiveBudget - Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        // A chained pass's update is from its base's answer, not from what
-        // the frontend holds: it answers through the refinement only.
-        if base == nil, progressiveBudget > 0 || partialUpdate == nil,
+        if progressiveBudget > 0 || partialUpdate == nil,
            let (exact, update) = pass.value(waiting: partialUpdate == nil ? nil : max(0, remaining)) {
             // Done within the frame: the exact answer, as without `progressive`.
             try work.checkCancelled()
@@ -139,7 +88,7 @@ extension Server {
         do throws(RPCError) {
             try work.checkCancelled()
         } catch {
-            pass.stopChain()
+            stop.stop()
             throw error
         }
         sources[partial.name] = partial
@@ -151,17 +100,12 @@ extension Server {
     /// waiting for it, unless `message` is a `search` request of the same
     /// source, which drops it. `$/…` notifications pass it by.
     func settleRefinement(before message: JSON) {
-        overtaken?.stopChain()
-        overtaken = nil
         guard let pending = refinement else { return }
         if case .object(let object) = message, case .string(let method)? = object["method"] {
             if object["id"] == nil && method.hasPrefix("$/") { return }
             if method == "search", object["id"] != nil, case .object(let params)? = object["params"],
                params["source"] == .string(pending.source) {
-                // Overtaken: the search decides whether it goes on (see
-                // `progressiveSearch`).
-                overtaken?.stopChain()
-                overtaken = pending
+                pending.stop.stop()
                 refinement = nil
                 return
             }

@@ -8,11 +8,6 @@ extension Server {
     /// of the visible snapshot, plus `search {query, matches, shown, partial?}` and `highlights`.
     /// Cancellable until the result is stored.
     func search(_ decoded: SearchRequest) throws(RPCError) -> JSON {
-        // A pass this search overtook and does not start from is stopped.
-        defer {
-            overtaken?.stopChain()
-            overtaken = nil
-        }
         let request = try searchPlan(decoded)
         var source = request.source
         let patchBase = patchBase(source, patchUpdates)

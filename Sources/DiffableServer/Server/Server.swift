@@ -49,10 +49,6 @@ public final class Server {
     /// The exact pass of the last `search` answered partially, until it is
     /// sent or dropped (`Search+Progressive.swift`).
     var refinement: Refinement?
-    /// A refinement overtaken by the `search` being handled, still running
-    /// until that search decides (`progressiveSearch`): narrowed, its answer
-    /// is where the new exact pass starts; else it is stopped.
-    var overtaken: Refinement?
     /// The next request, when it was decoded early (see `DecodedAhead`).
     /// Read and written by the handler thread alone, one access at a time,
     /// so the per-request runtime exclusivity check is left out.

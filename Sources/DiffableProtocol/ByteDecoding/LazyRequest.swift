@@ -96,8 +96,9 @@ package enum LazyRequest {
     /// decoder gives back as it reads (default: whole pages of bodies of at
     /// least `minimumReleasedBodySize`).
     /// `methods`: the methods whose params may stay bytes (the server's
-    /// `Server.lazyParamsMethods`; the transport knows no method).
-    package static func split(_ body: [UInt8], methods: Set<String>,
+    /// `Server.lazyParamsMethods`; the transport knows no method), each for
+    /// bodies of at least `minimumSizes[method]` bytes.
+    package static func split(_ body: [UInt8], methods: Set<String>, minimumSizes: [String: Int] = [:],
                       hintSpacing: Int? = nil, release: ReleasedRuns.Mode? = nil)
     -> (envelope: JSON, params: LazyParams)? {
         body.withUnsafeBufferPointer { buffer -> (envelope: JSON, params: LazyParams)? in
@@ -138,7 +139,8 @@ package enum LazyRequest {
                     // Another method's body is parsed the ordinary way: stop
                     // before validating the rest of it (clients write
                     // `method` before `params`).
-                    if key == "method", case .string(let method) = value, !methods.contains(method) { return nil }
+                    if key == "method", case .string(let method) = value,
+                       !methods.contains(method) || buffer.count < minimumSizes[method] ?? 0 { return nil }
                     members.append((key, value))
                 }
                 v.skipWhitespace()
@@ -150,7 +152,8 @@ package enum LazyRequest {
             v.skipWhitespace()
             guard v.pos == v.end, let paramsRange, buffer[paramsRange.lowerBound] == UInt8(ascii: "{") else { return nil }
             let envelope = JSONObject(members)
-            guard case .string(let method)? = envelope["method"], methods.contains(method) else { return nil }
+            guard case .string(let method)? = envelope["method"], methods.contains(method),
+                  buffer.count >= minimumSizes[method] ?? 0 else { return nil }
             // Smaller requests' memory is reused by the heap: giving it
             // back would only make the next one fault it in again.
             let releasing = release ?? (buffer.count >= minimumReleasedBodySize

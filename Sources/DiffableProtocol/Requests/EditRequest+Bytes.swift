@@ -67,6 +67,11 @@ extension EditRequest {
                 continue
             }
             s.pos = start
+            if let transform = readPatchContent(&s) {
+                ops.append(.op(.transformContent(transform)))
+                continue
+            }
+            s.pos = start
             let index = ops.count
             guard let value = s.skipValue(), let tree = s.tree(value.range),
                   let op = try? EditCodec.decodeOutlineOp(tree, path: "params.ops[\(index)]") else { return nil }
@@ -104,6 +109,93 @@ extension EditRequest {
                     return nil
                 }
             }
+        }
+    }
+
+    /// A `patchContent` op (`op`, `id` and `patch`, each once) whose patch
+    /// ops are well formed; nil for anything else.
+    static func readPatchContent(_ s: inout ByteScanner) -> ContentTransform? {
+        guard s.consume(UInt8(ascii: "{")) else { return nil }
+        var isPatch = false, id: String?, patch: [JSONPatch.Operation]?
+        var isFirst = true
+        while true {
+            switch s.nextMember(isFirst: isFirst) {
+            case .fail:
+                return nil
+            case .end:
+                guard isPatch, let id, let patch else { return nil }
+                return EditCodec.patchContent(id: id, patch)
+            case .member(let key):
+                isFirst = false
+                if s.bytes(key, equal: "op") {
+                    guard !isPatch, let token = s.stringToken(), !token.escaped,
+                          s.bytes(token.inner, equal: "patchContent") else { return nil }
+                    isPatch = true
+                } else if s.bytes(key, equal: "id") {
+                    guard id == nil, s.byte(s.pos) == UInt8(ascii: "\""), let token = s.stringToken(),
+                          let text = s.string(token) else { return nil }
+                    id = text
+                } else if s.bytes(key, equal: "patch") {
+                    guard patch == nil, let read = readPatchOps(&s) else { return nil }
+                    patch = read
+                } else {
+                    return nil
+                }
+            }
+        }
+    }
+
+    /// A JSON Patch array whose ops are each well formed, with their
+    /// members each once; nil for anything else.
+    private static func readPatchOps(_ s: inout ByteScanner) -> [JSONPatch.Operation]? {
+        guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
+        s.pos += 1
+        var ops: [JSONPatch.Operation] = []
+        var isFirst = true
+        while true {
+            guard let more = s.nextElement(isFirst: isFirst) else { return nil }
+            if !more { return ops }
+            isFirst = false
+            guard s.consume(UInt8(ascii: "{")) else { return nil }
+            var name: String?, path: JSONPointer?, from: JSONPointer?, value: JSON?
+            var isFirstMember = true
+            members: while true {
+                switch s.nextMember(isFirst: isFirstMember) {
+                case .fail:
+                    return nil
+                case .end:
+                    break members
+                case .member(let key):
+                    isFirstMember = false
+                    if s.bytes(key, equal: "op") {
+                        guard name == nil, let token = s.stringToken(), !token.escaped else { return nil }
+                        name = s.text(token.inner)
+                    } else if s.bytes(key, equal: "path") || s.bytes(key, equal: "from") {
+                        let isPath = s.bytes(key, equal: "path")
+                        guard (isPath ? path : from) == nil, s.byte(s.pos) == UInt8(ascii: "\""),
+                              let token = s.stringToken(), let text = s.string(token),
+                              let pointer = JSONPointer(text) else { return nil }
+                        if isPath { path = pointer } else { from = pointer }
+                    } else if s.bytes(key, equal: "value") {
+                        guard value == nil, let range = s.skipValue()?.range, let tree = s.tree(range) else { return nil }
+                        value = tree
+                    } else {
+                        return nil
+                    }
+                }
+            }
+            guard let name, let path else { return nil }
+            switch name {
+            case "add" where from == nil: ops.append(.add(path, value ?? .null))
+            case "replace" where from == nil: ops.append(.replace(path, value ?? .null))
+            case "test" where from == nil: ops.append(.test(path, value ?? .null))
+            case "remove" where from == nil && value == nil: ops.append(.remove(path))
+            case "move" where value == nil: ops.append(.move(from: from ?? path, to: path))
+            case "copy" where value == nil: ops.append(.copy(from: from ?? path, to: path))
+            default: return nil
+            }
+            if (name == "add" || name == "replace" || name == "test") && value == nil { return nil }
+            if (name == "move" || name == "copy") && from == nil { return nil }
         }
     }
 

@@ -78,7 +78,7 @@ public final class Server {
     /// Handles one message body (a JSON text); returns the response body to
     /// send, or nil when nothing is to be sent (notifications).
     public func handle(body: [UInt8]) -> [UInt8]? {
-        handle(body: body, lazyFrom: LazyRequest.minimumBodySize)
+        handle(body: body, lazyFrom: Self.smallestLazyBody)
     }
 
     /// `handle(body:)`, splitting off the params of bodies of at least
@@ -87,7 +87,9 @@ public final class Server {
     /// that zeroes what the decoder gives back.
     func handle(body: [UInt8], lazyFrom: Int, hintSpacing: Int? = nil, release: ReleasedRuns.Mode? = nil) -> [UInt8]? {
         if body.count >= lazyFrom,
-           let (envelope, params) = LazyRequest.split(body, methods: Self.lazyParamsMethods, hintSpacing: hintSpacing, release: release) {
+           let (envelope, params) = LazyRequest.split(body, methods: Self.lazyParamsMethods,
+                                                              minimumSizes: lazyFrom == Self.smallestLazyBody ? Self.lazyBodyMinimum : [:],
+                                                              hintSpacing: hintSpacing, release: release) {
             defer { retired.removeAll() }
             return handle(message: envelope, lazyParams: params).map(JSONWriter.bytes)
         }
@@ -219,6 +221,11 @@ public final class Server {
     /// and `edit` (`EditRequest.decode`: a list streaming in as large
     /// `appendItems` batches).
     static let lazyParamsMethods: Set<String> = [ApplyRequest.method, EditRequest.method]
+    /// The smallest body of each of them that is read from its bytes: an
+    /// `apply` from 64 KiB (smaller ones are cheap as trees); an `edit` from
+    /// 1 KiB, so a tick of a hundred `patchContent` ops builds no tree.
+    static let lazyBodyMinimum: [String: Int] = [ApplyRequest.method: LazyRequest.minimumBodySize, EditRequest.method: 1 << 10]
+    static let smallestLazyBody = 1 << 10
 
     func handleNotification(_ method: String, _ params: JSON?) {
         switch method {

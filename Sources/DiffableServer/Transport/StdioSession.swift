@@ -344,7 +344,8 @@ public final class StdioSession: @unchecked Sendable {
             // while it reads them (`ReleasedRuns`) without copying them.
             framed = .body([])
             let started = DispatchTime.now().uptimeNanoseconds
-            if body.count >= LazyRequest.minimumBodySize, let (envelope, params) = LazyRequest.split(body, methods: Server.lazyParamsMethods) {
+            if body.count >= Server.smallestLazyBody,
+               let (envelope, params) = LazyRequest.split(body, methods: Server.lazyParamsMethods, minimumSizes: Server.lazyBodyMinimum) {
                 server.logger.log(.debug, "validated a \(body.count)-byte request in " + Server.milliseconds(since: started))
                 tracer?.record(body, .incoming)
                 body = []

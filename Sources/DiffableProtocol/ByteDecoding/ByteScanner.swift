@@ -184,3 +184,25 @@ package struct ByteScanner {
         return try? JSONParser.parse(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: input[range])))
     }
 }
+
+extension ByteScanner {
+    /// Reads the object at the cursor: `member` is called with each member's
+    /// key (its range), the cursor on the member's value, which it reads,
+    /// answering false to give up. False when the object is malformed or
+    /// `member` gave up; the cursor is then anywhere in it.
+    /// - Complexity: O(bytes of the object) plus what `member` does.
+    package static func readObject(_ s: inout ByteScanner, _ member: (inout ByteScanner, Range<Int>) -> Bool) -> Bool {
+        guard s.consume(UInt8(ascii: "{")) else { return false }
+        var isFirst = true
+        while true {
+            switch s.nextMember(isFirst: isFirst) {
+            case .fail: return false
+            case .end: return true
+            case .member(let key):
+                isFirst = false
+                guard member(&s, key) else { return false }
+            }
+        }
+    }
+}
+

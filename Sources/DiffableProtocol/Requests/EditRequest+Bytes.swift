@@ -27,29 +27,21 @@ extension EditRequest {
     private static func read(_ range: Range<Int>, _ bytes: UnsafeMutableBufferPointer<UInt8>)
     -> (params: Params, ops: [OutlineEditOperation])? {
         var s = ByteScanner(UnsafeBufferPointer(bytes), range: range)
-        guard s.consume(UInt8(ascii: "{")) else { return nil }
         var members: [(String, JSON)] = []
         var ops: [OutlineEditOperation]?
-        var isFirst = true
-        while true {
-            switch s.nextMember(isFirst: isFirst) {
-            case .fail:
-                return nil
-            case .end:
-                guard let ops else { return nil }
-                return (Params(object: JSONObject(members), path: "params"), ops)
-            case .member(let key):
-                isFirst = false
-                if s.bytes(key, equal: "ops") {
-                    guard ops == nil, let read = readOps(&s, bytes) else { return nil }
-                    ops = read
-                    members.append(("ops", .array([])))
-                } else {
-                    guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
-                    members.append((s.text(key), tree))
-                }
+        let read = ByteScanner.readObject(&s) { s, key in
+            if s.bytes(key, equal: "ops") {
+                guard ops == nil, let read = readOps(&s, bytes) else { return false }
+                ops = read
+                members.append(("ops", .array([])))
+            } else {
+                guard let value = s.skipValue(), let tree = s.tree(value.range) else { return false }
+                members.append((s.text(key), tree))
             }
+            return true
         }
+        guard read, let ops else { return nil }
+        return (Params(object: JSONObject(members), path: "params"), ops)
     }
 
     private static func readOps(_ s: inout ByteScanner, _ bytes: UnsafeMutableBufferPointer<UInt8>) -> [OutlineEditOperation]? {
@@ -83,66 +75,50 @@ extension EditRequest {
     /// once); nil for any other op.
     private static func readAppendItems(_ s: inout ByteScanner, _ bytes: UnsafeMutableBufferPointer<UInt8>)
     -> (items: [Item], section: String?)? {
-        guard s.consume(UInt8(ascii: "{")) else { return nil }
         var isAppend = false, section: String?, items: [Item]?
-        var isFirst = true
-        while true {
-            switch s.nextMember(isFirst: isFirst) {
-            case .fail:
-                return nil
-            case .end:
-                guard isAppend, let items else { return nil }
-                return (items, section)
-            case .member(let key):
-                isFirst = false
-                if s.bytes(key, equal: "op") {
-                    guard !isAppend, let token = s.stringToken(), !token.escaped,
-                          s.bytes(token.inner, equal: "appendItems") else { return nil }
-                    isAppend = true
-                } else if s.bytes(key, equal: "section") {
-                    guard section == nil, let value = s.skipValue(), case .string(let id)? = s.tree(value.range) else { return nil }
-                    section = id
-                } else if s.bytes(key, equal: "items") {
-                    guard items == nil, let read = readItems(&s, bytes) else { return nil }
-                    items = read
-                } else {
-                    return nil
-                }
+        let read = ByteScanner.readObject(&s) { s, key in
+            if s.bytes(key, equal: "op") {
+                guard !isAppend, let token = s.stringToken(), !token.escaped,
+                      s.bytes(token.inner, equal: "appendItems") else { return false }
+                isAppend = true
+            } else if s.bytes(key, equal: "section") {
+                guard section == nil, let value = s.skipValue(), case .string(let id)? = s.tree(value.range) else { return false }
+                section = id
+            } else if s.bytes(key, equal: "items") {
+                guard items == nil, let read = readItems(&s, bytes) else { return false }
+                items = read
+            } else {
+                return false
             }
+            return true
         }
+        guard read, isAppend, let items else { return nil }
+        return (items, section)
     }
 
     /// A `patchContent` op (`op`, `id` and `patch`, each once) whose patch
     /// ops are well formed; nil for anything else.
     static func readPatchContent(_ s: inout ByteScanner) -> ContentTransform? {
-        guard s.consume(UInt8(ascii: "{")) else { return nil }
         var isPatch = false, id: String?, patch: [JSONPatch.Operation]?
-        var isFirst = true
-        while true {
-            switch s.nextMember(isFirst: isFirst) {
-            case .fail:
-                return nil
-            case .end:
-                guard isPatch, let id, let patch else { return nil }
-                return EditCodec.patchContent(id: id, patch)
-            case .member(let key):
-                isFirst = false
-                if s.bytes(key, equal: "op") {
-                    guard !isPatch, let token = s.stringToken(), !token.escaped,
-                          s.bytes(token.inner, equal: "patchContent") else { return nil }
-                    isPatch = true
-                } else if s.bytes(key, equal: "id") {
-                    guard id == nil, s.byte(s.pos) == UInt8(ascii: "\""), let token = s.stringToken(),
-                          let text = s.string(token) else { return nil }
-                    id = text
-                } else if s.bytes(key, equal: "patch") {
-                    guard patch == nil, let read = readPatchOps(&s) else { return nil }
-                    patch = read
-                } else {
-                    return nil
-                }
+        let read = ByteScanner.readObject(&s) { s, key in
+            if s.bytes(key, equal: "op") {
+                guard !isPatch, let token = s.stringToken(), !token.escaped,
+                      s.bytes(token.inner, equal: "patchContent") else { return false }
+                isPatch = true
+            } else if s.bytes(key, equal: "id") {
+                guard id == nil, s.byte(s.pos) == UInt8(ascii: "\""), let token = s.stringToken(),
+                      let text = s.string(token) else { return false }
+                id = text
+            } else if s.bytes(key, equal: "patch") {
+                guard patch == nil, let read = readPatchOps(&s) else { return false }
+                patch = read
+            } else {
+                return false
             }
+            return true
         }
+        guard read, isPatch, let id, let patch else { return nil }
+        return EditCodec.patchContent(id: id, patch)
     }
 
     /// A JSON Patch array whose ops are each well formed, with their
@@ -156,46 +132,38 @@ extension EditRequest {
             guard let more = s.nextElement(isFirst: isFirst) else { return nil }
             if !more { return ops }
             isFirst = false
-            guard s.consume(UInt8(ascii: "{")) else { return nil }
             var name: String?, path: JSONPointer?, from: JSONPointer?, value: JSON?
-            var isFirstMember = true
-            members: while true {
-                switch s.nextMember(isFirst: isFirstMember) {
-                case .fail:
-                    return nil
-                case .end:
-                    break members
-                case .member(let key):
-                    isFirstMember = false
-                    if s.bytes(key, equal: "op") {
-                        guard name == nil, let token = s.stringToken(), !token.escaped else { return nil }
-                        name = s.text(token.inner)
-                    } else if s.bytes(key, equal: "path") || s.bytes(key, equal: "from") {
-                        let isPath = s.bytes(key, equal: "path")
-                        guard (isPath ? path : from) == nil, s.byte(s.pos) == UInt8(ascii: "\""),
-                              let token = s.stringToken(), let text = s.string(token),
-                              let pointer = JSONPointer(text) else { return nil }
-                        if isPath { path = pointer } else { from = pointer }
-                    } else if s.bytes(key, equal: "value") {
-                        guard value == nil, let range = s.skipValue()?.range, let tree = s.tree(range) else { return nil }
-                        value = tree
-                    } else {
-                        return nil
-                    }
+            let read = ByteScanner.readObject(&s) { s, key in
+                if s.bytes(key, equal: "op") {
+                    guard name == nil, let token = s.stringToken(), !token.escaped else { return false }
+                    name = s.text(token.inner)
+                } else if s.bytes(key, equal: "path") || s.bytes(key, equal: "from") {
+                    let isPath = s.bytes(key, equal: "path")
+                    guard (isPath ? path : from) == nil, s.byte(s.pos) == UInt8(ascii: "\""),
+                          let token = s.stringToken(), let text = s.string(token),
+                          let pointer = JSONPointer(text) else { return false }
+                    if isPath { path = pointer } else { from = pointer }
+                } else if s.bytes(key, equal: "value") {
+                    guard value == nil, let range = s.skipValue()?.range, let tree = s.tree(range) else { return false }
+                    value = tree
+                } else {
+                    return false
                 }
+                return true
             }
-            guard let name, let path else { return nil }
-            switch name {
-            case "add" where from == nil: ops.append(.add(path, value ?? .null))
-            case "replace" where from == nil: ops.append(.replace(path, value ?? .null))
-            case "test" where from == nil: ops.append(.test(path, value ?? .null))
-            case "remove" where from == nil && value == nil: ops.append(.remove(path))
-            case "move" where value == nil: ops.append(.move(from: from ?? path, to: path))
-            case "copy" where value == nil: ops.append(.copy(from: from ?? path, to: path))
+            guard read, let name, let path else { return nil }
+            // Each op with exactly the members it takes (RFC 6902). `.none`
+            // spelled out: `JSON` is nil-literal expressible, and a `value`
+            // of null is a member all the same.
+            switch (name, value, from) {
+            case ("add", .some(let value), .none): ops.append(.add(path, value))
+            case ("replace", .some(let value), .none): ops.append(.replace(path, value))
+            case ("test", .some(let value), .none): ops.append(.test(path, value))
+            case ("remove", .none, .none): ops.append(.remove(path))
+            case ("move", .none, .some(let from)): ops.append(.move(from: from, to: path))
+            case ("copy", .none, .some(let from)): ops.append(.copy(from: from, to: path))
             default: return nil
             }
-            if (name == "add" || name == "replace" || name == "test") && value == nil { return nil }
-            if (name == "move" || name == "copy") && from == nil { return nil }
         }
     }
 

@@ -66,6 +66,8 @@ import DiffableTestSupport
             #"{"source":"s","ops":[{"op":"patchContent","id":"zz","patch":[{"op":"add","path":"/a","value":1}]}]}"#,
             #"{"source":"s","ops":[{"op":"patchContent","id":"y","patch":[{"op":"add","path":"/a"}]}]}"#,
             #"{"source":"s","ops":[{"op":"patchContent","id":"y","patch":[{"op":"remove","path":"/a","value":1}]}]}"#,
+            #"{"source":"s","ops":[{"op":"patchContent","id":"y","patch":[{"op":"remove","path":"/a","value":null}]}]}"#,
+            #"{"source":"s","ops":[{"op":"patchContent","id":"y","patch":[{"op":"add","path":"/a","value":null}]}]}"#,
             #"{"source":"s","ops":[{"op":"patchContent","id":"y","patch":[{"op":"move","path":"/a"}]}]}"#,
             #"{"source":"s","ops":[{"op":"patchContent","id":"y","patch":[{"op":"add","path":"a","value":1}]}]}"#,
             #"{"source":"s","ops":[{"op":"patchContent","id":"y","patch":[{"op":"add","path":"/a","value":1,"value":2}]}]}"#,
@@ -164,6 +166,8 @@ import DiffableTestSupport
         #expect(read(#"{"op":"patchContent","id":"\u0079","patch":[{"op":"remove","path":"/~1b"}]}"#))
         #expect(!read(#"{"op":"patchContent","id":"y","patch":[{"op":"add","path":"/a"}]}"#))
         #expect(!read(#"{"op":"patchContent","id":"y","patch":[{"op":"remove","path":"/a","value":1}]}"#))
+        #expect(!read(#"{"op":"patchContent","id":"y","patch":[{"op":"remove","path":"/a","value":null}]}"#))
+        #expect(read(#"{"op":"patchContent","id":"y","patch":[{"op":"add","path":"/a","value":null}]}"#))
         #expect(!read(#"{"op":"patchContent","id":"y","patch":[{"op":"copy","path":"/a"}]}"#))
         #expect(!read(#"{"op":"patchContent","id":"y","patch":[{"op":"add","path":"a","value":1}]}"#))
         #expect(!read(#"{"op":"patchContent","id":"y","patch":[{"op":"add","path":"/a","value":1,"value":2}]}"#))

@@ -111,22 +111,43 @@ struct ItemLocationTable: Sendable {
     @discardableResult
     mutating func updateValue(_ location: Location, forKey id: ItemID) -> Location? {
         let hash = id.hashValue
-        if let slot = slot(of: id, hash: hash) {
-            let position = Int(slots[slot] & Self.positionMask) - 1
-            let old = locations[position]
-            locations[position] = location
-            return old
-        }
-        // Used and removed slots together stay at most 3/4 of the table, so
-        // every probe sequence reaches an empty slot: past that, the table
-        // doubles, or (when removals left most of those slots) is rebuilt
-        // at its size.
-        if (count + tombstones + 1) * 4 > slots.count * 3 {
-            rebuildSlots(size: (count + 1) * 2 > slots.count ? slots.count * 2 : slots.count)
+        let tag = Self.tag(hash)
+        // One probe finds the id's slot, or else the first slot an insertion
+        // may take (the first removed one passed, or the empty one that
+        // ends the probe).
+        let mask = slots.count - 1
+        var slot = home(tag)
+        var free: Int?
+        while true {
+            let entry = slots[slot]
+            if entry == 0 { break }
+            if entry == Self.tombstone {
+                if free == nil { free = slot }
+            } else if entry & ~Self.positionMask == tag {
+                let position = Int(entry & Self.positionMask) - 1
+                if ids[position] == id {
+                    let old = locations[position]
+                    locations[position] = location
+                    return old
+                }
+            }
+            slot = (slot &+ 1) & mask
         }
         ids.append(id)
         locations.append(location)
-        place(Self.tag(hash) | UInt64(ids.count))
+        let entry = tag | UInt64(ids.count)
+        // Used and removed slots together stay at most 3/4 of the table, so
+        // every probe sequence reaches an empty slot: past that, the table
+        // doubles, or (when removals left most of those slots) is rebuilt
+        // at its size, and the entry is placed anew.
+        if (count - 1 + tombstones + 1) * 4 > slots.count * 3 {
+            rebuildSlots(size: count * 2 > slots.count ? slots.count * 2 : slots.count)
+            place(entry)
+            return nil
+        }
+        let target = free ?? slot
+        if slots[target] == Self.tombstone { tombstones -= 1 }
+        slots[target] = entry
         return nil
     }
 

@@ -26,7 +26,7 @@ extension Snapshot {
         // Where each appended item's entry is in the index, by where its id
         // bytes are (no two items of a valid edit share them): placing it
         // then hashes no id again.
-        var entries: [IDBytesSpot: Int] = [:]
+        var entries = AppendedEntries()
         var landed: [(section: String, placements: [ItemList.Placement])] = []
         for (number, op) in ops.enumerated() {
             guard case .appendItems(let items, let sectionID) = op else { return nil }
@@ -62,7 +62,7 @@ extension Snapshot {
                     throw failure(.duplicateItem, Self.conflictingIDs(items, added: added, index: index))
                 }
                 insertedIDs.append(item.itemID)
-                entries[item.itemID.bytesSpot] = index.locationOfItem.count - 1
+                entries.add(item.itemID, entry: index.locationOfItem.count - 1)
             }
 
             var placements: [ItemList.Placement]? = []
@@ -83,7 +83,7 @@ extension Snapshot {
         for (section, placements) in landed {
             for placement in placements {
                 let location = EditIndex.Location(section: section, chunk: placement.chunk)
-                if let entry = entries[placement.id.bytesSpot] {
+                if let entry = entries.entry(of: placement.id) {
                     index.locationOfItem.setLocation(location, ofEntryAt: entry)
                 } else {
                     index.locationOfItem[placement.id] = location
@@ -106,6 +106,57 @@ extension Snapshot {
             repeated.append(item.id)
         }
         return repeated
+    }
+}
+
+/// The index entry of each item an append adds, found by where its id's
+/// bytes are (its arena and offset: no two ids of one edit share them).
+///
+/// Ids decoded from one request lie in one arena in the order of their
+/// items, so the entries are kept as runs: an arena, the ascending offsets
+/// of its ids and the entry of the first. Finding an entry is then a
+/// binary search in a run, with no hashing; ids that do not continue a run
+/// (ids made one by one, runs past a few) go to a dictionary.
+struct AppendedEntries {
+    private struct Run {
+        let arena: ObjectIdentifier
+        var starts: [UInt32]
+        let firstEntry: Int
+    }
+    private var runs: [Run] = []
+    private var others: [IDBytesSpot: Int] = [:]
+    private static let maximumRuns = 8
+
+    /// Records `id`'s entry. - Complexity: amortized O(1)
+    mutating func add(_ id: ItemID, entry: Int) {
+        guard let arena = id.arena.map({ ObjectIdentifier($0.storage) }) else {
+            others[id.bytesSpot] = entry
+            return
+        }
+        if let last = runs.indices.last, runs[last].arena == arena, let previous = runs[last].starts.last,
+           id.start > previous, runs[last].firstEntry + runs[last].starts.count == entry {
+            runs[last].starts.append(id.start)
+        } else if runs.count < Self.maximumRuns {
+            runs.append(Run(arena: arena, starts: [id.start], firstEntry: entry))
+        } else {
+            others[id.bytesSpot] = entry
+        }
+    }
+
+    /// The entry recorded for an id at the same place as `id`, if any.
+    /// - Complexity: O(log(ids of its run)), or O(1) expected.
+    func entry(of id: ItemID) -> Int? {
+        if let arena = id.arena.map({ ObjectIdentifier($0.storage) }) {
+            for run in runs where run.arena == arena {
+                var low = 0, high = run.starts.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if run.starts[mid] < id.start { low = mid + 1 } else { high = mid }
+                }
+                if low < run.starts.count, run.starts[low] == id.start { return run.firstEntry + low }
+            }
+        }
+        return others.isEmpty ? nil : others[id.bytesSpot]
     }
 }
 

@@ -402,6 +402,21 @@ final class CompactSegment: @unchecked Sendable {
 
     /// Calls `body` with the `SearchIndex` index of every entry, ascending.
     /// - Complexity: O(count)
+    /// Calls `body` with each entry's index in the `SearchIndex` that is
+    /// at least `first`, ascending.
+    /// - Complexity: O(1) for a segment with none, else O(count)
+    func forEachIndex(from first: Int, _ body: (Int) -> Void) {
+        guard count > 0, indexOfEntry(count - 1) >= first else { return }
+        forEachIndex { if $0 >= first { body($0) } }
+    }
+
+    /// The index in the `SearchIndex` of entry `k`.
+    /// - Complexity: O(1)
+    func indexOfEntry(_ k: Int) -> Int {
+        let p = positions.map { $0[k] } ?? k
+        return textIds.map { $0[p] } ?? p
+    }
+
     @inline(__always) func forEachIndex(_ body: (Int) -> Void) {
         if let positions {
             if let textIds { for p in positions { body(textIds[p]) } } else { for p in positions { body(p) } }

@@ -15,6 +15,13 @@ struct IndexSplice: Sendable {
     /// How the number of texts changes.
     var countChange: Int { inserted.count - removed.count }
 
+    /// Whether the splice only adds texts after the first `count` (which
+    /// then keep their positions): a list streaming in.
+    /// - Complexity: O(1)
+    func onlyAppends(after count: Int) -> Bool {
+        removed.isEmpty && (inserted.first.map { $0.at >= count } ?? true)
+    }
+
     /// Removed plus inserted texts.
     var changeCount: Int { removed.count + inserted.count }
 

@@ -31,11 +31,15 @@ public struct SearchMatchSet: Sendable {
     /// The shortest texts of `universe`, found by the first scan that
     /// probed it and shared along the chain (`SearchIndex.probedFloor`).
     let probeTexts: ProbeTexts
+    /// The best hits among these matches, when a window's ranking found
+    /// them (see `RankedHits`); kept through appends.
+    let ranked: RankedHits?
 
     init(query: SearchQuery, indexCount: Int, segments: [CompactSegment], pool: SegmentPool,
          copying: BackgroundBuild<[CompactSegment]>? = nil, tailing: TailWork? = nil, universe: Range<Int>? = nil,
-         best: [Int] = [], probeTexts: ProbeTexts = ProbeTexts()) {
+         best: [Int] = [], probeTexts: ProbeTexts = ProbeTexts(), ranked: RankedHits? = nil) {
         self.query = query
+        self.ranked = ranked
         self.probeTexts = probeTexts
         self.universe = universe
         self.best = universe == nil ? [] : best
@@ -47,7 +51,7 @@ public struct SearchMatchSet: Sendable {
     }
 
     /// Number of matches.
-    /// - Complexity: O(segments) (at most 2).
+    /// - Complexity: O(segments)
     public var count: Int { segments.reduce(0) { $0 + $1.count } }
 
     /// The matching indices, ascending.
@@ -69,6 +73,27 @@ public struct SearchMatchSet: Sendable {
             }
         }
         return out
+    }
+}
+
+/// The best hits of a match set's query among its matches, as a window's
+/// ranking found them: the best `rankOnly` (in the query's order) of the
+/// matches at positions below `through`. Matches at `through` or after
+/// (appended since) are not ranked yet.
+struct RankedHits: Sendable {
+    /// The query they were ranked for (order, scheme and tie-breaks too).
+    let query: SearchQuery
+    let rankOnly: Int
+    let hits: [SearchHit]
+    let through: Int
+}
+
+extension SearchMatchSet {
+    /// This set with `ranked` for its known hits.
+    func ranking(_ ranked: RankedHits?) -> SearchMatchSet {
+        SearchMatchSet(query: query, indexCount: indexCount, segments: segments, pool: pool, copying: copying,
+                       tailing: tailing, universe: universe, best: ranked?.hits.map(\.index) ?? best,
+                       probeTexts: probeTexts, ranked: ranked)
     }
 }
 
@@ -150,12 +175,42 @@ extension SearchIndex {
                                      universe: universe, probes: previous?.best ?? [], probeTexts: probeTexts,
                                      narrowedFrom: narrowedFrom)
         let copying = SearchMatchSet.copying(segments)
+        var ranked: RankedHits?
+        if let rankOnly, scoring, query.order == .score, query.limit == nil, query.stop?.isStopped != true {
+            ranked = RankedHits(query: query, rankOnly: rankOnly, hits: result.hits, through: count)
+        }
         return NarrowingResult(hits: result.hits,
                                matches: SearchMatchSet(query: query, indexCount: count, segments: segments,
                                                        pool: pool, copying: copying,
                                                        tailing: SearchMatchSet.tailing(segments, after: copying),
                                                        universe: universe, best: result.hits.map(\.index),
-                                                       probeTexts: probeTexts))
+                                                       probeTexts: probeTexts, ranked: ranked))
+    }
+
+    /// `evaluate(query, narrowing: set, …, rankOnly: rankOnly)` for the
+    /// same query's match set when its best hits are known (`set.ranked`,
+    /// ranked for this query and `rankOnly`): only those hits and the
+    /// matches added after them are ranked, since the best `rankOnly` of
+    /// all the matches are among them. The set is kept, with these hits.
+    /// Nil when the known hits do not apply.
+    ///
+    /// This is what makes a list streaming in under a ranked query cost
+    /// its batch, not its length: each batch ranks the window's hits and
+    /// the batch's matches.
+    /// - Complexity: O((rankOnly + matches added) × L), plus O(segments)
+    ///   and the ids of the segments holding added matches.
+    func reranking(_ query: SearchQuery, from set: SearchMatchSet, rankOnly: Int) -> NarrowingResult? {
+        guard let ranked = set.ranked, ranked.query == query, ranked.rankOnly == rankOnly, set.indexCount == count,
+              query.order == .score, query.limit == nil else { return nil }
+        var candidates = ranked.hits.map(\.index).sorted()
+        if ranked.through < count {
+            for segment in set.segments { segment.forEachIndex(from: ranked.through) { candidates.append($0) } }
+        }
+        let result = run(query, source: .index(normalized(candidates)), keepMatches: false, scoring: true,
+                         compact: false, rankOnly: rankOnly).result
+        let kept = query.stop?.isStopped == true ? nil
+            : RankedHits(query: query, rankOnly: rankOnly, hits: result.hits, through: count)
+        return NarrowingResult(hits: result.hits, matches: set.ranking(kept))
     }
 
     /// When fuzzy matching of `query` can resume where `previous` (whose

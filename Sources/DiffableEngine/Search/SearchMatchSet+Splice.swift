@@ -1,4 +1,8 @@
 extension SearchMatchSet {
+    /// The most segments a set moved through appends shares before it is
+    /// copied into one.
+    static let maximumSharedSegments = 8
+
     /// This set moved through an edit: the same query's matches in the
     /// index `splice` makes of this set's index, given the inserted texts
     /// that match (`inserted`: positions after the splice, ascending, each
@@ -13,10 +17,31 @@ extension SearchMatchSet {
     ///
     /// Inserted texts get no resume position (a fuzzy query extending this
     /// one matches them from scratch).
-    /// - Complexity: O(matches + their bytes + changes)
+    ///
+    /// When the splice only appends (a list streaming in), the matches keep
+    /// their positions: their segments are shared, not copied, and the
+    /// inserted matches get a segment of their own, so a batch costs
+    /// O(its matches) however long the list. Past `maximumSharedSegments`
+    /// segments the set is copied into one again (a scan reads a few long
+    /// segments best).
+    /// - Complexity: O(matches + their bytes + changes); O(inserted
+    ///   matches' bytes) for an append while the segments are few.
     func translated(through splice: IndexSplice, inserted: [(at: Int, text: String?)]) -> SearchMatchSet? {
         // Copies and resume positions made in the background, once done.
         let segments = scanSegments
+        if splice.onlyAppends(after: indexCount), segments.count < Self.maximumSharedSegments {
+            var shared = segments
+            if !inserted.isEmpty {
+                let bytes = inserted.reduce(0) { $0 + ($1.text?.utf8.count ?? 0) }
+                var builder = SegmentBuilder(texts: inserted.count, bytes: bytes, pool: pool)
+                SearchIndex(texts: inserted.map(\.text)).withTable { table in
+                    for (k, entry) in inserted.enumerated() { builder.append(table, k, id: entry.at, resume: -1) }
+                }
+                shared.append(builder.build())
+            }
+            return SearchMatchSet(query: query, indexCount: indexCount + splice.countChange, segments: shared, pool: pool,
+                                  ranked: ranked)
+        }
         // Every entry's index before the splice, in order (segments are
         // consecutive runs of the index).
         var oldIDs: [Int] = []
@@ -54,6 +79,6 @@ extension SearchMatchSet {
         }
         appendInserted(before: Int.max)
         return SearchMatchSet(query: query, indexCount: indexCount + splice.countChange, segments: [builder.build()],
-                              pool: pool)
+                              pool: pool, ranked: splice.onlyAppends(after: indexCount) ? ranked : nil)
     }
 }

@@ -283,6 +283,11 @@ extension DataSource {
         let result: NarrowingResult
         if unranked, recent.isSameQuery, let same = recent.set {
             result = NarrowingResult(hits: [], matches: same.reused(for: search.query))
+        } else if let rankOnly, recent.isSameQuery, let same = recent.set,
+                  let reranked = index.reranking(search.query, from: same, rankOnly: rankOnly) {
+            // The same ranked query (a list appended to, a Backspace): its
+            // window's hits and the matches added since are all it ranks.
+            result = reranked
         } else {
             result = index.evaluate(search.query, narrowing: previous, among: candidates, within: candidateRange,
                                     rankOnly: rankOnly, scoring: !unranked, pool: searchCache.pool)

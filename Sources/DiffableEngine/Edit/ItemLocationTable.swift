@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Item id → location in the snapshot: the map an `EditIndex` keeps of a
 /// million items, built once and updated by every edit.
 ///
@@ -110,7 +112,47 @@ struct ItemLocationTable: Sendable {
     /// - Complexity: O(1) expected (amortized when it grows).
     @discardableResult
     mutating func updateValue(_ location: Location, forKey id: ItemID) -> Location? {
-        let hash = id.hashValue
+        updateValue(location, forKey: id, hash: id.hashValue)
+    }
+
+    /// Makes room for `count` entries in all, so that adding up to that many
+    /// neither grows nor rebuilds the slots.
+    /// - Complexity: amortized O(1) per entry added.
+    mutating func reserveCapacity(_ count: Int) {
+        if (count + tombstones) * 4 > slots.count * 3 {
+            var size = slots.count
+            while count * 2 > size { size <<= 1 }
+            rebuildSlots(size: size)
+        }
+        // At least doubling, as appending would (an exact reserve would
+        // copy every entry on every batch).
+        if count > ids.capacity { ids.reserveCapacity(Swift.max(count, 2 * ids.capacity)) }
+        if count > locations.capacity { locations.reserveCapacity(Swift.max(count, 2 * locations.capacity)) }
+    }
+
+    /// Reads the first slot each of `hashes` probes, so that the inserts
+    /// that follow find those slots in the cache. At a million entries the
+    /// slots span megabytes, and an insert waits for its slot before it can
+    /// go on; these loads depend on nothing, so the processor overlaps
+    /// them, and a batch of inserts waits for memory about once instead of
+    /// once per id.
+    /// - Complexity: O(hashes)
+    func prefetchSlots(_ hashes: [Int]) {
+        let mask = slots.count - 1
+        var seen: UInt64 = 0
+        slots.withUnsafeBufferPointer { slots in
+            for hash in hashes { seen ^= slots[Int(truncatingIfNeeded: UInt64(truncatingIfNeeded: hash) >> 32) & mask] }
+        }
+        // Stored where the optimizer cannot see it unused, so the loads stay.
+        Self.prefetched.store(seen, ordering: .relaxed)
+    }
+
+    private static let prefetched = Atomic<UInt64>(0)
+
+    /// `updateValue(_:forKey:)` with `id`'s hash already computed.
+    /// - Complexity: O(1) expected (amortized when it grows).
+    @discardableResult
+    mutating func updateValue(_ location: Location, forKey id: ItemID, hash: Int) -> Location? {
         let tag = Self.tag(hash)
         // One probe finds the id's slot, or else the first slot an insertion
         // may take (the first removed one passed, or the empty one that

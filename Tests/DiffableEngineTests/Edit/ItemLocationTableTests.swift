@@ -23,6 +23,14 @@ import DiffableTestSupport
                 #expect(table.removeValue(forKey: id) == model.removeValue(forKey: id), "seed \(seed) step \(step)")
             case 8:
                 table[id] = nil; model[id] = nil
+            case 9 where step % 5 == 0:
+                // A batch's way in: room reserved, slots prefetched, the
+                // hash given.
+                table.reserveCapacity(table.count + Int.random(in: 0..<64, using: &rng))
+                table.prefetchSlots([id.hashValue])
+                let location = EditIndex.Location(section: "b\(step % 3)", chunk: step % 5)
+                #expect(table.updateValue(location, forKey: id, hash: id.hashValue) == model.updateValue(location, forKey: id),
+                        "seed \(seed) step \(step)")
             default:
                 #expect(table[id] == model[id], "seed \(seed) step \(step)")
             }

@@ -149,17 +149,33 @@ struct AppendedEntries {
         }
     }
 
+    /// Where the last entry found is (run, position): placements come
+    /// mostly in row order, so the next one is usually the next id.
+    private var last = (run: 0, position: -1)
+
     /// The entry recorded for an id at the same place as `id`, if any.
-    /// - Complexity: O(log(ids of its run)), or O(1) expected.
-    func entry(of id: ItemID) -> Int? {
-        if let arena = id.arena.map({ ObjectIdentifier($0.storage) }) {
-            for run in runs where run.arena == arena {
-                var low = 0, high = run.starts.count
-                while low < high {
-                    let mid = (low + high) / 2
-                    if run.starts[mid] < id.start { low = mid + 1 } else { high = mid }
-                }
-                if low < run.starts.count, run.starts[low] == id.start { return run.firstEntry + low }
+    /// - Complexity: O(1) for the id after the last one found, else
+    ///   O(log(ids of its run)), or O(1) expected.
+    mutating func entry(of id: ItemID) -> Int? {
+        guard let arena = id.arena.map({ ObjectIdentifier($0.storage) }) else {
+            return others.isEmpty ? nil : others[id.bytesSpot]
+        }
+        if runs.indices.contains(last.run), runs[last.run].arena == arena {
+            let next = last.position + 1
+            if next < runs[last.run].starts.count, runs[last.run].starts[next] == id.start {
+                last.position = next
+                return runs[last.run].firstEntry + next
+            }
+        }
+        for (r, run) in runs.enumerated() where run.arena == arena {
+            var low = 0, high = run.starts.count
+            while low < high {
+                let mid = (low + high) / 2
+                if run.starts[mid] < id.start { low = mid + 1 } else { high = mid }
+            }
+            if low < run.starts.count, run.starts[low] == id.start {
+                last = (r, low)
+                return run.firstEntry + low
             }
         }
         return others.isEmpty ? nil : others[id.bytesSpot]

@@ -119,18 +119,29 @@ extension DataSource {
         var inScope = [Bool](repeating: false, count: snapshot.sections.count)
         for s in scoped where inScope.indices.contains(s) { inScope[s] = true }
         let total = starts.last ?? 0
-        let candidates = splice.inserted.filter { entry in
-            entry.at >= 0 && entry.at < total && inScope[section(ofFlat: entry.at, starts: starts)]
+        let inserted = splice.inserted
+        // The inserted entries in scope, by their place in `inserted` (their
+        // texts are not copied until they match); every section in scope
+        // needs no section lookup.
+        let everySection = scoped.count == snapshot.sections.count
+        var candidates: [Int] = []
+        candidates.reserveCapacity(inserted.count)
+        for k in inserted.indices {
+            let at = inserted[k].at
+            if at >= 0 && at < total && (everySection || inScope[section(ofFlat: at, starts: starts)]) {
+                candidates.append(k)
+            }
         }
         if searchCache.appendPendingTextsInPlace(), let index = searchCache.index, index.count == total {
             // Both ascending: each match is the next candidate at its place.
             var next = 0
-            return index.matchingIndices(query, among: candidates.map(\.at)).compactMap { at in
-                while next < candidates.count && candidates[next].at < at { next += 1 }
-                return next < candidates.count && candidates[next].at == at ? candidates[next] : nil
+            return index.matchingIndices(query, among: candidates.map { inserted[$0].at }).compactMap { at in
+                while next < candidates.count && inserted[candidates[next]].at < at { next += 1 }
+                return next < candidates.count && inserted[candidates[next]].at == at ? inserted[candidates[next]] : nil
             }
         }
-        return SearchIndex(texts: candidates.map(\.text)).matchingIndices(query, among: nil).map { candidates[$0] }
+        return SearchIndex(texts: candidates.map { inserted[$0].text }).matchingIndices(query, among: nil)
+            .map { inserted[candidates[$0]] }
     }
 
     /// Moves `oldMatches` (the newest match set before the edit) through

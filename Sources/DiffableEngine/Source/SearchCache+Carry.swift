@@ -62,12 +62,6 @@ extension SearchCache {
                   path.row >= 0, path.row < old.sections[path.section].items.count else { return nil }
             return sectionStarts[path.section] + path.row
         }
-        func newEntry(_ path: ItemPath) -> (at: Int, text: String?, id: ItemID)? {
-            guard new.sections.indices.contains(path.section),
-                  path.row >= 0, path.row < new.sections[path.section].items.count else { return nil }
-            let item = new.sections[path.section].items[path.row]
-            return (newStarts[path.section] + path.row, text(of: item), item.itemID)
-        }
         // A changed row (reload, reconfigure) leaves and comes back with its
         // new text, as UIKit's batch reads a reload.
         var removedPaths = changes.itemDeletes + changes.itemMoves.map(\.from)
@@ -87,13 +81,28 @@ extension SearchCache {
         // Only inserts can make a non-item id an item.
         let nonItem = itemMemo.knownNonItem.map(ItemID.init)
         var insertedNonItem = false
-        for path in insertedPaths {
-            guard let entry = newEntry(path) else { return nil }
-            inserted.append((entry.at, entry.text))
-            if let nonItem, entry.id == nonItem { insertedNonItem = true }
+        // In row order, each section's rows read through one reader (no
+        // chunk lookup or retain per row: a batch appended to a million).
+        insertedPaths.sort()
+        var k = 0
+        while k < insertedPaths.count {
+            let s = insertedPaths[k].section
+            guard new.sections.indices.contains(s) else { return nil }
+            var end = k + 1
+            while end < insertedPaths.count && insertedPaths[end].section == s { end += 1 }
+            let read = new.sections[s].items.withReader { reader -> Bool in
+                for path in insertedPaths[k..<end] {
+                    guard path.row >= 0, path.row < reader.count else { return false }
+                    let item = reader[path.row]
+                    inserted.append((newStarts[s] + path.row, text(of: item)))
+                    if let nonItem, item.itemID == nonItem { insertedNonItem = true }
+                }
+                return true
+            }
+            guard read else { return nil }
+            k = end
         }
         removed.sort()
-        inserted.sort { $0.at < $1.at }
 
         let splice = IndexSplice(removed: removed, inserted: inserted)
         let pending = pendingSplice.map { $0.followed(by: splice) } ?? splice

@@ -26,16 +26,25 @@ extension SearchMatchSet {
     /// segments best).
     /// - Complexity: O(matches + their bytes + changes); O(inserted
     ///   matches' bytes) for an append while the segments are few.
-    func translated(through splice: IndexSplice, inserted: [(at: Int, text: String?)]) -> SearchMatchSet? {
+    /// `index`: the index after the splice, when it already holds the
+    /// inserted texts: they are copied from it instead of being indexed
+    /// again.
+    func translated(through splice: IndexSplice, inserted: [(at: Int, text: String?)],
+                    index: SearchIndex? = nil) -> SearchMatchSet? {
         // Copies and resume positions made in the background, once done.
         let segments = scanSegments
+        // Where the inserted texts are: the spliced index, at their
+        // positions, or an index of their own.
+        let spliced = index.flatMap { $0.count == indexCount + splice.countChange ? $0 : nil }
+        let added = spliced ?? SearchIndex(texts: inserted.map(\.text))
+        func row(_ k: Int) -> Int { spliced == nil ? k : inserted[k].at }
         if splice.onlyAppends(after: indexCount), segments.count < Self.maximumSharedSegments {
             var shared = segments
             if !inserted.isEmpty {
                 let bytes = inserted.reduce(0) { $0 + ($1.text?.utf8.count ?? 0) }
                 var builder = SegmentBuilder(texts: inserted.count, bytes: bytes, pool: pool)
-                SearchIndex(texts: inserted.map(\.text)).withTable { table in
-                    for (k, entry) in inserted.enumerated() { builder.append(table, k, id: entry.at, resume: -1) }
+                added.withTable { table in
+                    for (k, entry) in inserted.enumerated() { builder.append(table, row(k), id: entry.at, resume: -1) }
                 }
                 shared.append(builder.build())
             }
@@ -52,14 +61,13 @@ extension SearchMatchSet {
             bytes += segment.averageTextBytes * segment.count
         }
         guard let newIDs = splice.translatingKeepingRemoved(oldIDs) else { return nil }
-        let added = SearchIndex(texts: inserted.map(\.text))
         var builder = SegmentBuilder(texts: newIDs.count + inserted.count, bytes: bytes + 32 * inserted.count, pool: pool)
         var next = 0  // into `inserted`
         func appendInserted(before id: Int) {
             guard next < inserted.count && inserted[next].at < id else { return }
             added.withTable { table in
                 while next < inserted.count && inserted[next].at < id {
-                    builder.append(table, next, id: inserted[next].at, resume: -1)
+                    builder.append(table, row(next), id: inserted[next].at, resume: -1)
                     next += 1
                 }
             }

@@ -153,7 +153,11 @@ extension DataSource {
         guard let search, let oldMatches, oldMatches.scope == search.scope, oldMatches.matches.query == search.query
         else { return }
         let set = oldMatches.matches
-        searchCache.movedMatches = (search.scope, BackgroundBuild { set.translated(through: splice, inserted: matching) })
+        // The index, when the splice is in it, has the inserted texts.
+        let index = searchCache.pendingSplice == nil ? searchCache.index : nil
+        searchCache.movedMatches = (search.scope, BackgroundBuild {
+            set.translated(through: splice, inserted: matching, index: index)
+        })
     }
 
     /// `moveMatches` for a search that is searched again after the edit

@@ -60,22 +60,24 @@ struct BonusMasks: Sendable, Equatable {
                         }
                         let units = table.foldedText(i)
                         let classes = table.classBytes(i)
-                        var masks = BonusMasks(white: 0, boundary: 0, any: 0, pairs: 0)
+                        let n = min(units.count, classes.count)
+                        var white: UInt32 = 0, boundary: UInt32 = 0, any: UInt32 = 0, pairs: UInt32 = 0
                         var prev = Int(CharClass.white)
-                        var previousUnit: UInt8?
-                        for j in 0..<min(units.count, classes.count) {
-                            if let previousUnit { masks.pairs |= pairBit(previousUnit, units[j]) }
-                            previousUnit = units[j]
-                            let cur = Int(cls[Int(classes[j])])
-                            let b = max(Int(bonusTable[prev &* 8 &+ cur]), Int(pathNonWord[Int(classes[j])]))
+                        // Without a branch on the bonus: word starts come
+                        // every few bytes, too irregularly to predict.
+                        for j in 0..<n {
+                            let unit = units[j]
+                            let byte = Int(classes[j])
+                            let cur = Int(cls[byte])
+                            let b = max(Int(bonusTable[prev &* 8 &+ cur]), Int(pathNonWord[byte]))
                             prev = cur
-                            guard b > 0 else { continue }
-                            let bit = buckets[Int(units[j])]
-                            masks.any |= bit
-                            if b >= FuzzyScoring.boundary { masks.boundary |= bit }
-                            if b >= FuzzyScoring.boundaryWhite { masks.white |= bit }
+                            let bit = buckets[Int(unit)]
+                            any |= b > 0 ? bit : 0
+                            boundary |= b >= FuzzyScoring.boundary ? bit : 0
+                            white |= b >= FuzzyScoring.boundaryWhite ? bit : 0
+                            if j > 0 { pairs |= pairBit(units[j &- 1], unit) }
                         }
-                        out.append(masks)
+                        out.append(BonusMasks(white: white, boundary: boundary, any: any, pairs: pairs))
                     }
                 }
                 }

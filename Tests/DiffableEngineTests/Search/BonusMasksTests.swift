@@ -53,6 +53,38 @@ import DiffableTestSupport
         #expect(scored > 1000)
     }
 
+    /// Each text's masks hold exactly the buckets of its bytes at each
+    /// bonus (the best any scheme gives there, `CharClass.boundBonus`) and
+    /// the Bloom bits of its adjacent pairs; non-ASCII texts bound nothing.
+    @Test(arguments: [4, 5] as [UInt64])
+    func masksAreEachBytesBestBonus(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let texts = (0..<600).map { k in k % 50 == 0 ? "É" + Self.text(&rng) : Self.text(&rng) }
+        let index = SearchIndex(texts: texts)
+        index.withTable { table in
+            for i in texts.indices {
+                guard table.isASCII(i) else {
+                    #expect(index.bonusMasks[i] == .unknown, "\"\(texts[i])\"")
+                    continue
+                }
+                let units = Array(table.foldedText(i)), classes = Array(table.classBytes(i))
+                var expected = BonusMasks(white: 0, boundary: 0, any: 0, pairs: 0)
+                var previous = CharClass.white
+                for (j, unit) in units.enumerated() {
+                    let current = CharClass.of(byte: classes[j])
+                    let bonus = CharClass.boundBonus(prev: previous, cur: current, byte: classes[j])
+                    previous = current
+                    let bit = BonusMasks.bucket[Int(unit)]
+                    if bonus > 0 { expected.any |= bit }
+                    if bonus >= FuzzyScoring.boundary { expected.boundary |= bit }
+                    if bonus >= FuzzyScoring.boundaryWhite { expected.white |= bit }
+                    if j > 0 { expected.pairs |= BonusMasks.pairBit(units[j - 1], unit) }
+                }
+                #expect(index.bonusMasks[i] == expected, "\"\(texts[i])\"")
+            }
+        }
+    }
+
     /// A word start of the query's first letter is seen; its absence too.
     @Test func masksSeeWordStarts() {
         let index = SearchIndex(texts: ["src/graph_view", "xgrx", "Éé"])

@@ -138,10 +138,9 @@ struct ItemLocationTable: Sendable {
     /// once per id.
     /// - Complexity: O(hashes)
     func prefetchSlots(_ hashes: [Int]) {
-        let mask = slots.count - 1
         var seen: UInt64 = 0
         slots.withUnsafeBufferPointer { slots in
-            for hash in hashes { seen ^= slots[Int(truncatingIfNeeded: UInt64(truncatingIfNeeded: hash) >> 32) & mask] }
+            for hash in hashes { seen ^= slots[home(Self.tag(hash))] }
         }
         // Stored where the optimizer cannot see it unused, so the loads stay.
         Self.prefetched.store(seen, ordering: .relaxed)
@@ -182,7 +181,7 @@ struct ItemLocationTable: Sendable {
         // every probe sequence reaches an empty slot: past that, the table
         // doubles, or (when removals left most of those slots) is rebuilt
         // at its size, and the entry is placed anew.
-        if (count - 1 + tombstones + 1) * 4 > slots.count * 3 {
+        if (count + tombstones) * 4 > slots.count * 3 {
             rebuildSlots(size: count * 2 > slots.count ? slots.count * 2 : slots.count)
             place(entry)
             return nil

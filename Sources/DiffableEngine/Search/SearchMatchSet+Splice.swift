@@ -37,14 +37,15 @@ extension SearchMatchSet {
         // positions, or an index of their own.
         let spliced = index.flatMap { $0.count == indexCount + splice.countChange ? $0 : nil }
         let added = spliced ?? SearchIndex(texts: inserted.map(\.text))
-        func row(_ k: Int) -> Int { spliced == nil ? k : inserted[k].at }
+        // The row of `added` holding inserted text `k`.
+        func insertedRow(_ k: Int) -> Int { spliced == nil ? k : inserted[k].at }
         if splice.onlyAppends(after: indexCount), segments.count < Self.maximumSharedSegments {
             var shared = segments
             if !inserted.isEmpty {
                 let bytes = inserted.reduce(0) { $0 + ($1.text?.utf8.count ?? 0) }
                 var builder = SegmentBuilder(texts: inserted.count, bytes: bytes, pool: pool)
                 added.withTable { table in
-                    for (k, entry) in inserted.enumerated() { builder.append(table, row(k), id: entry.at, resume: -1) }
+                    for (k, entry) in inserted.enumerated() { builder.append(table, insertedRow(k), id: entry.at, resume: -1) }
                 }
                 shared.append(builder.build())
             }
@@ -67,7 +68,7 @@ extension SearchMatchSet {
             guard next < inserted.count && inserted[next].at < id else { return }
             added.withTable { table in
                 while next < inserted.count && inserted[next].at < id {
-                    builder.append(table, row(next), id: inserted[next].at, resume: -1)
+                    builder.append(table, insertedRow(next), id: inserted[next].at, resume: -1)
                     next += 1
                 }
             }

@@ -98,22 +98,9 @@ extension FzfTerm {
         if table.isNil(i) { return nil }
         if table.isASCII(i) {
             guard pattern.isASCII else { return nil }
-            let units = pattern.caseSensitive ? table.original(i) : table.foldedText(i)
-            // Most texts fail the term's placement before their bonuses
-            // are computed.
-            guard bytes.withUnsafeBufferPointer({ possible(units, $0) }) else { return nil }
-            let classes = table.classBytes(i)
-            ws.reserveColumns(units.count)
-            let bonus = ws.bonus
-            let cls = scheme.asciiClass, bt = scheme.bonus
-            var prev = Int(scheme.initialClass)
-            for j in 0..<classes.count {
-                let cur = Int(cls[Int(classes[j])])
-                bonus[j] = bt[prev &* 8 &+ cur]
-                prev = cur
-            }
-            return bytes.withUnsafeBufferPointer { p in
-                run(text: units, bonus: bonus, pattern: p, scheme: scheme, forward: forward, workspace: ws)
+            return bytes.withUnsafeBufferPointer {
+                Self.matchASCII(type, caseSensitive: pattern.caseSensitive, bytes: $0, table, i, scheme: scheme,
+                                forward: forward, workspace: ws)
             }
         }
         let n = ws.load(table, i, pattern: pattern, scheme: scheme)
@@ -121,6 +108,31 @@ extension FzfTerm {
             run(text: UnsafeBufferPointer(start: ws.units, count: n), bonus: ws.bonus, pattern: p,
                 scheme: scheme, forward: forward, workspace: ws)
         }
+    }
+
+    /// `match` of an ASCII term (its compared bytes `p`) of type `type` in
+    /// ASCII text `i`: the bytes compared as the term compares them
+    /// (folded unless case-sensitive), placed first, then scored.
+    /// - Complexity: O(length × term length)
+    @inline(__always)
+    static func matchASCII(_ type: FzfTermType, caseSensitive: Bool, bytes p: UnsafeBufferPointer<UInt8>,
+                           _ table: TextTable, _ i: Int, scheme: FzfBonusTable, forward: Bool,
+                           workspace ws: FuzzyWorkspace) -> FzfAlgo.Span? {
+        let units = caseSensitive ? table.original(i) : table.foldedText(i)
+        // Most texts fail the term's placement before their bonuses are
+        // computed.
+        guard possible(type, units, p) else { return nil }
+        let classes = table.classBytes(i)
+        ws.reserveColumns(units.count)
+        let bonus = ws.bonus
+        let cls = scheme.asciiClass, bt = scheme.bonus
+        var prev = Int(scheme.initialClass)
+        for j in 0..<classes.count {
+            let cur = Int(cls[Int(classes[j])])
+            bonus[j] = bt[prev &* 8 &+ cur]
+            prev = cur
+        }
+        return run(type, text: units, bonus: bonus, pattern: p, scheme: scheme, forward: forward, workspace: ws)
     }
 
     /// Whether the term's chars can be where it needs them in ASCII
@@ -166,6 +178,15 @@ extension FzfTerm {
     func run<T: FixedWidthInteger>(text: UnsafeBufferPointer<T>, bonus: UnsafePointer<UInt8>,
                                    pattern: UnsafeBufferPointer<T>, scheme: FzfBonusTable, forward: Bool,
                                    workspace ws: FuzzyWorkspace) -> FzfAlgo.Span? {
+        Self.run(type, text: text, bonus: bonus, pattern: pattern, scheme: scheme, forward: forward, workspace: ws)
+    }
+
+    /// The algorithm of a term of type `type` on prepared units.
+    @inline(__always)
+    static func run<T: FixedWidthInteger>(_ type: FzfTermType, text: UnsafeBufferPointer<T>,
+                                          bonus: UnsafePointer<UInt8>, pattern: UnsafeBufferPointer<T>,
+                                          scheme: FzfBonusTable, forward: Bool,
+                                          workspace ws: FuzzyWorkspace) -> FzfAlgo.Span? {
         switch type {
         case .fuzzy:
             return FzfAlgo.match(text: text, bonus: bonus, pattern: pattern, from: 0, forward: forward, workspace: ws)

@@ -6,14 +6,20 @@ struct Scanner {
 
     /// The score of text `i`, or `nil` when it does not match.
     /// - Complexity: O(L) substring, O(L × query length) fuzzy.
-    func score(_ i: Int) -> Int? {
+    func score(_ i: Int) -> Int? { score(i, extended: query.extended) }
+
+    /// `score(i)` given `query.extended`, which a scan loop reads once: each
+    /// read of the optional costs reference counting on its arrays.
+    @inline(__always)
+    func score(_ i: Int, extended: FzfQuery?) -> Int? {
         if query.isEmpty { return 0 }
         switch query.mode {
         case .substring:
             return query.bytes.withUnsafeBufferPointer { SubstringMatcher.score(table, i, needle: $0) }
         case .fuzzy, .exact:
-            if let extended = query.extended {
-                return extended.score(table, i, scheme: query.scheme, forward: query.forward, workspace: workspace)
+            if let extended {
+                var offsets = FzfOffsets()
+                return extendedScore(extended, i, offsets: &offsets, exactStart: false)
             }
             return FuzzyMatcher.score(table, i, query: query, workspace: workspace)
         }
@@ -40,33 +46,48 @@ struct Scanner {
         FzfTiebreakKey.key(query.criteria, table, i, offsets: offsets)
     }
 
+    /// `extended.score(…)` of text `i`: an ASCII text of a query that is
+    /// not of fields is read from the bounds' flat records
+    /// (`FzfQueryBounds.asciiScore`), which cost no reference counting.
+    @inline(__always)
+    func extendedScore(_ extended: FzfQuery, _ i: Int, offsets: inout FzfOffsets, exactStart: Bool) -> Int? {
+        // Optional chaining reads the bounds in place (a binding would
+        // copy them); they exist whenever `extended` does.
+        if !exactStart && !extended.fielded && table.isASCII(i) && query.extendedBounds != nil {
+            return query.extendedBounds?.asciiScore(table, i, scheme: query.scheme, forward: query.forward,
+                                                    workspace: workspace, offsets: &offsets) ?? nil
+        }
+        return extended.score(table, i, scheme: query.scheme, forward: query.forward, workspace: workspace,
+                              offsets: &offsets, exactStart: exactStart)
+    }
+
     /// An extended query's score of text `i` and its matched spans.
     @inline(never)
     func extendedMatch(_ extended: FzfQuery, _ i: Int) -> (Int, FzfOffsets)? {
         var offsets = FzfOffsets()
-        guard let s = extended.score(table, i, scheme: query.scheme, forward: query.forward, workspace: workspace,
-                                     offsets: &offsets, exactStart: query.exactStart) else { return nil }
+        guard let s = extendedScore(extended, i, offsets: &offsets, exactStart: query.exactStart) else { return nil }
         return (s, offsets)
     }
 
     /// The score of text `i` (`known` when already computed) and its
     /// tie-break key, or nil when it does not match. Tie-breaks that read
     /// the matched spans score the text again when its spans are unknown.
+    /// `extended`: `query.extended`, read once by the caller.
     @inline(__always)
-    func scoredKey(_ i: Int, known: Int?, offsets: FzfOffsets?) -> (score: Int, key: Int)? {
-        if query.needsOffsets { return scoredKeyWithOffsets(i, known: known, offsets: offsets) }
-        guard let s = known ?? score(i) else { return nil }
+    func scoredKey(_ i: Int, known: Int?, offsets: FzfOffsets?, extended: FzfQuery?) -> (score: Int, key: Int)? {
+        if query.needsOffsets { return scoredKeyWithOffsets(i, known: known, offsets: offsets, extended: extended) }
+        guard let s = known ?? score(i, extended: extended) else { return nil }
         return (s, rankLength(i))
     }
 
     @inline(never)
-    func scoredKeyWithOffsets(_ i: Int, known: Int?, offsets: FzfOffsets?) -> (score: Int, key: Int)? {
+    func scoredKeyWithOffsets(_ i: Int, known: Int?, offsets: FzfOffsets?,
+                              extended: FzfQuery?) -> (score: Int, key: Int)? {
         if let known, let offsets { return (known, criteriaKey(i, offsets: offsets)) }
         var found = FzfOffsets()
         let s: Int?
-        if let extended = query.extended {
-            s = extended.score(table, i, scheme: query.scheme, forward: query.forward, workspace: workspace,
-                               offsets: &found, exactStart: query.exactStart)
+        if let extended {
+            s = extendedScore(extended, i, offsets: &found, exactStart: query.exactStart)
         } else if let span = FuzzyMatcher.match(table, i, query: query, workspace: workspace) {
             let start = query.exactStart ? FuzzyMatcher.positions(table, i, query: query).first ?? span.start : span.start
             found.add(start, span.end)
@@ -139,6 +160,7 @@ struct Scanner {
         // read, and this loop runs per candidate.
         let extended = query.extended
         let extendedBounds = query.extendedBounds
+        let hasExtendedBounds = extendedBounds != nil
         let fieldViews = extended?.fielded == true ? workspace.fieldViews : nil
         let oneCharUnit = query.pattern.isASCII ? query.unitBytes.first : nil
         let needsOffsets = query.needsOffsets
@@ -166,9 +188,11 @@ struct Scanner {
                     // Term by term: no needle, no resume position. An
                     // ASCII text is matched on its terms' placements and
                     // scored only if its bound may enter (`FzfQueryBounds`).
-                    if let extendedBounds, table.isASCII(i) {
-                        guard let b = extendedBounds.bound(table, i, masks: masks.count == table.count ? masks[i] : .unknown,
-                                                           query: extended, fields: fieldViews) else { continue }
+                    // Optional chaining reads the bounds in place; binding
+                    // them here would copy (retain) their storage per text.
+                    if hasExtendedBounds, table.isASCII(i) {
+                        guard let b = extendedBounds?.bound(table, i, masks: masks.count == table.count ? masks[i] : .unknown,
+                                                            query: extended, fields: fieldViews) ?? nil else { continue }
                         extendedBound = b
                     } else {
                         guard let (s, offsets) = extendedMatch(extended, i) else { continue }
@@ -213,14 +237,14 @@ struct Scanner {
                 case .none:
                     continue
                 case .firstInSource:
-                    if state.keys.count < firstK, let (s, key) = scoredKey(i, known: known, offsets: knownOffsets) {
+                    if state.keys.count < firstK, let (s, key) = scoredKey(i, known: known, offsets: knownOffsets, extended: extended) {
                         state.keys.append(RankKey(score: s, length: key, index: id()))
                     } else if !state.keepMatches {
                         state.stopped = true
                         return
                     }
                 case .all:
-                    if let (s, key) = scoredKey(i, known: known, offsets: knownOffsets) {
+                    if let (s, key) = scoredKey(i, known: known, offsets: knownOffsets, extended: extended) {
                         state.keys.append(RankKey(score: s, length: key, index: id()))
                     }
                 case .best:
@@ -269,7 +293,7 @@ struct Scanner {
                             }
                         }
                     }
-                    if let (s, key) = scoredKey(i, known: known, offsets: knownOffsets) {
+                    if let (s, key) = scoredKey(i, known: known, offsets: knownOffsets, extended: extended) {
                         top.insert(RankKey(score: s, length: key, index: id()))
                         if let floor, top.isFull, let worst = top.worst {
                             floor.raise(to: SharedFloor.pack(score: worst.score, length: worst.length))

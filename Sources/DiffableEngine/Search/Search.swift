@@ -325,8 +325,10 @@ extension SearchIndex {
         let prepared = PreparedQuery(query)
         return withTable { table in
             let scanner = Scanner(table: table, query: prepared)
+            let extended = prepared.extended
             return hits.map { hit in
-                RankKey(score: hit.score, length: scanner.scoredKey(hit.index, known: hit.score, offsets: nil)?.key ?? 0,
+                RankKey(score: hit.score,
+                        length: scanner.scoredKey(hit.index, known: hit.score, offsets: nil, extended: extended)?.key ?? 0,
                         index: hit.index)
             }
         }

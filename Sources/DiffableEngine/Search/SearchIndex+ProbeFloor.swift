@@ -54,15 +54,16 @@ extension SearchIndex {
         let scanner = Scanner(table: table, query: prepared)
         let best = prepared.extendedBounds?.maxScore ?? FuzzyMatcher.maxScore(queryLength: prepared.scalars.count)
         var top = TopK(capacity: k)
+        let extended = prepared.extended
         for i in taken.sorted() {
-            guard let (score, key) = scanner.scoredKey(i, known: nil, offsets: nil) else { continue }
+            guard let (score, key) = scanner.scoredKey(i, known: nil, offsets: nil, extended: extended) else { continue }
             top.insert(RankKey(score: score, length: key, index: i))
         }
         for i in shortest {
             // Ascending lengths: once the k kept all score the maximum, no
             // later text can raise the floor.
             if top.isFull, let worst = top.worst, worst.score >= best { break }
-            guard let (score, key) = scanner.scoredKey(i, known: nil, offsets: nil) else { continue }
+            guard let (score, key) = scanner.scoredKey(i, known: nil, offsets: nil, extended: extended) else { continue }
             top.insert(RankKey(score: score, length: key, index: i))
         }
         guard top.isFull, let worst = top.worst else { return nil }

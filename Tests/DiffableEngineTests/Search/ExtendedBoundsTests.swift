@@ -53,6 +53,43 @@ import DiffableTestSupport
         #expect(bounded > 1_000)
     }
 
+    /// A ranked scan scores ASCII texts from the bounds' flat records
+    /// (`asciiScore`): the same score and matched spans as the query's own
+    /// terms give (`FzfQuery.score`), for every operator, scheme and
+    /// direction, also when sets are known from a previous query.
+    @Test(arguments: [5 as UInt64, 6, 7])
+    func flatRecordsScoreAsTheQueryDoes(seed: UInt64) {
+        let texts = FzfCorpus.make(count: 500, seed: seed)
+        let index = SearchIndex(texts: texts)
+        var rng = SplitMix64(seed: seed)
+        var compared = 0
+        for q in 0..<200 {
+            let text = FzfCorpus.extendedQuery(from: texts, rng: &rng)
+            let scheme = SearchScheme.allCases[q % SearchScheme.allCases.count]
+            let query = FzfQuery(text, fuzzy: q % 5 != 0)
+            guard !query.isEmpty else { continue }
+            let known = query.sets.indices.map { _ in rng.next() % 3 == 0 }
+            guard let bounds = FzfQueryBounds(query, knownSets: known) else { continue }
+            let table = FzfBonusTable.of(scheme)
+            let forward = q % 2 == 0
+            let ws = FuzzyWorkspace()
+            index.withTable { t in
+                for i in 0..<t.count where t.isASCII(i) {
+                    var expectedSpans = FzfOffsets(), spans = FzfOffsets()
+                    let expected = query.score(t, i, scheme: table, forward: forward, workspace: ws,
+                                               offsets: &expectedSpans)
+                    let score = bounds.asciiScore(t, i, scheme: table, forward: forward, workspace: ws, offsets: &spans)
+                    #expect(score == expected, "\(text) on \(texts[i])")
+                    #expect(spans.minBegin == expectedSpans.minBegin && spans.minEnd == expectedSpans.minEnd
+                            && spans.maxEnd == expectedSpans.maxEnd && spans.valid == expectedSpans.valid,
+                            "\(text) on \(texts[i])")
+                    if expected != nil { compared += 1 }
+                }
+            }
+        }
+        #expect(compared > 1_000)
+    }
+
     /// The single-needle bounds hold in every scheme too, on texts full of
     /// the chars whose bonus depends on it (`, : ; |` are delimiters by
     /// default and non-word chars under `path`).

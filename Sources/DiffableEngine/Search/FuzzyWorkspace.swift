@@ -10,6 +10,9 @@ final class FuzzyWorkspace {
     private(set) var first: UnsafeMutablePointer<Int>
     private(set) var bonus: UnsafeMutablePointer<UInt8>
     private(set) var units: UnsafeMutablePointer<UInt32>
+    /// One bound per set of an extended query (`FzfQueryBounds.bound`).
+    private(set) var setBounds: UnsafeMutablePointer<Int>
+    private var sets = 16
     private var columns = 256
     private var rows = 16
     /// A text of fields seen as its fields (`FieldViews`), made on first use.
@@ -20,11 +23,22 @@ final class FuzzyWorkspace {
         rowH1 = .allocate(capacity: 256); rowC1 = .allocate(capacity: 256)
         bonus = .allocate(capacity: 256); units = .allocate(capacity: 256)
         first = .allocate(capacity: 16)
+        setBounds = .allocate(capacity: 16)
     }
 
     deinit {
         rowH0.deallocate(); rowC0.deallocate(); rowH1.deallocate(); rowC1.deallocate()
-        bonus.deallocate(); units.deallocate(); first.deallocate()
+        bonus.deallocate(); units.deallocate(); first.deallocate(); setBounds.deallocate()
+    }
+
+    /// `setBounds` with room for the bounds of `n` sets.
+    func setBounds(for n: Int) -> UnsafeMutablePointer<Int> {
+        if n > sets {
+            setBounds.deallocate()
+            sets = max(n, sets * 2)
+            setBounds = .allocate(capacity: sets)
+        }
+        return setBounds
     }
 
     /// Room for a pattern of `m` units and a text of `n`.

@@ -115,11 +115,17 @@ struct FzfQueryBounds: Sendable {
     /// For ASCII text `i`: nil when the query does not match it (as
     /// `FzfQuery.score` decides), else an upper bound of its score.
     /// `fields`: the workspace's views, for a fielded query; `query`: the
-    /// query these bounds are of (its fields test).
+    /// query these bounds are of (its fields test). `setBounds`: when
+    /// given (room for a value per set), each set's own bound is written
+    /// there (0 for a set an inverse term satisfies), for `asciiScore` to
+    /// stop once the sets scored and the others' bounds cannot enter.
+    /// `known`: sets' scores of this text (its index in the `SearchIndex`
+    /// being `id`) computed before, which replace their bounds.
     /// - Complexity: O(terms × length) (exact terms: O(length × term
     ///   length) worst case); no scoring, no allocation.
     @inline(__always)
-    func bound(_ table: TextTable, _ i: Int, masks: BonusMasks, query: FzfQuery, fields views: FieldViews?) -> Int? {
+    func bound(_ table: TextTable, _ i: Int, masks: BonusMasks, query: FzfQuery, fields views: FieldViews?,
+               setBounds: UnsafeMutablePointer<Int>? = nil, known: SetScoreTables? = nil, id: Int = 0) -> Int? {
         if table.isNil(i) { return nil }
         if required != 0 && table.presence.count == table.count && table.presence[i] & required != required {
             return nil
@@ -129,7 +135,7 @@ struct FzfQueryBounds: Sendable {
             // Most terms are decided on the joined text; the fields are
             // found only for the others.
             var fields: TextTable?
-            return bound(masks: masks) { k in
+            return bound(masks: masks, setBounds: setBounds, known: nil, id: id) { k in
                 if let decided = placedInJoined(k, table, i) { return decided }
                 let loaded = fields ?? views.load(table, i)
                 fields = loaded
@@ -137,7 +143,7 @@ struct FzfQueryBounds: Sendable {
                 return false
             }
         }
-        return bound(masks: masks) { placed($0, table, i) }
+        return bound(masks: masks, setBounds: setBounds, known: known, id: id) { placed($0, table, i) }
     }
 
     /// Whether term `k` is placed in some field of joined ASCII text `i`,
@@ -192,11 +198,19 @@ struct FzfQueryBounds: Sendable {
     /// The sets decided from `isPlaced(k)` of each term `k`, in fzf's
     /// order (`FzfQuery.matchSet`), bounded by `masks`.
     @inline(__always)
-    private func bound(masks: BonusMasks, isPlaced: (Int) -> Bool) -> Int? {
+    private func bound(masks: BonusMasks, setBounds: UnsafeMutablePointer<Int>?, known: SetScoreTables?, id: Int,
+                       isPlaced: (Int) -> Bool) -> Int? {
         let terms = storage.terms
         var total = 0
         var k = 0
-        for end in storage.setEnds {
+        for (s, end) in storage.setEnds.enumerated() {
+            // A known score or bound: the set's one term matched this text.
+            if let score = known?.bound(set: s, id: id) {
+                total &+= score
+                setBounds?[s] = score
+                k = end
+                continue
+            }
             var decided = -1
             var inverseMissed = false
             while k < end {
@@ -220,6 +234,7 @@ struct FzfQueryBounds: Sendable {
             } else if !inverseMissed {
                 return nil
             }
+            setBounds?[s] = max(decided, 0)
         }
         return total
     }

@@ -122,8 +122,18 @@ extension FzfTerm {
         // Most texts fail the term's placement before their bonuses are
         // computed.
         guard possible(type, units, p) else { return nil }
+        let bonus = asciiBonuses(table, i, scheme: scheme, workspace: ws)
+        return run(type, text: units, bonus: bonus, pattern: p, scheme: scheme, forward: forward, workspace: ws)
+    }
+
+    /// The position bonuses of ASCII text `i` under `scheme`, written to
+    /// the workspace's `bonus`.
+    /// - Complexity: O(length)
+    @inline(__always)
+    static func asciiBonuses(_ table: TextTable, _ i: Int, scheme: FzfBonusTable,
+                             workspace ws: FuzzyWorkspace) -> UnsafeMutablePointer<UInt8> {
         let classes = table.classBytes(i)
-        ws.reserveColumns(units.count)
+        ws.reserveColumns(classes.count)
         let bonus = ws.bonus
         let cls = scheme.asciiClass, bt = scheme.bonus
         var prev = Int(scheme.initialClass)
@@ -132,7 +142,7 @@ extension FzfTerm {
             bonus[j] = bt[prev &* 8 &+ cur]
             prev = cur
         }
-        return run(type, text: units, bonus: bonus, pattern: p, scheme: scheme, forward: forward, workspace: ws)
+        return bonus
     }
 
     /// Whether the term's chars can be where it needs them in ASCII

@@ -16,15 +16,55 @@ extension FzfQueryBounds {
     ///   the workspace fits the text, no reference counting.
     func asciiScore(_ table: TextTable, _ i: Int, scheme: FzfBonusTable, forward: Bool,
                     workspace ws: FuzzyWorkspace, offsets: inout FzfOffsets) -> Int? {
+        asciiScore(table, i, scheme: scheme, forward: forward, workspace: ws, offsets: &offsets, setBounds: nil,
+                   known: nil, id: 0) { _ in true }
+    }
+
+    /// `asciiScore` of a text known to match, ranked against a floor: the
+    /// sets are scored in order, and once the scores so far plus the other
+    /// sets' bounds (`setBounds`, written by `bound`) are not `admitted`,
+    /// the text cannot enter and nil is returned without scoring the rest.
+    /// A set's bound is at least its score, so a text that would enter is
+    /// never stopped. `known`: sets' scores of this text (index `id` in the
+    /// `SearchIndex`) computed before, read instead of scoring them (their
+    /// spans are not added to `offsets`), and recorded once computed.
+    /// - Complexity: O(terms × length × term length) at most.
+    func asciiScore(_ table: TextTable, _ i: Int, scheme: FzfBonusTable, forward: Bool,
+                    workspace ws: FuzzyWorkspace, offsets: inout FzfOffsets, setBounds: UnsafePointer<Int>?,
+                    known: SetScoreTables?, id: Int, admitted: (Int) -> Bool) -> Int? {
         let terms = storage.terms
         var total = 0
+        var unscored = 0
+        if let setBounds { for s in storage.setEnds.indices { unscored &+= setBounds[s] } }
         var k = 0
-        for end in storage.setEnds {
+        for (s, end) in storage.setEnds.enumerated() {
             // fzf's rule for a set (`FzfQuery.matchSet`): the first term
             // that matches, skipping inverse ones that do; an inverse term
             // that does not match counts as 0 unless a later one matches.
-            var score: Int?
+            var score = known?.score(set: s, id: id)
             var span: FzfAlgo.Span?
+            if score != nil { k = end }
+            if score == nil, let setBounds, end &- k == 1, terms[k].type == .fuzzy, !terms[k].inverse,
+               terms[k].placeable, terms[k].length >= 2 {
+                let term = terms[k]
+                // A set of one fuzzy term, known to match: bounded by its
+                // runs (`FzfAlgo.runBound`) before it is scored.
+                let units = term.caseSensitive ? table.original(i) : table.foldedText(i)
+                let p = UnsafeBufferPointer(rebasing: storage.bytes[term.bytes])
+                let bonus = FzfTerm.asciiBonuses(table, i, scheme: scheme, workspace: ws)
+                var tight = setBounds[s]
+                if known?.bound(set: s, id: id) == nil {
+                    tight = FzfAlgo.runBound(text: units, bonus: bonus, pattern: p)
+                    known?.record(set: s, id: id, bound: tight)
+                }
+                if tight < setBounds[s] && !admitted(total &+ unscored &- setBounds[s] &+ tight) { return nil }
+                guard let found = FzfTerm.run(.fuzzy, text: units, bonus: bonus, pattern: p, scheme: scheme,
+                                              forward: forward, workspace: ws) else { return nil }
+                score = found.score
+                span = found
+                known?.record(set: s, id: id, score: found.score)
+                k = end
+            }
             while k < end {
                 let term = terms[k]
                 let found = term.placeable
@@ -36,6 +76,7 @@ extension FzfQueryBounds {
                     if !term.inverse {
                         score = found.score
                         span = found
+                        known?.record(set: s, id: id, score: found.score)
                         break
                     }
                 } else if term.inverse {
@@ -47,6 +88,10 @@ extension FzfQueryBounds {
             guard let score else { return nil }
             if let span { offsets.add(span.start, span.end) }
             total &+= score
+            if let setBounds {
+                unscored &-= setBounds[s]
+                if s &+ 1 < storage.setEnds.count && !admitted(total &+ unscored) { return nil }
+            }
         }
         return total
     }

@@ -92,6 +92,7 @@ extension SearchMatchSet {
     /// `RecentMatchSets.sameMatches`).
     func reused(for query: SearchQuery) -> SearchMatchSet {
         SearchMatchSet(query: query, indexCount: indexCount, segments: segments, pool: pool, copying: copying,
-                       tailing: tailing, universe: universe, best: best, probeTexts: probeTexts, ranked: ranked)
+                       tailing: tailing, universe: universe, best: best, probeTexts: probeTexts, ranked: ranked,
+                       termScores: termScores)
     }
 }

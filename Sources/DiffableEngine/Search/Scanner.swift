@@ -3,6 +3,9 @@ struct Scanner {
     let table: TextTable
     let query: PreparedQuery
     let workspace = FuzzyWorkspace()
+    /// Scores of the query's one-term sets known from earlier keystrokes
+    /// of the chain (`TermScores`), read and recorded by ranked scans.
+    var knownScores: SetScoreTables?
 
     /// The score of text `i`, or `nil` when it does not match.
     /// - Complexity: O(L) substring, O(L × query length) fuzzy.
@@ -161,6 +164,11 @@ struct Scanner {
         let extended = query.extended
         let extendedBounds = query.extendedBounds
         let hasExtendedBounds = extendedBounds != nil
+        // A ranked ASCII text of an extended query (not of fields) is
+        // scored set by set, stopping once it cannot enter.
+        let stagedScoring = hasExtendedBounds && extended?.fielded == false && !query.needsOffsets && !query.exactStart
+        let setBounds = stagedScoring ? workspace.setBounds(for: extended?.sets.count ?? 0) : nil
+        let knownScores = stagedScoring ? self.knownScores : nil
         let fieldViews = extended?.fielded == true ? workspace.fieldViews : nil
         let oneCharUnit = query.pattern.isASCII ? query.unitBytes.first : nil
         let needsOffsets = query.needsOffsets
@@ -191,8 +199,11 @@ struct Scanner {
                     // Optional chaining reads the bounds in place; binding
                     // them here would copy (retain) their storage per text.
                     if hasExtendedBounds, table.isASCII(i) {
+                        let textID = knownScores == nil ? 0 : ids.map { $0[i] } ?? i
                         guard let b = extendedBounds?.bound(table, i, masks: masks.count == table.count ? masks[i] : .unknown,
-                                                            query: extended, fields: fieldViews) ?? nil else { continue }
+                                                            query: extended, fields: fieldViews,
+                                                            setBounds: setBounds, known: knownScores,
+                                                            id: textID) ?? nil else { continue }
                         extendedBound = b
                     } else {
                         guard let (s, offsets) = extendedMatch(extended, i) else { continue }
@@ -293,7 +304,21 @@ struct Scanner {
                             }
                         }
                     }
-                    if let (s, key) = scoredKey(i, known: known, offsets: knownOffsets, extended: extended) {
+                    if let setBounds, extendedBound != nil, top.isFull || shared != 0 {
+                        var offsets = FzfOffsets()
+                        guard let s = extendedBounds?.asciiScore(
+                            table, i, scheme: query.scheme, forward: query.forward, workspace: workspace,
+                            offsets: &offsets, setBounds: setBounds, known: knownScores, id: id(),
+                            admitted: { b in
+                                top.admitsNext(score: b, length: length)
+                                    && (shared == 0 || SharedFloor.pack(score: b, length: length) >= shared)
+                            }) ?? nil
+                        else { continue }
+                        top.insert(RankKey(score: s, length: length, index: id()))
+                        if let floor, top.isFull, let worst = top.worst {
+                            floor.raise(to: SharedFloor.pack(score: worst.score, length: worst.length))
+                        }
+                    } else if let (s, key) = scoredKey(i, known: known, offsets: knownOffsets, extended: extended) {
                         top.insert(RankKey(score: s, length: key, index: id()))
                         if let floor, top.isFull, let worst = top.worst {
                             floor.raise(to: SharedFloor.pack(score: worst.score, length: worst.length))

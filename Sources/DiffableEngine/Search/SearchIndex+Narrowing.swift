@@ -34,11 +34,16 @@ public struct SearchMatchSet: Sendable {
     /// The best hits among these matches, when a window's ranking found
     /// them (see `RankedHits`); kept through appends.
     let ranked: RankedHits?
+    /// The scores of one-term sets computed along the chain of keystrokes
+    /// (see `TermScores`), shared by its sets while the index is the same.
+    let termScores: TermScores
 
     init(query: SearchQuery, indexCount: Int, segments: [CompactSegment], pool: SegmentPool,
          copying: BackgroundBuild<[CompactSegment]>? = nil, tailing: TailWork? = nil, universe: Range<Int>? = nil,
-         best: [Int] = [], probeTexts: ProbeTexts = ProbeTexts(), ranked: RankedHits? = nil) {
+         best: [Int] = [], probeTexts: ProbeTexts = ProbeTexts(), ranked: RankedHits? = nil,
+         termScores: TermScores = TermScores()) {
         self.query = query
+        self.termScores = termScores
         self.ranked = ranked
         self.probeTexts = probeTexts
         self.universe = universe
@@ -93,7 +98,7 @@ extension SearchMatchSet {
     func ranking(_ ranked: RankedHits?) -> SearchMatchSet {
         SearchMatchSet(query: query, indexCount: indexCount, segments: segments, pool: pool, copying: copying,
                        tailing: tailing, universe: universe, best: ranked?.hits.map(\.index) ?? best,
-                       probeTexts: probeTexts, ranked: ranked)
+                       probeTexts: probeTexts, ranked: ranked, termScores: termScores)
     }
 }
 
@@ -170,10 +175,12 @@ extension SearchIndex {
         // the same.
         let probeTexts = previous.flatMap { $0.indexCount == count && $0.universe == universe ? $0.probeTexts : nil }
             ?? ProbeTexts()
+        // Scores depend only on the texts: valid while the index is the same.
+        let termScores = previous.flatMap { $0.indexCount == count ? $0.termScores : nil } ?? TermScores()
         let (result, segments) = run(query, source: source, keepMatches: true, scoring: scoring, compact: true,
                                      pool: pool, rankOnly: query.order == .score ? rankOnly : nil, tailSets: tailSets,
                                      universe: universe, probes: previous?.best ?? [], probeTexts: probeTexts,
-                                     narrowedFrom: narrowedFrom)
+                                     narrowedFrom: narrowedFrom, termScores: termScores)
         let copying = SearchMatchSet.copying(segments)
         var ranked: RankedHits?
         if let rankOnly, scoring, query.order == .score, query.limit == nil, query.stop?.isStopped != true {
@@ -184,7 +191,8 @@ extension SearchIndex {
                                                        pool: pool, copying: copying,
                                                        tailing: SearchMatchSet.tailing(segments, after: copying),
                                                        universe: universe, best: result.hits.map(\.index),
-                                                       probeTexts: probeTexts, ranked: ranked))
+                                                       probeTexts: probeTexts, ranked: ranked,
+                                                       termScores: termScores))
     }
 
     /// `evaluate(query, narrowing: set, …, rankOnly: rankOnly)` for the

@@ -52,7 +52,8 @@ extension SearchIndex {
              compact: Bool, pool: SegmentPool = SegmentPool(),
              rankOnly: Int? = nil, tailSets: Bool = false,
              universe: Range<Int>? = nil, probes: [Int] = [], probeTexts: ProbeTexts = ProbeTexts(),
-             narrowedFrom: SearchQuery? = nil) -> (result: SearchResult, segments: [CompactSegment]) {
+             narrowedFrom: SearchQuery? = nil,
+             termScores: TermScores? = nil) -> (result: SearchResult, segments: [CompactSegment]) {
         var knowing = PreparedQuery(query)
         if let narrowedFrom { knowing.knowSets(matchedBy: narrowedFrom) }
         let prepared = knowing
@@ -109,6 +110,21 @@ extension SearchIndex {
             }
         }
         let floor = sharedFloor
+        // A ranked extended query reads and records its one-term sets'
+        // scores in the chain's tables.
+        var knownScores: SetScoreTables?
+        if case .best = ranking, let termScores, let extended = prepared.extended, !extended.fielded,
+           !prepared.needsOffsets, !prepared.exactStart, termScores.claim() {
+            knownScores = SetScoreTables(termScores.tables(for: extended, scheme: query.scheme,
+                                                           forward: prepared.forward, count: count))
+        }
+        defer {
+            if let knownScores {
+                knownScores.deallocate()
+                termScores?.release()
+            }
+        }
+        let setScores = knownScores
         let averageBytes = count > 0 ? (bytes.count + count - 1) / count : 0
         // What views of a scan from scratch select from: the index's own texts.
         var narrowing = false
@@ -130,7 +146,8 @@ extension SearchIndex {
                 var state = ChunkResult(keepMatches: keepMatches, ranking: ranking)
                 switch source {
                 case .index, .range:
-                    let scanner = Scanner(table: table, query: prepared)
+                    var scanner = Scanner(table: table, query: prepared)
+                    scanner.knownScores = setScores
                     // A list of candidates copies its matches as it goes; a
                     // range selects them first (positions in the index), then
                     // keeps the selection as a view of the index when it is
@@ -232,7 +249,8 @@ extension SearchIndex {
                         let resume = skip.map { _ in UnsafeBufferPointer(rebasing: segment.resume[range]) }
                         let tailSets = tailSets ? segment.tails.map { UnsafeBufferPointer(rebasing: $0[range]) } : nil
                         segment.withTable { table in
-                            let scanner = Scanner(table: table, query: prepared)
+                            var scanner = Scanner(table: table, query: prepared)
+                            scanner.knownScores = setScores
                             if let tailSets, let resume, let filter = TailFilter(prepared, skip: skip) {
                                 // Candidates decided by their tail sets first,
                                 // a block at a time; the block's matches ranked.

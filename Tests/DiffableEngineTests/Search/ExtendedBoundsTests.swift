@@ -90,6 +90,56 @@ import DiffableTestSupport
         #expect(compared > 1_000)
     }
 
+    /// `FzfAlgo.runBound` is never below fzf's score of a term it bounds,
+    /// in every scheme, on corpus lines and on texts built to hold the
+    /// term's chars in runs, apart, at boundaries and repeated; and it is
+    /// the score itself when the best alignment is one run at a boundary.
+    @Test func runBoundsHoldAndAreExactOnARunAtABoundary() {
+        var rng = SplitMix64(seed: 11)
+        var texts = FzfCorpus.make(count: 400, seed: 11)
+        let pieces = ["s", "sw", "swift", "src", "/", ".", "_", " ", "-", "S", "W", "iF", "t", "x", "1", "ab", "Ab", "b"]
+        for _ in 0..<600 {
+            texts.append((0..<(2 + Int(rng.next() % 10))).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined())
+        }
+        texts += ["src/view/grid_render12.swift", "Sources/swift/x.swift", "a/b/swift_s", "s-w-i-f-t", "sswwiiffttswift"]
+        let index = SearchIndex(texts: texts)
+        var queries = ["sw", "swift", "swif", "src", "ab", "st", "ft", "vw", "gr", "iF", "s1", "/s", "t.s"]
+        for _ in 0..<150 { queries.append(FzfCorpus.query(from: texts, rng: &rng)) }
+        let ws = FuzzyWorkspace()
+        var bounded = 0
+        for scheme in SearchScheme.allCases {
+            let table = FzfBonusTable.of(scheme)
+            for text in queries {
+                let query = FzfQuery(text, fuzzy: true)
+                guard query.sets.count == 1, let term = query.sets.first?.first, term.pattern.isASCII,
+                      term.bytes.count >= 2 else { continue }
+                index.withTable { t in
+                    for i in 0..<t.count where t.isASCII(i) {
+                        let units = term.pattern.caseSensitive ? t.original(i) : t.foldedText(i)
+                        guard FzfTerm.possible(.fuzzy, units, term.bytes.withUnsafeBufferPointer { $0 }) else { continue }
+                        let bonus = FzfTerm.asciiBonuses(t, i, scheme: table, workspace: ws)
+                        let bound = term.bytes.withUnsafeBufferPointer {
+                            FzfAlgo.runBound(text: units, bonus: bonus, pattern: $0)
+                        }
+                        guard let score = term.match(t, i, scheme: table, workspace: ws)?.score else { continue }
+                        #expect(bound >= score, "\(text) \(scheme) on \(texts[i]): bound \(bound) < score \(score)")
+                        bounded += 1
+                    }
+                }
+            }
+        }
+        #expect(bounded > 5_000)
+        // One run after `.`: the bound is the score (16 × 5 + 2 × 8 + 4 × 8).
+        let paths = SearchIndex(texts: ["src/view/grid_render12.swift"])
+        let term = FzfQuery("swift", fuzzy: true).sets[0][0]
+        paths.withTable { t in
+            let bonus = FzfTerm.asciiBonuses(t, 0, scheme: FzfBonusTable.of(.default), workspace: ws)
+            let bound = term.bytes.withUnsafeBufferPointer { FzfAlgo.runBound(text: t.foldedText(0), bonus: bonus, pattern: $0) }
+            #expect(bound == 128)
+            #expect(term.match(t, 0, scheme: FzfBonusTable.of(.default), workspace: ws)?.score == 128)
+        }
+    }
+
     /// The single-needle bounds hold in every scheme too, on texts full of
     /// the chars whose bonus depends on it (`, : ; |` are delimiters by
     /// default and non-word chars under `path`).

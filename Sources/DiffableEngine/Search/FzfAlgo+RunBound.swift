@@ -1,0 +1,72 @@
+/// An upper bound of a fuzzy term's v2 score in one ASCII text, from where
+/// the term's first char stands and how far the term runs on from there.
+///
+/// A ranked query scores only texts whose bound may enter the best k. The
+/// bonus-mask bound (`BonusMasks.scoreBound`) credits every char with the
+/// text's best bonus for it wherever it is, so on a path such as
+/// `src/view/grid_render12.swift` the term `swift` is credited with the `s`
+/// of `src` (a text start) followed by a run of `wift`, which that `s` does
+/// not have: the real best is the run after `.`. Most of a path list's
+/// matches then look as good as the best ones and are scored.
+///
+/// This bound reads the text once, from its end, keeping the best bonus of
+/// any of the term's later chars seen so far (`later`). For each occurrence
+/// `j` of the first char, an alignment starting there either runs
+/// contiguously through the whole term, or runs through its first `k`
+/// chars and then leaves a gap. A run's chars earn at most the best bonus
+/// of the run so far (a run keeps its first char's bonus, or a boundary
+/// char's within it) or `consecutive`; a char after the gap earns at most
+/// `later` (the first char of its run stands after `j`) or `consecutive`,
+/// and the gap costs at least `gapStart`. A score clamped at 0 in a gap
+/// keeps only the chars after it, which the same terms bound. So the
+/// bound at `j` is the best of those cases, and the term's is the best
+/// over its first char's occurrences; when the best alignment is one
+/// contiguous run after a boundary, the bound is its score.
+/// - Complexity: O(n + occurrences × m) for a text of n bytes and a term of
+///   m; no allocation.
+extension FzfAlgo {
+    /// The bound for ASCII `pattern` (at least two units) in ASCII `text`
+    /// with its bonuses `bonus`, as `match` compares them; 0 when the first
+    /// char does not occur where the term can fit.
+    static func runBound(text: UnsafeBufferPointer<UInt8>, bonus: UnsafePointer<UInt8>,
+                         pattern: UnsafeBufferPointer<UInt8>) -> Int {
+        let n = text.count, m = pattern.count
+        guard m >= 2, n >= m, let t = text.baseAddress, let p = pattern.baseAddress else { return 0 }
+        // The term's later chars, as a set of ASCII bytes.
+        var laterLow: UInt64 = 0, laterHigh: UInt64 = 0
+        for k in 1..<m {
+            let c = p[k]
+            if c < 64 { laterLow |= 1 << UInt64(c) } else { laterHigh |= 1 << UInt64(c & 63) }
+        }
+        let first = p[0]
+        let consecutive = FuzzyScoring.consecutive
+        var later = 0
+        var best = 0
+        var j = n &- 1
+        while j >= 0 {
+            let c = t[j]
+            if c == first && j <= n &- m {
+                let lateBonus = max(later, consecutive)
+                var runBest = Int(bonus[j])
+                var prefix = 0
+                // Break right after the first char.
+                var rest = (m &- 1) &* lateBonus &+ FuzzyScoring.gapStart
+                var k = 1
+                while k < m && t[j &+ k] == p[k] {
+                    runBest = max(runBest, Int(bonus[j &+ k]))
+                    prefix &+= max(runBest, consecutive)
+                    if k &+ 1 < m {
+                        rest = max(rest, prefix &+ (m &- k &- 1) &* lateBonus &+ FuzzyScoring.gapStart)
+                    }
+                    k &+= 1
+                }
+                if k == m { rest = max(rest, prefix) }
+                best = max(best, FuzzyScoring.match &* m &+ Int(bonus[j]) &* FuzzyScoring.firstCharMultiplier &+ rest)
+            }
+            let inLater = c < 64 ? laterLow & (1 << UInt64(c)) != 0 : laterHigh & (1 << UInt64(c & 63)) != 0
+            if inLater { later = max(later, Int(bonus[j])) }
+            j &-= 1
+        }
+        return best
+    }
+}

@@ -38,10 +38,24 @@ struct RecentMatchSets: Sendable {
         entries.last.map { ($0.scope, $0.matches) }
     }
 
-    /// Whether two queries have the same matches (order and limit do not
-    /// change them; case sensitivity follows from the text and mode).
+    /// Whether two queries have the same matches: the same text, or fuzzy
+    /// or exact texts that parse to the same terms (`src` and `src `, a
+    /// space typed before the next term). Order and limit do not change
+    /// them; case sensitivity follows from the text and mode.
+    /// - Complexity: O(query length)
     static func sameMatches(_ a: SearchQuery, _ b: SearchQuery) -> Bool {
-        a.text == b.text && a.mode == b.mode && a.fielded == b.fielded
+        guard a.mode == b.mode, a.fielded == b.fielded else { return false }
+        if a.text == b.text { return true }
+        return a.mode != .substring
+            && FzfQuery(a.matchedText, fuzzy: a.mode == .fuzzy) == FzfQuery(b.matchedText, fuzzy: b.mode == .fuzzy)
+    }
+
+    /// Whether `a` ranks as `b` does: the same matches, order, limit,
+    /// scheme and tie-breaks.
+    static func sameRanking(_ a: SearchQuery, _ b: SearchQuery) -> Bool {
+        var relabeled = a
+        relabeled.text = b.text
+        return relabeled == b && sameMatches(a, b)
     }
 
     /// The set to start `query` from in `scope`: the same query's when kept
@@ -60,13 +74,20 @@ struct RecentMatchSets: Sendable {
 
     /// Keeps `matches` (searched in `scope`) as the most recent set,
     /// replacing an older set of the same query, then drops the oldest sets
-    /// beyond `limit` or `byteBudget` (never the newest).
+    /// beyond `limit` or `byteBudget` (never the newest). `base`: the set
+    /// `matches` was narrowed from, dropped last: the next key may extend
+    /// a term that made `matches` a set no later query refines (an inverse
+    /// term, `'view !te` then `'view !tes`), and then narrows from `base`.
     /// - Complexity: O(sets × segments)
-    mutating func remember(_ matches: SearchMatchSet, scope: [String]?) {
+    mutating func remember(_ matches: SearchMatchSet, scope: [String]?, base: SearchMatchSet? = nil) {
         entries.removeAll { $0.scope == scope && Self.sameMatches($0.matches.query, matches.query) }
         entries.append(Entry(scope: scope, matches: matches))
         while entries.count > limit || (entries.count > 1 && retainedBytes > byteBudget) {
-            entries.removeFirst()
+            let isBase = { (entry: Entry) in
+                base.map { entry.scope == scope && Self.sameMatches(entry.matches.query, $0.query) } ?? false
+            }
+            let oldest = entries.dropLast().firstIndex { !isBase($0) } ?? 0
+            entries.remove(at: oldest)
         }
     }
 

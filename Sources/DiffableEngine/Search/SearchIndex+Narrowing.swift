@@ -208,7 +208,8 @@ extension SearchIndex {
     /// - Complexity: O((rankOnly + matches added) × L), plus O(segments)
     ///   and the ids of the segments holding added matches.
     func reranking(_ query: SearchQuery, from set: SearchMatchSet, rankOnly: Int) -> NarrowingResult? {
-        guard let ranked = set.ranked, ranked.query == query, ranked.rankOnly == rankOnly, set.indexCount == count,
+        guard let ranked = set.ranked, RecentMatchSets.sameRanking(ranked.query, query), ranked.rankOnly == rankOnly,
+              set.indexCount == count,
               query.order == .score, query.limit == nil else { return nil }
         var candidates = ranked.hits.map(\.index).sorted()
         if ranked.through < count {

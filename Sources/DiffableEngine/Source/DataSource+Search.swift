@@ -292,7 +292,7 @@ extension DataSource {
             result = index.evaluate(search.query, narrowing: previous, among: candidates, within: candidateRange,
                                     rankOnly: rankOnly, scoring: !unranked, pool: searchCache.pool)
         }
-        searchCache.recent.remember(result.matches, scope: search.scope)
+        searchCache.recent.remember(result.matches, scope: search.scope, base: recent.set)
         searchCache.deferred = nil
 
         let shown = unranked ? result.matches.indices : result.hits.map(\.index)

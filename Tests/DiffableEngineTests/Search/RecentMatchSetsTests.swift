@@ -53,6 +53,30 @@ import DiffableTestSupport
         #expect(tight.base(for: Self.substring("ab"), scope: nil).isSameQuery)
     }
 
+    /// The set the newest one was narrowed from goes last: `'view !te`
+    /// narrows from `'view`, and `'view !tes` (which refines `'view`, not
+    /// `'view !te`) then narrows from it too. Queries that parse alike
+    /// (`'view` and `'view `) are the same query.
+    @Test func theBaseOfTheNewestSetStaysLongest() {
+        var rng = SplitMix64(seed: 13)
+        let index = SearchIndex(texts: SearchFixtures.texts(count: 3_000, rng: &rng))
+        func fuzzy(_ text: String) -> SearchQuery { SearchQuery(text: text, mode: .fuzzy, order: .source) }
+        var recent = RecentMatchSets(limit: 2)
+        let view = index.evaluate(fuzzy("'a"), narrowing: nil, among: nil).matches
+        recent.remember(view, scope: nil)
+        #expect(recent.base(for: fuzzy("'a "), scope: nil).isSameQuery, "a trailing space parses away")
+        let t = index.evaluate(fuzzy("'a !b"), narrowing: view, among: nil).matches
+        recent.remember(t, scope: nil, base: view)
+        let te = index.evaluate(fuzzy("'a !b1"), narrowing: view, among: nil).matches
+        recent.remember(te, scope: nil, base: view)
+        #expect(recent.count == 2)
+        let next = recent.base(for: fuzzy("'a !b12"), scope: nil)
+        #expect(next.set?.query.text == "'a", "narrowed from the base, which was kept")
+        var plain = RecentMatchSets(limit: 2)
+        for set in [view, t, te] { plain.remember(set, scope: nil) }
+        #expect(plain.base(for: fuzzy("'a !b12"), scope: nil).set == nil, "without a base, the oldest goes")
+    }
+
     /// Typing and Backspacing in a picker shows, at every key, what a fresh
     /// source shows for that query, in source and in score order; going
     /// back to a query reuses its matches.

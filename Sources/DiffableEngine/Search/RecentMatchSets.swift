@@ -5,7 +5,8 @@
 /// last one ("mol", Backspace, "mo" then "mox" narrow from the "mo" set).
 ///
 /// Bounded by `limit` sets and `byteBudget` bytes of compacted storage (a
-/// view's root counted once); the oldest sets go first. A view of the index
+/// view's root counted once); the oldest sets go first, the newest and the
+/// set it was narrowed from last. A view of the index
 /// itself costs 12 bytes per match, a copy about twice the texts' bytes
 /// plus 37 per match, and a fuzzy set's tail sets 16 more per match
 /// (`TailSets`, which the budget leaves room for), so that for a source
@@ -74,19 +75,21 @@ struct RecentMatchSets: Sendable {
 
     /// Keeps `matches` (searched in `scope`) as the most recent set,
     /// replacing an older set of the same query, then drops the oldest sets
-    /// beyond `limit` or `byteBudget` (never the newest). `base`: the set
-    /// `matches` was narrowed from, dropped last: the next key may extend
-    /// a term that made `matches` a set no later query refines (an inverse
-    /// term, `'view !te` then `'view !tes`), and then narrows from `base`.
+    /// beyond `limit` or `byteBudget`, never the newest nor, within
+    /// `limit`, `base`: the set `matches` was narrowed from. The next key
+    /// may extend a term that made `matches` a set no later query refines
+    /// (an inverse term: `'view !te` then `'view !tes`), and then narrows
+    /// from `base`, whose matches hold the newest's.
     /// - Complexity: O(sets × segments)
     mutating func remember(_ matches: SearchMatchSet, scope: [String]?, base: SearchMatchSet? = nil) {
         entries.removeAll { $0.scope == scope && Self.sameMatches($0.matches.query, matches.query) }
         entries.append(Entry(scope: scope, matches: matches))
-        while entries.count > limit || (entries.count > 1 && retainedBytes > byteBudget) {
-            let isBase = { (entry: Entry) in
-                base.map { entry.scope == scope && Self.sameMatches(entry.matches.query, $0.query) } ?? false
-            }
-            let oldest = entries.dropLast().firstIndex { !isBase($0) } ?? 0
+        let isBase = { (entry: Entry) in
+            base.map { entry.scope == scope && Self.sameMatches(entry.matches.query, $0.query) } ?? false
+        }
+        while entries.count > limit || retainedBytes > byteBudget {
+            guard let oldest = entries.dropLast().firstIndex(where: { !isBase($0) })
+                    ?? (entries.count > limit ? 0 : nil) else { break }
             entries.remove(at: oldest)
         }
     }
@@ -117,3 +120,4 @@ extension SearchMatchSet {
                        termScores: termScores)
     }
 }
+

@@ -75,6 +75,13 @@ import DiffableTestSupport
         var plain = RecentMatchSets(limit: 2)
         for set in [view, t, te] { plain.remember(set, scope: nil) }
         #expect(plain.base(for: fuzzy("'a !b12"), scope: nil).set == nil, "without a base, the oldest goes")
+        // Over the byte budget, the newest and its base stay.
+        var tight = RecentMatchSets(byteBudget: 1)
+        tight.remember(view, scope: nil)
+        tight.remember(t, scope: nil, base: view)
+        tight.remember(te, scope: nil, base: view)
+        #expect(tight.count == 2)
+        #expect(tight.base(for: fuzzy("'a !b12"), scope: nil).set?.query.text == "'a")
     }
 
     /// Typing and Backspacing in a picker shows, at every key, what a fresh

@@ -169,6 +169,11 @@ struct Scanner {
         let stagedScoring = hasExtendedBounds && extended?.fielded == false && !query.needsOffsets && !query.exactStart
         let setBounds = stagedScoring ? workspace.setBounds(for: extended?.sets.count ?? 0) : nil
         let knownScores = stagedScoring ? self.knownScores : nil
+        // The bytes every match holds, checked here before the bounds are
+        // called (most texts of a large scan lack one).
+        let required = extendedBounds?.required ?? 0
+        let presence = table.presence
+        let checksPresence = required != 0 && presence.count == table.count
         let fieldViews = extended?.fielded == true ? workspace.fieldViews : nil
         let oneCharUnit = query.pattern.isASCII ? query.unitBytes.first : nil
         let needsOffsets = query.needsOffsets
@@ -199,6 +204,7 @@ struct Scanner {
                     // Optional chaining reads the bounds in place; binding
                     // them here would copy (retain) their storage per text.
                     if hasExtendedBounds, table.isASCII(i) {
+                        if checksPresence && presence[i] & required != required { continue }
                         let textID = knownScores == nil ? 0 : ids.map { $0[i] } ?? i
                         guard let b = extendedBounds?.bound(table, i, masks: masks.count == table.count ? masks[i] : .unknown,
                                                             query: extended, fields: fieldViews,

@@ -71,6 +71,11 @@ struct FzfQueryBounds: Sendable {
     /// `BytePresence` bits every matching text holds: the folded bytes of
     /// each set that is one plain ASCII term.
     let required: UInt64
+    /// A folded letter or digit every matching text holds (one of
+    /// `required` with a presence bit of its own), the rarest in English
+    /// text: a scan of the whole list visits only the texts holding it
+    /// (`BytePresence.forEachBlock`).
+    let requiredByte: UInt8?
 
     /// nil for a query with no term. `knownSets[s]`: every candidate
     /// satisfies set `s`, a set of one term (see `knowing(_:)`).
@@ -83,6 +88,10 @@ struct FzfQueryBounds: Sendable {
         var pairBits: [UInt32] = []
         var maxScore = 0
         var required: UInt64 = 0
+        var requiredByte: UInt8?
+        /// Letters from the most to the least common; digits count as rare.
+        let commonness: [UInt8] = Array("etaoinshrdlcumwfgypbvkjxqz".utf8)
+        func rarity(_ b: UInt8) -> Int { commonness.firstIndex(of: b) ?? commonness.count }
         for (s, set) in query.sets.enumerated() {
             var best = 0
             let known = set.count == 1 && s < knownSets.count && knownSets[s]
@@ -104,12 +113,19 @@ struct FzfQueryBounds: Sendable {
             maxScore &+= best
             if set.count == 1, let term = set.first, !term.inverse, term.pattern.isASCII {
                 // Folded as the presence sets are (ASCII letters lowercase).
-                for b in term.bytes { required |= BytePresence.bits[Int(b &- 0x41 < 26 ? b | 0x20 : b)] }
+                for b in term.bytes {
+                    let folded = b &- 0x41 < 26 ? b | 0x20 : b
+                    required |= BytePresence.bits[Int(folded)]
+                    if BytePresence.isExact(folded), requiredByte.map({ rarity(folded) > rarity($0) }) ?? true {
+                        requiredByte = folded
+                    }
+                }
             }
         }
         storage = Storage(terms: terms, setEnds: setEnds, bytes: bytes, pairBits: pairBits)
         self.maxScore = maxScore
         self.required = required
+        self.requiredByte = requiredByte
     }
 
     /// For ASCII text `i`: nil when the query does not match it (as

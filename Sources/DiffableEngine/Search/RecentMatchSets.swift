@@ -60,13 +60,15 @@ struct RecentMatchSets: Sendable {
     }
 
     /// The set to start `query` from in `scope`: the same query's when kept
-    /// (`isSameQuery`), else the smallest kept set that `query` refines.
+    /// (`isSameQuery`), else the smallest kept set that `query` refines
+    /// (not one of a query that matches everything: `matchesEverything`).
     /// - Complexity: O(sets × query length)
     func base(for query: SearchQuery, scope: [String]?) -> (set: SearchMatchSet?, isSameQuery: Bool) {
         var best: SearchMatchSet?
         for entry in entries.reversed() where entry.scope == scope {
             if Self.sameMatches(entry.matches.query, query) { return (entry.matches, true) }
-            if query.refines(entry.matches.query), best.map({ entry.matches.count < $0.count }) ?? true {
+            if query.refines(entry.matches.query), !entry.matches.query.matchesEverything,
+               best.map({ entry.matches.count < $0.count }) ?? true {
                 best = entry.matches
             }
         }

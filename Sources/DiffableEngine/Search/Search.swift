@@ -72,6 +72,16 @@ public struct SearchQuery: Equatable, Sendable {
     }
 
     /// Whether every text matching `self` also matches `previous`, so that
+    /// Whether every text matches: an empty text, or a fuzzy or exact one
+    /// with no term left (`'`, `^`, `!`: an operator alone). Narrowing from
+    /// such a query's matches gains nothing over a scan of the list, which
+    /// can skip texts by their byte sets.
+    /// - Complexity: O(text length)
+    var matchesEverything: Bool {
+        if text.isEmpty { return true }
+        return mode != .substring && FzfQuery(matchedText, fuzzy: mode == .fuzzy).isEmpty
+    }
+
     /// `previous`'s unlimited match set (`matchingIndices`) can be passed as
     /// the candidates of `self` ("narrowing"). True when `previous` is empty,
     /// or in the same mode and: substring — `previous` (folded) occurs in

@@ -158,7 +158,8 @@ extension SearchIndex {
         var tailSets = false
         let universe: Range<Int>?
         var narrowedFrom: SearchQuery?
-        if let previous, previous.indexCount == count, query.refines(previous.query) {
+        if let previous, previous.indexCount == count, query.refines(previous.query),
+           !previous.query.matchesEverything {
             source = .compact(previous.scanSegments, resumeFrom: Self.resumeFrom(query, after: previous.query))
             tailSets = previous.tailSetsIfFound()
             universe = previous.universe

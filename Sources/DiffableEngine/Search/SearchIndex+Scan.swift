@@ -180,6 +180,12 @@ extension SearchIndex {
                                 scanner.scan(block, ids: nil, floor: floor, holdFirstByte: true, into: &state)
                             }
                         }
+                    } else if let byte = prepared.extendedBounds?.requiredByte, table.presence.count == table.count {
+                        // An extended query: only the texts holding a byte
+                        // every match holds are visited.
+                        BytePresence.forEachBlock(of: table.presence, texts, holding: byte) { block in
+                            scanner.scan(block, ids: nil, floor: floor, into: &state)
+                        }
                     } else {
                         scanner.scan(scanner.query.bytes.first.map {
                             TextsContainingByte(table, texts, byte: $0, original: false)

@@ -64,8 +64,8 @@ final class TermScores: @unchecked Sendable {
         claimed.store(false, ordering: .releasing)
     }
 
-    /// The table of each set of `query` that is one ASCII term, not
-    /// inverse (nil for the others), for texts `0..<count`; tables are made
+    /// The table of each set of `query` that is one ASCII term of two
+    /// chars or more, not inverse (nil for the others), for texts `0..<count`; tables are made
     /// for sets that have none. Call only while claimed.
     /// - Complexity: O(count) for each new table, O(sets × kept tables)
     ///   otherwise.
@@ -73,7 +73,8 @@ final class TermScores: @unchecked Sendable {
                 count: Int) -> [UnsafeMutablePointer<Int16>?] {
         uses &+= 1
         return query.sets.map { set in
-            guard set.count == 1, let term = set.first, !term.inverse, term.pattern.isASCII, !term.bytes.isEmpty
+            // One char is scored in one pass: no table.
+            guard set.count == 1, let term = set.first, !term.inverse, term.pattern.isASCII, term.bytes.count >= 2
             else { return nil }
             let key = Key(type: term.type, caseSensitive: term.pattern.caseSensitive, bytes: term.bytes,
                           scheme: scheme, forward: forward)

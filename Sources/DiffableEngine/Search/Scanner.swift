@@ -310,21 +310,22 @@ struct Scanner {
                             }
                         }
                     }
+                    let scored: (score: Int, key: Int)?
                     if let setBounds, extendedBound != nil, top.isFull || shared != 0 {
+                        // Set by set, stopped once it cannot enter (the key
+                        // is `length`: no tie-break reads the spans here).
                         var offsets = FzfOffsets()
-                        guard let s = extendedBounds?.asciiScore(
+                        scored = (extendedBounds?.asciiScore(
                             table, i, scheme: query.scheme, forward: query.forward, workspace: workspace,
                             offsets: &offsets, setBounds: setBounds, known: knownScores, id: id(),
                             admitted: { b in
                                 top.admitsNext(score: b, length: length)
                                     && (shared == 0 || SharedFloor.pack(score: b, length: length) >= shared)
-                            }) ?? nil
-                        else { continue }
-                        top.insert(RankKey(score: s, length: length, index: id()))
-                        if let floor, top.isFull, let worst = top.worst {
-                            floor.raise(to: SharedFloor.pack(score: worst.score, length: worst.length))
-                        }
-                    } else if let (s, key) = scoredKey(i, known: known, offsets: knownOffsets, extended: extended) {
+                            }) ?? nil).map { ($0, length) }
+                    } else {
+                        scored = scoredKey(i, known: known, offsets: knownOffsets, extended: extended)
+                    }
+                    if let (s, key) = scored {
                         top.insert(RankKey(score: s, length: key, index: id()))
                         if let floor, top.isFull, let worst = top.worst {
                             floor.raise(to: SharedFloor.pack(score: worst.score, length: worst.length))

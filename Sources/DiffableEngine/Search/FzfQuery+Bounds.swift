@@ -37,6 +37,10 @@ struct FzfQueryBounds: Sendable {
         /// The term is a set of its own that every candidate is known to
         /// satisfy (it matches, or, inverse, it does not): not placed.
         let known: Bool
+        /// A fuzzy or exact term of one case-insensitive letter or digit:
+        /// placed exactly when the text's byte set holds this bit (0: read
+        /// the text).
+        let presenceBit: UInt64
     }
 
     /// The flat records, allocated once per query and never written after.
@@ -105,7 +109,8 @@ struct FzfQueryBounds: Sendable {
                                   first: own.first.map { BonusMasks.bucket[Int($0)] } ?? 0,
                                   later: own.dropFirst().reduce(0) { $0 | BonusMasks.bucket[Int($1)] },
                                   pairs: start..<pairBits.count, length: own.count,
-                                  loose: term.type == .equal, known: known))
+                                  loose: term.type == .equal, known: known,
+                                  presenceBit: Self.presenceBit(of: term)))
                 bytes += own
                 if !term.inverse { best = max(best, FuzzyMatcher.maxScore(queryLength: term.pattern.units.count)) }
             }
@@ -207,8 +212,20 @@ struct FzfQueryBounds: Sendable {
     private func placed(_ k: Int, _ texts: TextTable, _ j: Int) -> Bool {
         let term = storage.terms[k]
         guard term.placeable else { return false }
+        if term.presenceBit != 0 && texts.presence.count == texts.count {
+            return texts.presence[j] & term.presenceBit != 0
+        }
         let units = term.caseSensitive ? texts.original(j) : texts.foldedText(j)
         return FzfTerm.possible(term.type, units, UnsafeBufferPointer(rebasing: storage.bytes[term.bytes]))
+    }
+
+    /// `Term.presenceBit` of `term`: a fuzzy or exact term of one
+    /// case-insensitive char whose byte set bit is its own (a letter or a
+    /// digit) is in a text exactly when that bit is set.
+    static func presenceBit(of term: FzfTerm) -> UInt64 {
+        guard term.bytes.count == 1, let b = term.bytes.first, !term.pattern.caseSensitive,
+              term.type == .fuzzy || term.type == .exact, BytePresence.isExact(b) else { return 0 }
+        return BytePresence.bits[Int(b)]
     }
 
     /// The sets decided from `isPlaced(k)` of each term `k`, in fzf's

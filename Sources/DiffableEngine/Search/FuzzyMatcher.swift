@@ -124,6 +124,18 @@ enum FuzzyMatcher {
         return split * FuzzyScoring.gapStart
     }
 
+    /// `FzfAlgo.runBound` of ASCII text `i` (known to match) for an ASCII
+    /// query `units` (`query.unitBytes`) of at least two chars: tighter than
+    /// `maxScore` on texts whose first query char starts no run, such as
+    /// most paths for a query that ends a file name.
+    /// - Complexity: O(length of the text + occurrences × query length).
+    static func runBound(_ table: TextTable, _ i: Int, query: PreparedQuery, units q: UnsafeBufferPointer<UInt8>,
+                         workspace ws: FuzzyWorkspace) -> Int {
+        let units = query.caseSensitive ? table.original(i) : table.foldedText(i)
+        let bonus = FzfTerm.asciiBonuses(table, i, scheme: query.scheme, workspace: ws)
+        return FzfAlgo.runBound(text: units, bonus: bonus, pattern: q)
+    }
+
     /// fzf's score of text `i` for a prepared fuzzy query, or `nil` when
     /// it does not match.
     /// - Complexity: O(length × query length); no allocation once the

@@ -17,13 +17,15 @@
 /// of the run so far (a run keeps its first char's bonus, or a boundary
 /// char's within it) or `consecutive`; a char after the gap earns at most
 /// `later` (the first char of its run stands after `j`) or `consecutive`,
-/// and the gap costs at least `gapStart`. A score clamped at 0 in a gap
-/// keeps only the chars after it, which the same terms bound. So the
+/// and the gap costs at least `gapStart` and `gapExtension` for each char
+/// it spans before the next char's first occurrence after it. A score
+/// clamped at 0 in a gap keeps only the chars after it. So the
 /// bound at `j` is the best of those cases, and the term's is the best
 /// over its first char's occurrences; when the best alignment is one
 /// contiguous run after a boundary, the bound is its score.
-/// - Complexity: O(n + occurrences × m) for a text of n bytes and a term of
-///   m; no allocation.
+/// - Complexity: O(n + occurrences × m × gap) for a text of n bytes and a
+///   term of m, where gap is the distance to a char's next occurrence; no
+///   allocation.
 extension FzfAlgo {
     /// The bound for ASCII `pattern` (at least two units) in ASCII `text`
     /// with its bonuses `bonus`, as `match` compares them; 0 when the first
@@ -40,28 +42,39 @@ extension FzfAlgo {
         }
         let first = p[0]
         let consecutive = FuzzyScoring.consecutive
+        let match = FuzzyScoring.match
         var later = 0
         var best = 0
         var j = n &- 1
         while j >= 0 {
             let c = t[j]
             if c == first && j <= n &- m {
-                let lateBonus = max(later, consecutive)
+                let lateChar = match &+ max(later, consecutive)
                 var runBest = Int(bonus[j])
-                var prefix = 0
-                // Break right after the first char.
-                var rest = (m &- 1) &* lateBonus &+ FuzzyScoring.gapStart
-                var k = 1
-                while k < m && t[j &+ k] == p[k] {
-                    runBest = max(runBest, Int(bonus[j &+ k]))
-                    prefix &+= max(runBest, consecutive)
-                    if k &+ 1 < m {
-                        rest = max(rest, prefix &+ (m &- k &- 1) &* lateBonus &+ FuzzyScoring.gapStart)
+                // The most chars 0...k can score running from `j`.
+                var head = match &+ Int(bonus[j]) &* FuzzyScoring.firstCharMultiplier
+                var k = 0
+                while true {
+                    if k &+ 1 == m {
+                        best = max(best, head)
+                        break
                     }
+                    // A gap after char k: char k + 1 stands at its next
+                    // occurrence past `j + k + 1` or later, so the gap is
+                    // at least that long; a score the gap brings to 0
+                    // keeps only the chars after it.
+                    let next = p[k &+ 1]
+                    var q = j &+ k &+ 2
+                    while q < n && t[q] != next { q &+= 1 }
+                    if q <= n &- (m &- k &- 1) {
+                        let gap = FuzzyScoring.gapStart &+ (q &- (j &+ k &+ 1) &- 1) &* FuzzyScoring.gapExtension
+                        best = max(best, max(head &+ gap, 0) &+ (m &- k &- 1) &* lateChar)
+                    }
+                    guard t[j &+ k &+ 1] == next else { break }
                     k &+= 1
+                    runBest = max(runBest, Int(bonus[j &+ k]))
+                    head &+= match &+ max(runBest, consecutive)
                 }
-                if k == m { rest = max(rest, prefix) }
-                best = max(best, FuzzyScoring.match &* m &+ Int(bonus[j]) &* FuzzyScoring.firstCharMultiplier &+ rest)
             }
             let inLater = c < 64 ? laterLow & (1 << UInt64(c)) != 0 : laterHigh & (1 << UInt64(c & 63)) != 0
             if inLater { later = max(later, Int(bonus[j])) }

@@ -179,7 +179,11 @@ struct Scanner {
         let needsOffsets = query.needsOffsets
         let queryIsEmpty = query.isEmpty
         let stop = query.stop
+        // A fuzzy term of two chars or more is bounded by its runs before
+        // the DP (ASCII texts).
+        let runBounded = query.mode == .fuzzy && query.pattern.isASCII && queryLength >= 2 && extended == nil
         query.bytes.withUnsafeBufferPointer { needle in query.pairBits.withUnsafeBufferPointer { pairs in
+            query.unitBytes.withUnsafeBufferPointer { units in
             for i in candidates {
                 k &+= 1
                 // A stopped search's result is discarded: leave at once.
@@ -307,6 +311,11 @@ struct Scanner {
                                     if !top.admitsNext(score: tight, length: length) { continue }
                                     if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
                                 }
+                                if runBounded && table.isASCII(i) {
+                                    let run = FuzzyMatcher.runBound(table, i, query: query, units: units, workspace: workspace)
+                                    if !top.admitsNext(score: run, length: length) { continue }
+                                    if shared != 0 && SharedFloor.pack(score: run, length: length) < shared { continue }
+                                }
                             }
                         }
                     }
@@ -333,6 +342,6 @@ struct Scanner {
                     }
                 }
             }
-        } }
+        } } }
     }
 }

@@ -102,8 +102,14 @@ import DiffableTestSupport
             texts.append((0..<(2 + Int(rng.next() % 10))).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined())
         }
         texts += ["src/view/grid_render12.swift", "Sources/swift/x.swift", "a/b/swift_s", "s-w-i-f-t", "sswwiiffttswift"]
+        // Long gaps, which the bound charges by their length (and a score
+        // the gap brings to 0 restarts).
+        texts += ["s" + String(repeating: "x", count: 40) + "wift", "sw" + String(repeating: "-", count: 25) + "ift",
+                  "a_b" + String(repeating: "z", count: 60) + "ab", "/s" + String(repeating: "q", count: 30) + "/swift",
+                  "src/__init__.py", "lib/python3/init_x.py", "init" + String(repeating: "_", count: 12) + ".py"]
         let index = SearchIndex(texts: texts)
-        var queries = ["sw", "swift", "swif", "src", "ab", "st", "ft", "vw", "gr", "iF", "s1", "/s", "t.s"]
+        var queries = ["sw", "swift", "swif", "src", "ab", "st", "ft", "vw", "gr", "iF", "s1", "/s", "t.s", "init.py",
+                       "sxw", "xw", "it.p"]
         for _ in 0..<150 { queries.append(FzfCorpus.query(from: texts, rng: &rng)) }
         let ws = FuzzyWorkspace()
         var bounded = 0
@@ -137,6 +143,18 @@ import DiffableTestSupport
             let bound = term.bytes.withUnsafeBufferPointer { FzfAlgo.runBound(text: t.foldedText(0), bonus: bonus, pattern: $0) }
             #expect(bound == 128)
             #expect(term.match(t, 0, scheme: FzfBonusTable.of(.default), workspace: ws)?.score == 128)
+        }
+        // A run, a gap of two chars, a run: the gap is charged its length,
+        // so the bound is the score (16 × 7 + 2 × 8 + 3 × 8 − 4 + 3 × 8).
+        let modules = SearchIndex(texts: ["usr/lib/foo/__init__.py"])
+        let initTerm = FzfQuery("init.py", fuzzy: true).sets[0][0]
+        modules.withTable { t in
+            let bonus = FzfTerm.asciiBonuses(t, 0, scheme: FzfBonusTable.of(.path), workspace: ws)
+            let bound = initTerm.bytes.withUnsafeBufferPointer {
+                FzfAlgo.runBound(text: t.foldedText(0), bonus: bonus, pattern: $0)
+            }
+            #expect(bound == 172)
+            #expect(initTerm.match(t, 0, scheme: FzfBonusTable.of(.path), workspace: ws)?.score == 172)
         }
     }
 

@@ -129,11 +129,16 @@ enum FuzzyMatcher {
     /// `maxScore` on texts whose first query char starts no run, such as
     /// most paths for a query that ends a file name.
     /// - Complexity: O(length of the text + occurrences × query length).
-    static func runBound(_ table: TextTable, _ i: Int, query: PreparedQuery, units q: UnsafeBufferPointer<UInt8>,
-                         workspace ws: FuzzyWorkspace) -> Int {
+    static func runBound(_ table: TextTable, _ i: Int, query: PreparedQuery, units q: UnsafeBufferPointer<UInt8>) -> Int {
         let units = query.caseSensitive ? table.original(i) : table.foldedText(i)
-        let bonus = FzfTerm.asciiBonuses(table, i, scheme: query.scheme, workspace: ws)
-        return FzfAlgo.runBound(text: units, bonus: bonus, pattern: q)
+        let classes = table.classBytes(i)
+        let scheme = query.scheme
+        let cls = scheme.asciiClass, bt = scheme.bonus
+        let initial = Int(scheme.initialClass)
+        return FzfAlgo.runBound(text: units, pattern: q) { j in
+            let prev = j == 0 ? initial : Int(cls[Int(classes[j &- 1])])
+            return Int(bt[prev &* 8 &+ Int(cls[Int(classes[j])])])
+        }
     }
 
     /// fzf's score of text `i` for a prepared fuzzy query, or `nil` when

@@ -32,6 +32,15 @@ extension FzfAlgo {
     /// char does not occur where the term can fit.
     static func runBound(text: UnsafeBufferPointer<UInt8>, bonus: UnsafePointer<UInt8>,
                          pattern: UnsafeBufferPointer<UInt8>) -> Int {
+        runBound(text: text, pattern: pattern) { Int(bonus[$0]) }
+    }
+
+    /// `runBound` with the bonus of position j read as `bonus(j)`, which is
+    /// asked only where a char of the pattern stands (a text's bonuses need
+    /// not be computed first).
+    @inline(__always)
+    static func runBound(text: UnsafeBufferPointer<UInt8>, pattern: UnsafeBufferPointer<UInt8>,
+                         bonus: (Int) -> Int) -> Int {
         let n = text.count, m = pattern.count
         guard m >= 2, n >= m, let t = text.baseAddress, let p = pattern.baseAddress else { return 0 }
         // The term's later chars, as a set of ASCII bytes.
@@ -50,9 +59,9 @@ extension FzfAlgo {
             let c = t[j]
             if c == first && j <= n &- m {
                 let lateChar = match &+ max(later, consecutive)
-                var runBest = Int(bonus[j])
+                var runBest = bonus(j)
                 // The most chars 0...k can score running from `j`.
-                var head = match &+ Int(bonus[j]) &* FuzzyScoring.firstCharMultiplier
+                var head = match &+ bonus(j) &* FuzzyScoring.firstCharMultiplier
                 var k = 0
                 while true {
                     if k &+ 1 == m {
@@ -63,21 +72,26 @@ extension FzfAlgo {
                     // occurrence past `j + k + 1` or later, so the gap is
                     // at least that long; a score the gap brings to 0
                     // keeps only the chars after it.
+                    // The gap is read only while it may still beat `best`.
                     let next = p[k &+ 1]
-                    var q = j &+ k &+ 2
-                    while q < n && t[q] != next { q &+= 1 }
-                    if q <= n &- (m &- k &- 1) {
-                        let gap = FuzzyScoring.gapStart &+ (q &- (j &+ k &+ 1) &- 1) &* FuzzyScoring.gapExtension
-                        best = max(best, max(head &+ gap, 0) &+ (m &- k &- 1) &* lateChar)
+                    let after = (m &- k &- 1) &* lateChar
+                    var value = head &+ FuzzyScoring.gapStart
+                    if max(value, 0) &+ after > best {
+                        var q = j &+ k &+ 2
+                        while q < n && t[q] != next && max(value, 0) &+ after > best {
+                            q &+= 1
+                            value &+= FuzzyScoring.gapExtension
+                        }
+                        if q <= n &- (m &- k &- 1) && t[q] == next { best = max(best, max(value, 0) &+ after) }
                     }
                     guard t[j &+ k &+ 1] == next else { break }
                     k &+= 1
-                    runBest = max(runBest, Int(bonus[j &+ k]))
+                    runBest = max(runBest, bonus(j &+ k))
                     head &+= match &+ max(runBest, consecutive)
                 }
             }
             let inLater = c < 64 ? laterLow & (1 << UInt64(c)) != 0 : laterHigh & (1 << UInt64(c & 63)) != 0
-            if inLater { later = max(later, Int(bonus[j])) }
+            if inLater { later = max(later, bonus(j)) }
             j &-= 1
         }
         return best

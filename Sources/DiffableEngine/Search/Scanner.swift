@@ -301,6 +301,12 @@ struct Scanner {
                                 if !top.admitsNext(score: s, length: length) { continue }
                                 if shared != 0 && SharedFloor.pack(score: s, length: length) < shared { continue }
                                 known = s
+                            } else if runBounded && table.isASCII(i) {
+                                // One pass over the text, and tighter than
+                                // the two bounds below on most texts.
+                                let run = FuzzyMatcher.runBound(table, i, query: query, units: units)
+                                if !top.admitsNext(score: run, length: length) { continue }
+                                if shared != 0 && SharedFloor.pack(score: run, length: length) < shared { continue }
                             } else {
                                 var tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
                                 if !top.admitsNext(score: tight, length: length) { continue }
@@ -310,11 +316,6 @@ struct Scanner {
                                     tight &+= FuzzyMatcher.splitPairGaps(table, i, query: query, needle: needle)
                                     if !top.admitsNext(score: tight, length: length) { continue }
                                     if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
-                                }
-                                if runBounded && table.isASCII(i) {
-                                    let run = FuzzyMatcher.runBound(table, i, query: query, units: units, workspace: workspace)
-                                    if !top.admitsNext(score: run, length: length) { continue }
-                                    if shared != 0 && SharedFloor.pack(score: run, length: length) < shared { continue }
                                 }
                             }
                         }

@@ -9,6 +9,14 @@
 /// texts first gives a floor that, from the first candidate on, rejects
 /// most texts on their length and bounds, unread.
 ///
+/// The best rows of a plain fuzzy query are nearly always texts that hold
+/// it as one run (`readm` in `…/README.md`). When they are rare and lie
+/// late in index order, the scan meets them late and scores most texts
+/// before its floor rises; so the probe also scores texts holding the
+/// query as one run, found by reading an evenly spread sample of the
+/// universe (`floorProbeSample` texts at most), unless the k best probed
+/// already score as such a run after a boundary would.
+///
 /// Exact: the floor is the k-th best (score, length) of k candidates that
 /// match, so a text strictly worse than it has k better candidates and is
 /// not among the best k (`SharedFloor`). The probed texts must be
@@ -25,6 +33,9 @@ extension SearchIndex {
     /// Lengths bucketed apart when finding the shortest texts; longer
     /// texts share the last bucket.
     static let floorProbeBuckets = 1_024
+    /// Texts of the universe read at most for ones holding the query as
+    /// one run.
+    static let floorProbeSample = 65_536
 
     /// Whether a scan of `prepared` ranking its best k may take a floor
     /// from probed texts: a fuzzy or exact query fzf sorts, whose tie-break
@@ -50,7 +61,6 @@ extension SearchIndex {
         let found = known.shortest ?? Self.shortestTexts(table, universe, limit: Self.floorProbeTexts)
         known.shortest = found
         let shortest = found.filter { universe.contains($0) && !table.isNil($0) && !taken.contains($0) }
-        guard shortest.count + taken.count >= k else { return nil }
         let scanner = Scanner(table: table, query: prepared)
         let best = prepared.extendedBounds?.maxScore ?? FuzzyMatcher.maxScore(queryLength: prepared.scalars.count)
         var top = TopK(capacity: k)
@@ -66,8 +76,77 @@ extension SearchIndex {
             guard let (score, key) = scanner.scoredKey(i, known: nil, offsets: nil, extended: extended) else { continue }
             top.insert(RankKey(score: score, length: key, index: i))
         }
+        // Unless the k kept already score as a run after a boundary does,
+        // texts holding the query as one run are scored too.
+        let runScore = FuzzyScoring.match * prepared.scalars.count + FuzzyScoring.boundary * (prepared.scalars.count + 1)
+        if !top.isFull || (top.worst?.score ?? 0) < runScore {
+            let seen = taken.union(shortest)
+            for i in Self.textsHoldingRun(prepared, universe, table: table, limit: 4 * k, known: known) where !seen.contains(i) {
+                guard let (score, key) = scanner.scoredKey(i, known: nil, offsets: nil, extended: extended) else { continue }
+                top.insert(RankKey(score: score, length: key, index: i))
+            }
+        }
         guard top.isFull, let worst = top.worst else { return nil }
         return SharedFloor.pack(score: worst.score, length: worst.length)
+    }
+
+    /// Up to `limit` ASCII texts of `universe` holding a plain fuzzy
+    /// query of two chars or more as one run (compared as the query
+    /// compares them), ascending, found among at most `floorProbeSample`
+    /// texts spread evenly over the universe; none for other queries.
+    /// When the chain's previous run probe read its whole sample for a
+    /// part of this query (`known`), only its texts are read again: a text
+    /// holding this query holds that part.
+    /// - Complexity: O(sample × text length)
+    static func textsHoldingRun(_ prepared: PreparedQuery, _ universe: Range<Int>, table: TextTable,
+                                limit: Int, known: ProbeTexts = ProbeTexts()) -> [Int] {
+        guard prepared.mode == .fuzzy, prepared.extended == nil, prepared.pattern.isASCII,
+              prepared.unitBytes.count >= 2, limit > 0, !universe.isEmpty else { return [] }
+        let needle = prepared.unitBytes
+        let caseSensitive = prepared.caseSensitive
+        @inline(__always) func text(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+            caseSensitive ? table.original(i) : table.foldedText(i)
+        }
+        var out: [Int] = []
+        var complete = true
+        needle.withUnsafeBufferPointer { needle in
+            if let earlier = known.runs, earlier.caseSensitive == caseSensitive,
+               needle.firstRange(of: earlier.needle) != nil {
+                for i in earlier.texts where SubstringMatcher.firstOccurrence(of: needle, in: text(i)) != nil {
+                    out.append(i)
+                }
+                return
+            }
+            // Runs of consecutive texts, searched as one stretch of bytes
+            // (a hit that spans two texts is skipped), spread evenly.
+            let block = 64
+            let blocks = max(1, min(floorProbeSample, universe.count) / block)
+            let step = universe.count / blocks
+            let offsets = caseSensitive ? table.offsets : table.foldedOffsets
+            guard let all = (caseSensitive ? table.bytes : table.folded).baseAddress else { return }
+            for b in 0..<blocks {
+                var i = universe.lowerBound + b * step
+                let end = min(i + block, universe.upperBound)
+                var from = offsets[i]
+                while i < end {
+                    let stretch = UnsafeBufferPointer(start: all + from, count: offsets[end] - from)
+                    guard let hit = SubstringMatcher.firstOccurrence(of: needle, in: stretch) else { break }
+                    let at = from + hit
+                    while offsets[i + 1] <= at { i += 1 }
+                    if at + needle.count <= offsets[i + 1] && table.isASCII(i) {
+                        out.append(i)
+                        if out.count >= limit {
+                            complete = false
+                            return
+                        }
+                    }
+                    i += 1
+                    if i < end { from = offsets[i] }
+                }
+            }
+        }
+        if complete { known.runs = (needle, caseSensitive, out) }
+        return out
     }
 
     /// Up to `limit` non-nil texts of `range`, the shortest in UTF-8
@@ -102,5 +181,8 @@ extension SearchIndex {
 /// Used by one keystroke at a time, on the thread that runs it.
 final class ProbeTexts: @unchecked Sendable {
     var shortest: [Int]?
+    /// The last run probe that read its whole sample: its needle, case,
+    /// and every text of the sample holding it (`textsHoldingRun`).
+    var runs: (needle: [UInt8], caseSensitive: Bool, texts: [Int])?
     init() {}
 }

@@ -57,4 +57,56 @@ import DiffableTestSupport
             last = result.matches
         }
     }
+
+    /// Texts holding the query as one run are probed within the range
+    /// only: short ones outside it would give a floor the range's best
+    /// rows cannot reach.
+    @Test func theRunProbeReadsOnlyTheRange() {
+        let count = SearchIndex.floorProbeMinimum + 40_000
+        let texts: [String?] = (0..<count).map { i in
+            if i < 30_000 { return i % 7 == 0 ? "/src/x" : "/q/\(i)" }
+            return i % 50 == 0 ? "/a/long/prefix/for/number/\(i)/src/lib" : "/s/r/c/\(i)/"
+        }
+        let index = SearchIndex(texts: texts)
+        let range = 30_000..<count
+        // Each typed at once (no earlier key's best rows to probe).
+        for text in ["src", "src/", "c/lib"] {
+            let query = SearchQuery(text: text, mode: .fuzzy, order: .score)
+            let result = index.evaluate(query, narrowing: nil, among: nil, within: range, rankOnly: 50)
+            let full = index.evaluate(query, among: Array(range))
+            #expect(result.hits == Array(full.hits.prefix(50)), "\(text)")
+        }
+    }
+
+    /// The run probe finds exactly the ASCII texts of its sample that hold
+    /// the query as one run (not a run that spans two texts), in order; a
+    /// longer query of the chain reads only those texts and finds the same
+    /// as a fresh probe.
+    @Test func theRunProbeFindsTheTextsHoldingTheQuery() {
+        var rng = SplitMix64(seed: 14)
+        // 640 texts: ten blocks of 64 cover the whole universe.
+        var texts = Self.paths(count: 640, rng: &rng)
+        texts[100] = "/usr/src"
+        texts[101] = "/lib/x"
+        texts[300] = "/usr/ReadMe/src/lib"
+        texts[301] = "/usr/é/src/lib"
+        let index = SearchIndex(texts: texts)
+        index.withTable { table in
+            let known = ProbeTexts()
+            for word in ["sr", "src", "src/", "src/l", "readm", "ReadM", "c/li"] {
+                let prepared = PreparedQuery(SearchQuery(text: word, mode: .fuzzy, order: .score))
+                let fresh = SearchIndex.textsHoldingRun(prepared, 0..<640, table: table, limit: 10_000)
+                let chained = SearchIndex.textsHoldingRun(prepared, 0..<640, table: table, limit: 10_000, known: known)
+                let expected = (0..<640).filter { i in
+                    guard let text = texts[i], text.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+                    return prepared.caseSensitive ? text.contains(word) : text.lowercased().contains(word.lowercased())
+                }
+                #expect(fresh == expected, "\(word)")
+                #expect(chained == expected, "\(word)")
+            }
+            // "/usr/src" then "/lib/x": `src/` only across the two texts.
+            #expect(!SearchIndex.textsHoldingRun(PreparedQuery(SearchQuery(text: "src/l", mode: .fuzzy, order: .score)),
+                                                 100..<102, table: table, limit: 10).contains(100))
+        }
+    }
 }

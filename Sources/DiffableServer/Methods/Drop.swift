@@ -7,8 +7,7 @@ extension Server {
         guard let dropped = sources.removeValue(forKey: name) else { throw .unknownSource(name) }
         // Freed in the background after the answer, and the heap trimmed
         // once the daemon is idle: a dropped source gives its memory back.
-        retired.append(dropped.snapshot)
-        retired.append(dropped.visible)
+        retired.append(.source(dropped))
         return .object(JSONObject([("source", .string(name)), ("dropped", .bool(true))]))
     }
 }

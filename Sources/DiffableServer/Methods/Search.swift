@@ -9,6 +9,9 @@ extension Server {
     /// Cancellable until the result is stored.
     func search(_ decoded: SearchRequest) throws(RPCError) -> JSON {
         let request = try searchPlan(decoded)
+        // The state this search replaces: a keystroke after an edit drops
+        // the earlier list's index, freed after the answer.
+        defer { retired.append(.source(request.source)) }
         var source = request.source
         let patchBase = patchBase(source, patchUpdates)
         if let viewport = request.viewport { source.prepareViewport(viewport) }

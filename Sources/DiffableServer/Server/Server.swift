@@ -27,11 +27,11 @@ public final class Server {
     /// `updates: "patch"` (true) or `"content"` (false): whether reloads of
     /// rows the frontend holds carry a JSON Patch of their content.
     var patchUpdates = false
-    /// Snapshots a change replaced, kept so that the session can free them
-    /// after the response is sent (freeing a large snapshot's items is
-    /// work the client need not wait for). Without a session they are
-    /// dropped after each message.
-    var retired: [Snapshot] = []
+    /// What a request replaced, kept so that the session can free it after
+    /// the response is sent (freeing a large snapshot's items, or the search
+    /// index of an earlier list, is work the client need not wait for).
+    /// Without a session it is dropped after each message.
+    var retired: [Retired] = []
     let logger: Logger
 
     /// The editor's process (`initialize`'s `processId`): when it is gone the
@@ -284,7 +284,7 @@ public final class Server {
                     patchBase: [WindowRow]? = nil, viewportRemoved: Bool = false, extra: [(String, JSON)] = []) -> JSON {
         // A large replaced snapshot is freed in the background; an edit made
         // in place left none (`oldVisible` is the source's own).
-        defer { if update.contentsBefore == nil, update.oldVisible.itemCount >= 4096 { retired.append(update.oldVisible) } }
+        defer { if update.contentsBefore == nil, update.oldVisible.itemCount >= 4096 { retired.append(.snapshot(update.oldVisible)) } }
         let diff: (key: String, value: JSON)
         if viewportRemoved {
             diff = ("window", .null)
@@ -307,4 +307,13 @@ public final class Server {
         }
         return .object(JSONObject(members + extra))
     }
+}
+
+/// A value a request replaced, freed after its response (`Server.retired`).
+enum Retired: Sendable {
+    case snapshot(Snapshot)
+    /// A source's state before the request: what the request replaced of
+    /// it (a search index of an earlier list, match sets, a sample) is
+    /// freed with it.
+    case source(DataSource)
 }

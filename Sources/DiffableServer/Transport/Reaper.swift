@@ -2,8 +2,9 @@ import DiffableEngine
 import Foundation
 import DiffableProtocol
 
-/// Frees replaced snapshots on a background thread, after their response
-/// is sent, so that no request waits for a million items to be released.
+/// Frees replaced snapshots and source states on a background thread,
+/// after their response is sent, so that no request waits for a million
+/// items or an earlier list's search index to be released.
 ///
 /// Returning freed memory to the system (`malloc_trim`) waits until the
 /// daemon has been idle for `quietPeriod`: trimming walks the whole heap
@@ -22,7 +23,7 @@ import DiffableProtocol
 /// memory in again, a small part of its time).
 final class Reaper: @unchecked Sendable {
     private let condition = NSCondition()
-    private var pending: [Snapshot] = []
+    private var pending: [Retired] = []
     private var trimRequested = false
     /// Trim once `pending` is freed, idle or not.
     private var trimNow = false
@@ -39,7 +40,7 @@ final class Reaper: @unchecked Sendable {
             condition.lock()
             while true {
                 if !pending.isEmpty {
-                    var batch: [Snapshot] = []
+                    var batch: [Retired] = []
                     swap(&batch, &pending)
                     condition.unlock()
                     batch.removeAll()  // the last references: frees here
@@ -77,10 +78,10 @@ final class Reaper: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Takes the snapshots out of `retired` (freed now, in the background);
+    /// Takes what `retired` holds (freed now, in the background);
     /// `trim` also asks to return freed memory to the system once idle,
     /// `trimAtOnce` right after they are freed.
-    func free(_ retired: inout [Snapshot], trim: Bool = false, trimAtOnce: Bool = false) {
+    func free(_ retired: inout [Retired], trim: Bool = false, trimAtOnce: Bool = false) {
         condition.lock()
         busy = false
         lastActivity = Date()

@@ -182,6 +182,7 @@ struct Scanner {
         // A fuzzy term of two chars or more is bounded by its runs before
         // the DP (ASCII texts).
         let runBounded = query.mode == .fuzzy && query.pattern.isASCII && queryLength >= 2 && extended == nil
+        let noPairs = UnsafeBufferPointer<UInt32>(start: nil, count: 0)
         query.bytes.withUnsafeBufferPointer { needle in query.pairBits.withUnsafeBufferPointer { pairs in
             query.unitBytes.withUnsafeBufferPointer { units in
             for i in candidates {
@@ -302,6 +303,21 @@ struct Scanner {
                                 if shared != 0 && SharedFloor.pack(score: s, length: length) < shared { continue }
                                 known = s
                             } else if runBounded && table.isASCII(i) {
+                                if useMasks {
+                                    // A text that does not hold the query as one
+                                    // run has a gap in every alignment: the masks'
+                                    // bound without pairs, less a gap, bounds it
+                                    // (a byte search, cheaper than the run bound).
+                                    let gapped = masks[i].scoreBound(first: query.firstBucket, later: query.laterBuckets,
+                                                                     pairs: noPairs, length: queryLength)
+                                        &+ FuzzyScoring.gapStart
+                                    if !top.admitsNext(score: gapped, length: length)
+                                        || (shared != 0 && SharedFloor.pack(score: gapped, length: length) < shared),
+                                       SubstringMatcher.firstOccurrence(
+                                           of: units, in: query.caseSensitive ? table.original(i) : table.foldedText(i)) == nil {
+                                        continue
+                                    }
+                                }
                                 // One pass over the text, and tighter than
                                 // the two bounds below on most texts.
                                 let run = FuzzyMatcher.runBound(table, i, query: query, units: units)

@@ -128,7 +128,8 @@ enum FuzzyMatcher {
     /// query `units` (`query.unitBytes`) of at least two chars: tighter than
     /// `maxScore` on texts whose first query char starts no run, such as
     /// most paths for a query that ends a file name.
-    /// - Complexity: O(length of the text + occurrences × query length).
+    /// - Complexity: O(length of the text + occurrences × query length ×
+    ///   gap), as `FzfAlgo.runBound`.
     static func runBound(_ table: TextTable, _ i: Int, query: PreparedQuery, units q: UnsafeBufferPointer<UInt8>) -> Int {
         let units = query.caseSensitive ? table.original(i) : table.foldedText(i)
         let classes = table.classBytes(i)

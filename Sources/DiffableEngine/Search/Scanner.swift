@@ -184,7 +184,7 @@ struct Scanner {
         let runBounded = query.mode == .fuzzy && query.pattern.isASCII && queryLength >= 2 && extended == nil
         let noPairs = UnsafeBufferPointer<UInt32>(start: nil, count: 0)
         query.bytes.withUnsafeBufferPointer { needle in query.pairBits.withUnsafeBufferPointer { pairs in
-            query.unitBytes.withUnsafeBufferPointer { units in
+        query.unitBytes.withUnsafeBufferPointer { units in
             for i in candidates {
                 k &+= 1
                 // A stopped search's result is discarded: leave at once.

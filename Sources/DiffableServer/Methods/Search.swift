@@ -10,8 +10,9 @@ extension Server {
     func search(_ decoded: SearchRequest) throws(RPCError) -> JSON {
         let request = try searchPlan(decoded)
         // The state this search replaces: a keystroke after an edit drops
-        // the earlier list's index, freed after the answer.
-        defer { retired.append(.source(request.source)) }
+        // the earlier list's index, freed after the answer (a small source
+        // is freed here, at no cost to wake the reaper).
+        defer { if request.source.snapshot.itemCount >= 4096 { retired.append(.source(request.source)) } }
         var source = request.source
         let patchBase = patchBase(source, patchUpdates)
         if let viewport = request.viewport { source.prepareViewport(viewport) }

@@ -192,6 +192,25 @@ struct ItemLocationTable: Sendable {
         return nil
     }
 
+    /// `id`'s entry: its position (see `setLocation(_:ofEntryAt:)`) and
+    /// location.
+    /// - Complexity: O(1) expected.
+    func entry(of id: ItemID) -> (position: Int, location: Location)? {
+        guard let slot = slot(of: id, hash: id.hashValue) else { return nil }
+        let position = Int(slots[slot] & Self.positionMask) - 1
+        return (position, locations[position])
+    }
+
+    /// Makes the entry at `position` keep `id`, the same bytes as its key
+    /// in other storage: a row rewritten into storage of its own then
+    /// lets go of the storage it was read into (an `ItemID` keeps its
+    /// bytes' whole arena alive).
+    /// - Complexity: O(1)
+    mutating func setKey(_ id: ItemID, ofEntryAt position: Int) {
+        assert(ids[position] == id, "an entry's key keeps its bytes")
+        ids[position] = id
+    }
+
     /// Sets the location of the entry at `position`: the order in which
     /// `updateValue` added entries (the last one added is at `count - 1`),
     /// which holds until an entry is removed.

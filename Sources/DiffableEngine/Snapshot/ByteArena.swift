@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One allocation holding the bytes of many items: ids, contents and
 /// search texts (see the Snapshot guide, `README.md`).
 ///
@@ -23,7 +25,22 @@
 /// requests (no reader relies on it for correctness).
 public struct ByteArena: @unchecked Sendable {
     /// The allocation: a header and the bytes after it.
-    @usableFromInline final class Storage: ManagedBuffer<Header, UInt8> {}
+    @usableFromInline final class Storage: ManagedBuffer<Header, UInt8> {
+        deinit {
+            let header = header
+            if header.isShared { ByteArena.sharedBytesFreed.add(header.capacity, ordering: .relaxed) }
+        }
+    }
+
+    /// Capacity of every shared arena freed so far (see `freedSharedBytes`).
+    private static let sharedBytesFreed = Atomic<Int>(0)
+
+    /// Bytes of shared arenas (a builder's, holding many items) freed since
+    /// the process started, on any thread. An arena goes when its last item
+    /// does, often in the middle of an edit that rewrote that item; the
+    /// allocator keeps such memory until it is asked to give it back, so a
+    /// daemon reads this to know when that is worth asking.
+    public static var freedSharedBytes: Int { sharedBytesFreed.load(ordering: .relaxed) }
     @usableFromInline let storage: Storage
 
     public struct Header {

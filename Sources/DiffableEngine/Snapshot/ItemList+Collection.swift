@@ -31,6 +31,7 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
                 return
             }
             let k = chunk(containing: position)
+            ownChunk(k)
             let offset = chunks[k].startIndex + position - starts[k]
             chunks[k][offset] = newValue
         }
@@ -136,6 +137,7 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
         materialize()
         if isChunked {
             let last = chunks.count - 1
+            ownChunk(last)
             chunks[last].append(item)
             starts[starts.count - 1] += 1
             if (starts[starts.count - 1] - 1) >> Self.blockShift == blocks.count {
@@ -206,6 +208,7 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
         let ka = lo < total ? chunk(containing: lo) : chunks.count - 1
         let kb = hi > lo ? chunk(containing: hi - 1) : ka
         if ka == kb {
+            ownChunk(ka)
             let base = chunks[ka].startIndex - starts[ka]
             chunks[ka].replaceSubrange(base + lo..<base + hi, with: newElements)
             for item in newElements { placements?.append((item.itemID, chunkIDs[ka])) }
@@ -219,6 +222,7 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
         joined.replaceSubrange(base + lo..<base + hi, with: newElements)
         let id = chunkIDs[ka]
         for item in joined { placements?.append((item.itemID, id)) }
+        for k in ka...kb { borrowedChunks.remove(chunkIDs[k]) }
         chunks.replaceSubrange(ka...kb, with: CollectionOfOne(joined))
         chunkIDs.replaceSubrange(ka...kb, with: CollectionOfOne(id))
         normalize(ka, report: &placements)
@@ -253,6 +257,7 @@ extension ItemList: RandomAccessCollection, MutableCollection, RangeReplaceableC
             return
         }
         for k in chunks.indices where chunkMayMatch(chunkIDs[k]) && chunks[k].contains(where: shouldRemove) {
+            ownChunk(k)
             chunks[k].removeAll(where: shouldRemove)
         }
         normalize(0, chunks.count, report: &placements)

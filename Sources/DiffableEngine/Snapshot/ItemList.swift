@@ -13,7 +13,10 @@
 ///
 /// Copy-on-write is per level: copying a list is O(1); the first mutation of
 /// a shared list copies the chunk table (O(chunks)) and the touched chunk
-/// (O(chunk)), and the other chunks stay shared with the copy.
+/// (O(chunk)), and the other chunks stay shared with the copy. A chunk cut
+/// from a buffer it shares with other chunks is copied before its first
+/// write even when it has become that buffer's only holder
+/// (`borrowedChunks`), so that no buffer keeps items its chunks replaced.
 ///
 /// Every chunk has an id, unique within the list and stable while the chunk
 /// exists; `EditIndex` records the chunk of each item so an edit finds a row
@@ -45,6 +48,14 @@ public struct ItemList: Sendable {
     @usableFromInline static let blockShift = 10
     @usableFromInline var nextChunkID = 1
     static let flatChunkID = 0
+    /// Ids of the chunks that are slices of a buffer cut into several
+    /// chunks (see `split`). Such a chunk, once the others have left its
+    /// buffer, is its buffer's only holder, so a write goes in place and
+    /// the buffer keeps every item outside the slice alive: the items an
+    /// edit replaced, and with them the arenas they were read into. Before
+    /// its first write a borrowed chunk is copied into a buffer of its own
+    /// (`ownChunk`).
+    @usableFromInline var borrowedChunks: Set<Int> = []
 
     /// An item moved to, or inserted into, a chunk (see `EditIndex`).
     public typealias Placement = (id: ItemID, chunk: Int)
@@ -162,6 +173,23 @@ public struct ItemList: Sendable {
         }
     }
 
+    /// Gives chunk `k` a buffer of its own when it is a slice of a shared
+    /// one (see `borrowedChunks`), so that writing it frees what it
+    /// replaces.
+    /// - Complexity: O(1), or O(chunk) the first time a borrowed chunk is
+    ///   written (what copy-on-write would copy anyway while the buffer
+    ///   is still shared).
+    @inlinable @inline(__always)
+    mutating func ownChunk(_ k: Int) {
+        if !borrowedChunks.isEmpty { ownBorrowedChunk(k) }
+    }
+
+    @usableFromInline @inline(never)
+    mutating func ownBorrowedChunk(_ k: Int) {
+        guard borrowedChunks.remove(chunkIDs[k]) != nil else { return }
+        chunks[k] = ArraySlice(Array(chunks[k]))
+    }
+
     private mutating func newChunkID() -> Int {
         defer { nextChunkID += 1 }
         return nextChunkID
@@ -198,6 +226,8 @@ public struct ItemList: Sendable {
         chunks[k] = head
         chunks.insert(contentsOf: newChunks, at: k + 1)
         chunkIDs.insert(contentsOf: newIDs, at: k + 1)
+        borrowedChunks.insert(chunkIDs[k])
+        borrowedChunks.formUnion(newIDs)
         return pieces
     }
 
@@ -209,7 +239,7 @@ public struct ItemList: Sendable {
         while k < end && k < chunks.count {
             if chunks[k].isEmpty {
                 chunks.remove(at: k)
-                chunkIDs.remove(at: k)
+                borrowedChunks.remove(chunkIDs.remove(at: k))
                 end -= 1
                 continue
             }
@@ -227,14 +257,16 @@ public struct ItemList: Sendable {
                 let b = a + 1
                 if chunks[a].count >= chunks[b].count {
                     Self.report(chunks[b], chunk: chunkIDs[a], into: &placements)
+                    ownChunk(a)
                     chunks[a].append(contentsOf: chunks[b])
                     chunks.remove(at: b)
-                    chunkIDs.remove(at: b)
+                    borrowedChunks.remove(chunkIDs.remove(at: b))
                 } else {
                     Self.report(chunks[a], chunk: chunkIDs[b], into: &placements)
+                    ownChunk(b)
                     chunks[b].insert(contentsOf: chunks[a], at: chunks[b].startIndex)
                     chunks.remove(at: a)
-                    chunkIDs.remove(at: a)
+                    borrowedChunks.remove(chunkIDs.remove(at: a))
                 }
                 if b < end { end -= 1 }
                 k = a
@@ -249,6 +281,7 @@ public struct ItemList: Sendable {
             // Back to the (empty) flat form.
             flat = []
             chunkIDs = []
+            borrowedChunks = []
             starts = []
             blocks = []
         } else {

@@ -92,44 +92,50 @@ struct ContentWriter {
     mutating func apply(_ op: EditOperation, index: inout EditIndex) throws(EditFailure) {
         switch op {
         case .setContent(let updates, let style):
-            var paths: [ItemPath?] = []
+            var paths: [(path: ItemPath, entry: Int)?] = []
             paths.reserveCapacity(updates.count)
             var unknown: [String] = [], reported = Set<ItemID>()
             for update in updates {
                 let key = ItemID(update.id)
-                let path = locate(key, index: &index)
-                if path == nil, reported.insert(key).inserted { unknown.append(update.id) }
-                paths.append(path)
+                let found = locate(key, index: &index)
+                if found == nil, reported.insert(key).inserted { unknown.append(update.id) }
+                paths.append(found)
             }
             if !unknown.isEmpty { throw EditFailure(.unknownItem, unknown) }
-            for (update, path) in zip(updates, paths) {
-                guard let path else { continue }
-                set(update, at: path, reconfigure: style == .reconfigure)
+            for (update, found) in zip(updates, paths) {
+                guard let found else { continue }
+                set(update, at: found, reconfigure: style == .reconfigure, index: &index)
             }
         case .transformContent(let transform):
-            guard let path = locate(ItemID(transform.id), index: &index) else { throw EditFailure(.unknownItem, [transform.id]) }
-            let update = try transform.update(from: sections[path.section].items[path.row].content)
-            set(update, at: path, reconfigure: false)
+            guard let found = locate(ItemID(transform.id), index: &index) else { throw EditFailure(.unknownItem, [transform.id]) }
+            let update = try transform.update(from: sections[found.path.section].items[found.path.row].content)
+            set(update, at: found, reconfigure: false, index: &index)
         default:
             throw EditFailure(.unknownItem, [])
         }
     }
 
-    /// Where `key` is: through the index, its offset hint checked (and
-    /// kept right when it was stale).
+    /// Where `key` is (and its entry in the index): through the index, its
+    /// offset hint checked (and kept right when it was stale).
     /// - Complexity: O(sections' chunks) plus O(1) with a right hint.
-    private func locate(_ key: ItemID, index: inout EditIndex) -> ItemPath? {
-        guard let location = index.locationOfItem[key], let s = index.sectionPosition[location.section],
+    private func locate(_ key: ItemID, index: inout EditIndex) -> (path: ItemPath, entry: Int)? {
+        guard let (entry, location) = index.locationOfItem.entry(of: key), let s = index.sectionPosition[location.section],
               sections.indices.contains(s),
               let found = sections[s].items.find(key, inChunk: location.chunk, hint: location.offset) else { return nil }
         if found.offset != location.offset {
-            index.locationOfItem[key] = EditIndex.Location(section: location.section, chunk: location.chunk, offset: found.offset)
+            index.locationOfItem.setLocation(EditIndex.Location(section: location.section, chunk: location.chunk, offset: found.offset),
+                                             ofEntryAt: entry)
         }
-        return ItemPath(section: s, row: found.row)
+        return (ItemPath(section: s, row: found.row), entry)
     }
 
-    /// Writes the new content when it differs, noting the row.
-    private mutating func set(_ update: ContentUpdate, at path: ItemPath, reconfigure: Bool) {
+    /// Writes the new content when it differs, noting the row. The index
+    /// entry's key moves to the new item's bytes, so that the storage the
+    /// old item was read into (an `apply`'s arena, shared with thousands
+    /// of rows) goes once its last row is rewritten.
+    private mutating func set(_ update: ContentUpdate, at found: (path: ItemPath, entry: Int), reconfigure: Bool,
+                              index: inout EditIndex) {
+        let path = found.path
         let old = sections[path.section].items[path.row]
         guard old.content != update.content else { return }
         let key = old.itemID
@@ -140,7 +146,9 @@ struct ContentWriter {
             rows.append((path, old, reconfigure))
         }
         undo.append((path, old))
-        sections[path.section].items[path.row] = Item(id: update.id, content: update.content, text: update.text)
+        let new = Item(id: update.id, content: update.content, text: update.text)
+        sections[path.section].items[path.row] = new
+        index.locationOfItem.setKey(new.itemID, ofEntryAt: found.entry)
     }
 
     /// Puts back every row written, last first.

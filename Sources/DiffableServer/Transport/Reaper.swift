@@ -21,6 +21,14 @@ import DiffableProtocol
 /// would see the daemon grow by them apply after apply. Trimming at once
 /// keeps each apply's peak near its own size (the next apply faults its
 /// memory in again, a small part of its time).
+///
+/// And except when a request freed a shared arena itself
+/// (`ByteArena.freedSharedBytes`, less what the reaper's own batches
+/// freed): edits that rewrite rows free the arenas an `apply` read them into
+/// once their last row is rewritten, in the middle of a stream of small
+/// requests that never leaves the daemon idle. Trimmed at once, a source
+/// edited without end holds its rows once, not once more per arena they
+/// left.
 final class Reaper: @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: [Retired] = []
@@ -33,6 +41,17 @@ final class Reaper: @unchecked Sendable {
     /// A response this large was built from a tree at least as large: give
     /// its memory back to the system afterwards.
     static let trimAfterResponseSize = 1 << 20
+    /// Shared arena bytes requests freed since the last trim they caused
+    /// that make the next one worth it: one arena.
+    static let trimAfterFreedArenaBytes = ByteArena.chunkSize
+    /// Shared arena bytes freed by the reaper's own batches.
+    private var arenaBytesReaped = 0
+    /// Whether a batch is being freed (its frees are not yet in
+    /// `arenaBytesReaped`).
+    private var reaping = false
+    /// Shared arena bytes freed outside the reaper at the last trim they
+    /// caused.
+    private var arenaBytesFreedOutsideAtTrim = 0
     static let quietPeriod: TimeInterval = 0.2
 
     func start() {
@@ -42,9 +61,14 @@ final class Reaper: @unchecked Sendable {
                 if !pending.isEmpty {
                     var batch: [Retired] = []
                     swap(&batch, &pending)
+                    reaping = true
                     condition.unlock()
+                    let freedBefore = ByteArena.freedSharedBytes
                     batch.removeAll()  // the last references: frees here
+                    let freed = ByteArena.freedSharedBytes - freedBefore
                     condition.lock()
+                    reaping = false
+                    arenaBytesReaped += freed
                     continue
                 }
                 if trimRequested && (trimNow || !busy) {
@@ -85,8 +109,9 @@ final class Reaper: @unchecked Sendable {
         condition.lock()
         busy = false
         lastActivity = Date()
-        trimRequested = trimRequested || trim || !retired.isEmpty
-        trimNow = trimNow || trimAtOnce
+        let freedArenas = requestsFreedArenas()
+        trimRequested = trimRequested || trim || !retired.isEmpty || freedArenas
+        trimNow = trimNow || trimAtOnce || freedArenas
         let any = !retired.isEmpty
         pending.append(contentsOf: retired)
         // Dropped under the lock: once it is released the reaper may free
@@ -96,8 +121,20 @@ final class Reaper: @unchecked Sendable {
         // Woken only with work to do: a request that retires nothing (most
         // small ones) costs no system call here. A trim already waiting for
         // quiet reads the new `lastActivity` when its wait ends.
-        if any || trim || trimAtOnce { condition.signal() }
+        if any || trim || trimAtOnce || freedArenas { condition.signal() }
         condition.unlock()
+    }
+
+    /// Whether requests freed an arena's worth of shared arenas since the
+    /// last trim this answered yes for (the reaper's own frees are not
+    /// counted; while a batch is being freed, the answer waits for the
+    /// next request). Called under the lock.
+    private func requestsFreedArenas() -> Bool {
+        guard !reaping else { return false }
+        let outside = ByteArena.freedSharedBytes - arenaBytesReaped
+        guard outside - arenaBytesFreedOutsideAtTrim >= Self.trimAfterFreedArenaBytes else { return false }
+        arenaBytesFreedOutsideAtTrim = outside
+        return true
     }
 }
 

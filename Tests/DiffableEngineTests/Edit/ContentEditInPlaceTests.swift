@@ -80,4 +80,30 @@ struct ContentEditInPlaceTests {
         #expect(try inPlace.editContentsInPlace(Self.contentOps(&g, ids: ids, failures: false)) == nil)
         #expect(inPlace.version == searched && inPlace.snapshot == general.snapshot)
     }
+
+    /// Once every row an `apply` read into one arena was rewritten by
+    /// content edits, the source holds that arena no more: not through its
+    /// rows, not through the edit index's keys (the rows' ids are views of
+    /// their bytes). A ticker patched without end holds its rows once.
+    @Test func rowsRewrittenLetGoOfTheArenaTheyWereReadInto() throws {
+        weak var arena: ByteArena.Storage?
+        var source = DataSource(name: "ticker")
+        do {
+            let items = ItemListTests.itemsInOneArena(6000)
+            arena = items[0].storage?.storage
+            _ = try source.apply(Snapshot(sections: [Section(id: "s", items: ItemList(items))]))
+        }
+        var g = EditGenerator(seed: 5)
+        for batch in stride(from: 0, to: 6000, by: 500) {
+            let updates = (batch..<batch + 500).shuffled(using: &g.rng).map { row in
+                ContentUpdate(id: "a\(row)", content: Content(bytes: Array("{\"w\":\(row)}".utf8)))
+            }
+            #expect(try source.editContentsInPlace([.setContent(updates, style: .reload)]) != nil)
+            #expect(arena != nil || batch == 5500, "freed before its last row was rewritten")
+        }
+        #expect(arena == nil, "the source still holds the arena its rows were read into")
+        // The index still finds every row by the bytes of its id.
+        let last = try #require(try source.editContentsInPlace([.setContent([ContentUpdate(id: "a5999", content: Content(bytes: [0x31]))], style: .reload)]))
+        #expect(last.changeset.itemReloads == [Changeset.ItemUpdate(old: ItemPath(section: 0, row: 5999), new: ItemPath(section: 0, row: 5999))])
+    }
 }

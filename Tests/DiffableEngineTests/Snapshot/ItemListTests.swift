@@ -176,6 +176,36 @@ struct ItemListTests {
         #expect(shared.count >= a.chunks.count - 2)
     }
 
+    /// Items in one shared arena, as an `apply` reads them, and weak
+    /// references to that arena.
+    static func itemsInOneArena(_ count: Int) -> [Item] {
+        var builder = ByteArena.Builder()
+        return (0..<count).map { k in
+            let id = Array("a\(k)".utf8), content = Array("{\"v\":\(k)}".utf8)
+            return id.withUnsafeBytes { i in content.withUnsafeBytes { c in builder.item(id: i, content: c) } }
+        }
+    }
+
+    /// A chunked list whose every row was written holds none of the items
+    /// it replaced: the chunks cut from one buffer do not keep that buffer
+    /// (and the arena its items were read into) alive once each was
+    /// written, whatever the order of the writes.
+    @Test(arguments: [false, true]) func writtenChunksLetGoOfTheItemsTheyReplaced(backwards: Bool) {
+        weak var arena: ByteArena.Storage?
+        var list: ItemList
+        do {
+            let items = Self.itemsInOneArena(9000)
+            arena = items[0].storage?.storage
+            list = ItemList(items)
+        }
+        list.chunkify()
+        #expect(list.chunks.count > 1 && arena != nil)
+        let rows = backwards ? Array(list.indices.reversed()) : Array(list.indices)
+        for row in rows { list[row] = Item(id: "a\(row)", content: Content(bytes: Array("{\"v\":-\(row)}".utf8))) }
+        #expect(arena == nil, "a chunk written in place kept the buffer it was cut from")
+        #expect(list.count == 9000 && list[4321].id == "a4321" && list[4321].content?.bytes == Array("{\"v\":-4321}".utf8))
+    }
+
     @Test func mergesAtTheLowerBoundAndSplitsAtTheUpper() {
         var list = ItemList(Self.items(0..<4096))
         list.chunkify()

@@ -2,6 +2,8 @@
 in every form, and `ops.patch_content`, replayed against `snapshot` / `rows` of the real daemon."""
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
 import unittest
@@ -104,6 +106,19 @@ class PatchSessionTests(unittest.TestCase):
         finally:
             self.assertEqual(client.close(), 0)
         self.assertGreater(patched, 40)
+
+
+class ReadmeExampleTests(unittest.TestCase):
+    def test_the_field_level_example_prints_what_the_readme_says(self) -> None:
+        readme = (PACKAGE_ROOT / "README.md").read_text()
+        section = readme[readme.index("## Field-level updates"):]
+        program = section[section.index("```python\n") + 10:section.index("```", section.index("```python\n") + 10)]
+        printed = section[section.index("prints\n\n```\n") + 12:]
+        printed = printed[:printed.index("```")]
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(program, "README.md", "exec"), {"__name__": "readme_example"})
+        self.assertEqual(out.getvalue(), printed)
 
 
 if __name__ == "__main__":

@@ -73,7 +73,7 @@ extension SearchIndex {
 
     /// Appends the texts `range` of `other`, as stored there (no folding).
     /// - Complexity: O(their bytes + range.count)
-    private mutating func appendRun(of other: SearchIndex, _ range: Range<Int>) {
+    mutating func appendRun(of other: SearchIndex, _ range: Range<Int>) {
         guard !range.isEmpty else { return }
         let byteDelta = bytes.count - other.offsets[range.lowerBound]
         let foldedDelta = folded.count - other.foldedOffsets[range.lowerBound]

@@ -14,6 +14,27 @@ import DiffableTestSupport
             && (a.tracksBonusMasks != b.tracksBonusMasks || a.bonusMasks == b.bonusMasks)
     }
 
+    /// A list long enough to be indexed in two halves on two threads
+    /// gives exactly the index that appending its texts in order gives,
+    /// with and without bonus masks; the halves meet inside runs of ASCII,
+    /// non-ASCII and missing texts alike.
+    @Test(arguments: [false, true]) func anIndexBuiltInHalvesEqualsOneBuiltInOrder(masks: Bool) {
+        var rng = SplitMix64(seed: masks ? 11 : 12)
+        let count = SearchIndex.halvedBuildMinimum + 1001
+        var texts = SearchFixtures.texts(count: count, rng: &rng)
+        texts[count / 2 - 1] = nil
+        texts[count / 2] = "Überschrift/ÉTÉ 👍"
+        let items = texts.enumerated().map { Item(id: "i\($0.offset)", text: $0.element) }
+        let snapshot = Snapshot(sections: [Section(id: "a", items: ItemList(items[..<7])), Section(id: "b", items: ItemList(items[7...]))])
+        let halved = SearchIndex(snapshot: snapshot, bonusMasks: masks)
+        var ordered = SearchIndex()
+        ordered.tracksBonusMasks = masks
+        ordered.append(contentsOf: texts)
+        #expect(halved.count == count && halved.tracksBonusMasks == masks)
+        #expect(Self.same(halved, ordered))
+        #expect(halved.text(at: count / 2) == "Überschrift/ÉTÉ 👍" && halved.text(at: count / 2 - 1) == nil)
+    }
+
     @Test(arguments: 0..<200 as Range<UInt64>)
     func aSpliceEqualsARebuild(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)

@@ -72,9 +72,54 @@ public struct SearchIndex: Sendable {
         self.init()
         tracksBonusMasks = bonusMasks
         if let fields {
-            appendInHalves(fields.texts(of: snapshot.sections.flatMap { Array($0.items) }))
+            appendInHalves(.strings(fields.texts(of: snapshot.sections.flatMap { Array($0.items) })))
         } else {
-            appendInHalves(snapshot.sections.flatMap { $0.items.map(\.text) })
+            var items: [Item] = []
+            items.reserveCapacity(snapshot.itemCount)
+            for section in snapshot.sections { items.append(contentsOf: section.items) }
+            appendInHalves(.items(items))
+        }
+    }
+
+    /// Texts to append: strings, or the search texts of items read where
+    /// they are stored (no `String` made for them).
+    enum TextSource: Sendable {
+        case strings([String?])
+        case items([Item])
+
+        var count: Int {
+            switch self {
+            case .strings(let texts): texts.count
+            case .items(let items): items.count
+            }
+        }
+
+        /// UTF-8 bytes of the texts in `range`.
+        /// - Complexity: O(range.count)
+        func byteCount(_ range: Range<Int>) -> Int {
+            var total = 0
+            switch self {
+            case .strings(let texts): for k in range { total += texts[k]?.utf8.count ?? 0 }
+            case .items(let items): for k in range { total += items[k].withTextBytes { $0.count } ?? 0 }
+            }
+            return total
+        }
+
+        /// Calls `body` once with text `k`'s UTF-8, or nil when it has none.
+        func withText(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
+            switch self {
+            case .strings(let texts):
+                guard var text = texts[k] else { return body(nil) }
+                if text.utf8.withContiguousStorageIfAvailable(body) == nil {
+                    text.makeContiguousUTF8()
+                    if text.utf8.withContiguousStorageIfAvailable(body) == nil { Array(text.utf8).withUnsafeBufferPointer(body) }
+                }
+            case .items(let items):
+                let found: Void? = items[k].withTextBytes { raw in
+                    body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
+                }
+                if found == nil { body(nil) }
+            }
         }
     }
 
@@ -89,19 +134,19 @@ public struct SearchIndex: Sendable {
     /// Building is the wait of the first keystroke after a list arrives.
     /// - Complexity: O(total UTF-8 length), over two threads, plus a copy
     ///   of the second half's buffers.
-    mutating func appendInHalves(_ texts: [String?]) {
+    mutating func appendInHalves(_ texts: TextSource) {
         guard count == 0, texts.count >= Self.halvedBuildMinimum else {
-            append(contentsOf: texts)
+            append(texts, 0..<texts.count, totalBytes: texts.byteCount(0..<texts.count))
             return
         }
-        var total = 0
-        for text in texts { total += text?.utf8.count ?? 0 }
-        let totalBytes = total, half = texts.count / 2, tracks = tracksBonusMasks
+        let half = texts.count / 2, tracks = tracksBonusMasks
+        let parts = [0..<half, half..<texts.count]
+        let sizes = Parallel.map(2, placeholder: 0) { part in texts.byteCount(parts[part]) }
         var halves = Parallel.map(2, placeholder: SearchIndex()) { part in
             var index = SearchIndex()
             index.tracksBonusMasks = tracks
-            if part == 0 { index.reserveCapacity(texts: texts.count, bytes: totalBytes) }
-            index.append(contentsOf: Array(part == 0 ? texts[..<half] : texts[half...]))
+            if part == 0 { index.reserveCapacity(texts: texts.count, bytes: sizes[0] + sizes[1]) }
+            index.append(texts, parts[part], totalBytes: sizes[part])
             return index
         }
         let second = halves.removeLast()
@@ -165,16 +210,21 @@ public struct SearchIndex: Sendable {
     /// Appends texts at the end.
     /// - Complexity: amortized O(total UTF-8 length of `texts`)
     public mutating func append(contentsOf texts: [String?]) {
-        var total = 0
-        for text in texts { total += text?.utf8.count ?? 0 }
+        let source = TextSource.strings(texts)
+        append(source, 0..<texts.count, totalBytes: source.byteCount(0..<texts.count))
+    }
+
+    /// Appends the texts `range` of `texts`, of `total` UTF-8 bytes.
+    /// - Complexity: amortized O(total)
+    mutating func append(_ texts: TextSource, _ range: Range<Int>, totalBytes total: Int) {
         let start = bytes.count
         let foldedStart = folded.count
         Self.grow(&bytes, by: total)
         Self.grow(&folded, by: total)
-        Self.grow(&offsets, by: texts.count)
-        Self.grow(&foldedOffsets, by: texts.count)
-        Self.grow(&flags, by: texts.count)
-        Self.grow(&presence, by: texts.count)
+        Self.grow(&offsets, by: range.count)
+        Self.grow(&foldedOffsets, by: range.count)
+        Self.grow(&flags, by: range.count)
+        Self.grow(&presence, by: range.count)
 
         // Fill the UTF-8 and (for ASCII texts) the folded bytes directly,
         // in the room after the last text (`raw[0]` is byte `start`).
@@ -184,42 +234,27 @@ public struct SearchIndex: Sendable {
             folded.appendUninitialized(maximum: total) { fold in
                 TextFolding.latin1Fold.withUnsafeBufferPointer { table in BytePresence.bits.withUnsafeBufferPointer { bits in
                     var end = start
-                    for text in texts {
-                        guard let text else {
+                    for index in range { texts.withText(index) { source in
+                        guard let src = source else {
                             flags.append(Flag.isNil)
                             presence.append(0)
                             offsets.append(end)
                             foldedOffsets.append(foldedEnd)
-                            continue
+                            return
                         }
-                        let n = text.utf8.count
+                        let n = src.count
                         let foldedBefore = foldedEnd
-                        var ascii: UInt8 = 0
                         var hump = false
-                        let copied: Void? = text.utf8.withContiguousStorageIfAvailable { src in
-                            var any: UInt8 = 0
-                            var prevLower = false
-                            for k in 0..<n {
-                                let b = src[k]
-                                raw[end &- start &+ k] = b
-                                fold[foldedEnd &- foldedStart &+ k] = table[Int(b)]
-                                any |= b
-                                let isUpper = b &- 0x41 < 26
-                                hump = hump || (prevLower && isUpper)
-                                prevLower = b &- 0x61 < 26
-                            }
-                            ascii = any
-                        }
-                        if copied == nil {
-                            var k = end
-                            var any: UInt8 = 0
-                            var prevLower = false
-                            for b in text.utf8 {
-                                raw[k - start] = b; fold[foldedEnd - foldedStart + k - end] = table[Int(b)]; any |= b; k += 1
-                                hump = hump || (prevLower && b &- 0x41 < 26)
-                                prevLower = b &- 0x61 < 26
-                            }
-                            ascii = any
+                        var any: UInt8 = 0
+                        var prevLower = false
+                        for k in 0..<n {
+                            let b = src[k]
+                            raw[end &- start &+ k] = b
+                            fold[foldedEnd &- foldedStart &+ k] = table[Int(b)]
+                            any |= b
+                            let isUpper = b &- 0x41 < 26
+                            hump = hump || (prevLower && isUpper)
+                            prevLower = b &- 0x61 < 26
                         }
                         var outer: UInt8 = 0
                         if n > 0 {
@@ -228,18 +263,18 @@ public struct SearchIndex: Sendable {
                                 if CharClass.of(byte: head) == CharClass.white || CharClass.of(byte: tail) == CharClass.white {
                                     outer = Flag.hasOuterSpace
                                 }
-                            } else if Self.hasOuterSpace(text) {
+                            } else if Self.hasOuterSpace(String(decoding: src, as: UTF8.self)) {
                                 outer = Flag.hasOuterSpace
                             }
                         }
-                        if ascii < 0x80 {
+                        if any < 0x80 {
                             flags.append((hump ? Flag.isASCII | Flag.hasHump : Flag.isASCII) | outer)
                             foldedEnd += n
                         } else {
                             // Non-ASCII: fold scalar by scalar (never longer).
                             flags.append(outer)
                             scratch.removeAll(keepingCapacity: true)
-                            TextFolding.appendFolded(text.unicodeScalars, to: &scratch)
+                            TextFolding.appendFolded(String(decoding: src, as: UTF8.self).unicodeScalars, to: &scratch)
                             for (k, b) in scratch.enumerated() { fold[foldedEnd - foldedStart + k] = b }
                             foldedEnd += scratch.count
                         }
@@ -248,7 +283,7 @@ public struct SearchIndex: Sendable {
                         end += n
                         offsets.append(end)
                         foldedOffsets.append(foldedEnd)
-                    }
+                    } }
                 } }
                 return foldedEnd - foldedStart
             }

@@ -14,13 +14,14 @@ import DiffableTestSupport
             && (a.tracksBonusMasks != b.tracksBonusMasks || a.bonusMasks == b.bonusMasks)
     }
 
-    /// A list long enough to be indexed in two halves on two threads
-    /// gives exactly the index that appending its texts in order gives,
-    /// with and without bonus masks; the halves meet inside runs of ASCII,
+    /// A snapshot's index, read from its items' stored texts (and, for a
+    /// list long enough, built in two halves on two threads), is exactly
+    /// the index that appending the texts as strings in order gives, with
+    /// and without bonus masks; the halves meet inside runs of ASCII,
     /// non-ASCII and missing texts alike.
-    @Test(arguments: [false, true]) func anIndexBuiltInHalvesEqualsOneBuiltInOrder(masks: Bool) {
+    @Test(arguments: [false, true], [1000, SearchIndex.halvedBuildMinimum + 1001])
+    func anIndexOfItemsEqualsOneOfTheirTexts(masks: Bool, count: Int) {
         var rng = SplitMix64(seed: masks ? 11 : 12)
-        let count = SearchIndex.halvedBuildMinimum + 1001
         var texts = SearchFixtures.texts(count: count, rng: &rng)
         texts[count / 2 - 1] = nil
         texts[count / 2] = "Überschrift/ÉTÉ 👍"

@@ -1,0 +1,89 @@
+/// Building an index from a snapshot: its items' texts read where the
+/// items store them, and a long list built in two halves, one per core.
+extension SearchIndex {
+    /// Texts to append: strings, or the search texts of items read where
+    /// they are stored (no `String` made for them).
+    enum TextSource: Sendable {
+        case strings([String?])
+        case items([Item])
+
+        var count: Int {
+            switch self {
+            case .strings(let texts): texts.count
+            case .items(let items): items.count
+            }
+        }
+
+        /// UTF-8 bytes of the texts in `range`.
+        /// - Complexity: O(range.count)
+        func byteCount(_ range: Range<Int>) -> Int {
+            var total = 0
+            switch self {
+            case .strings(let texts): for k in range { total += texts[k]?.utf8.count ?? 0 }
+            case .items(let items): for k in range { total += items[k].withTextBytes { $0.count } ?? 0 }
+            }
+            return total
+        }
+
+        /// Calls `body` once with text `k`'s UTF-8, or nil when it has none.
+        func withText(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
+            switch self {
+            case .strings(let texts):
+                guard var text = texts[k] else { return body(nil) }
+                if text.utf8.withContiguousStorageIfAvailable(body) == nil {
+                    text.makeContiguousUTF8()
+                    if text.utf8.withContiguousStorageIfAvailable(body) == nil { Array(text.utf8).withUnsafeBufferPointer(body) }
+                }
+            case .items(let items):
+                let found: Void? = items[k].withTextBytes { raw in
+                    body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
+                }
+                if found == nil { body(nil) }
+            }
+        }
+    }
+
+    /// Lists of at least this many texts are indexed in two halves, one per
+    /// core (`appendInHalves`).
+    static let halvedBuildMinimum = 1 << 16
+
+    /// `append(contentsOf:)` of a long list into an empty index, the two
+    /// halves folded, flagged and masked on two threads: the first one into
+    /// buffers with room for every text, the second into its own, then
+    /// copied after the first (bytes copied once, not folded again).
+    /// Building is the wait of the first keystroke after a list arrives.
+    /// - Complexity: O(total UTF-8 length), over two threads, plus a copy
+    ///   of the second half's buffers.
+    mutating func appendInHalves(_ texts: TextSource) {
+        guard count == 0, texts.count >= Self.halvedBuildMinimum else {
+            append(texts, 0..<texts.count, totalBytes: texts.byteCount(0..<texts.count))
+            return
+        }
+        let half = texts.count / 2, tracks = tracksBonusMasks
+        let parts = [0..<half, half..<texts.count]
+        let sizes = Parallel.map(2, placeholder: 0) { part in texts.byteCount(parts[part]) }
+        var halves = Parallel.map(2, placeholder: SearchIndex()) { part in
+            var index = SearchIndex()
+            index.tracksBonusMasks = tracks
+            if part == 0 { index.reserveCapacity(texts: texts.count, bytes: sizes[0] + sizes[1]) }
+            index.append(texts, parts[part], totalBytes: sizes[part])
+            return index
+        }
+        let second = halves.removeLast()
+        self = halves.removeLast()
+        appendRun(of: second, 0..<second.count)
+    }
+
+    /// Room for `texts` texts of `bytes` UTF-8 bytes in all (folding never
+    /// lengthens a text), so that appending them copies no buffer.
+    /// - Complexity: O(1) on an empty index (untouched room costs no memory).
+    mutating func reserveCapacity(texts: Int, bytes byteCount: Int) {
+        bytes.reserveCapacity(byteCount)
+        folded.reserveCapacity(byteCount)
+        offsets.reserveCapacity(texts + 1)
+        foldedOffsets.reserveCapacity(texts + 1)
+        flags.reserveCapacity(texts)
+        presence.reserveCapacity(texts)
+        if tracksBonusMasks { bonusMasks.reserveCapacity(texts) }
+    }
+}

@@ -47,7 +47,7 @@ extension SearchIndex {
     /// core (`appendInHalves`).
     static let halvedBuildMinimum = 1 << 16
 
-    /// `append(contentsOf:)` of a long list into an empty index, the two
+    /// Appends `texts` to an index; a long list into an empty index in two
     /// halves folded, flagged and masked on two threads: the first one into
     /// buffers with room for every text, the second into its own, then
     /// copied after the first (bytes copied once, not folded again).

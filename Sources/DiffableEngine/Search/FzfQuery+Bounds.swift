@@ -80,6 +80,9 @@ struct FzfQueryBounds: Sendable {
     /// text: a scan of the whole list visits only the texts holding it
     /// (`BytePresence.forEachBlock`).
     let requiredByte: UInt8?
+    /// The first and last bytes a matching ASCII text may have, when a set
+    /// is tied to the start or the end (`FzfAnchorBytes`).
+    let anchors: FzfAnchorBytes?
 
     /// nil for a query with no term. `knownSets[s]`: every candidate
     /// satisfies set `s`, a set of one term (see `knowing(_:)`).
@@ -131,6 +134,7 @@ struct FzfQueryBounds: Sendable {
         self.maxScore = maxScore
         self.required = required
         self.requiredByte = requiredByte
+        anchors = FzfAnchorBytes(query, knownSets: knownSets)
     }
 
     /// For ASCII text `i`: nil when the query does not match it (as

@@ -174,6 +174,7 @@ struct Scanner {
         let required = extendedBounds?.required ?? 0
         let presence = table.presence
         let checksPresence = required != 0 && presence.count == table.count
+        let anchors = extendedBounds?.anchors
         let fieldViews = extended?.fielded == true ? workspace.fieldViews : nil
         let oneCharUnit = query.pattern.isASCII ? query.unitBytes.first : nil
         let needsOffsets = query.needsOffsets
@@ -210,6 +211,7 @@ struct Scanner {
                     // them here would copy (retain) their storage per text.
                     if hasExtendedBounds, table.isASCII(i) {
                         if checksPresence && presence[i] & required != required { continue }
+                        if let anchors, !anchors.admits(table.foldedText(i)) { continue }
                         let textID = knownScores == nil ? 0 : ids.map { $0[i] } ?? i
                         guard let b = extendedBounds?.bound(table, i, masks: masks.count == table.count ? masks[i] : .unknown,
                                                             query: extended, fields: fieldViews,

@@ -29,6 +29,7 @@ import DiffableTestSupport
         let index = SearchIndex(texts: texts)
         var rng = SplitMix64(seed: seed)
         var bounded = 0
+        var rejectedByEdges = 0
         for q in 0..<250 {
             let text = FzfCorpus.extendedQuery(from: lines, rng: &rng)
             let scheme = SearchScheme.allCases[q % SearchScheme.allCases.count]
@@ -42,6 +43,13 @@ import DiffableTestSupport
                     let bound = bounds.bound(table, i, masks: table.masks[i], query: prepared.extended ?? FzfQuery("", fuzzy: true),
                                              fields: scanner.workspace.fieldViews)
                     #expect((score == nil) == (bound == nil), "\(text) on \(lines[i])")
+                    // The first and last bytes admit every match, and
+                    // reject some texts of the queries tied to an edge.
+                    if let anchors = bounds.anchors {
+                        let admitted = anchors.admits(table.foldedText(i))
+                        #expect(admitted || score == nil, "\(text) on \(lines[i]): a match the edge bytes reject")
+                        if !admitted { rejectedByEdges += 1 }
+                    }
                     if let score, let bound {
                         #expect(bound >= score, "\(text) on \(lines[i]): bound \(bound) < score \(score)")
                         #expect(bound <= bounds.maxScore, "\(text)")
@@ -51,6 +59,7 @@ import DiffableTestSupport
             }
         }
         #expect(bounded > 1_000)
+        if !fielded { #expect(rejectedByEdges > 1_000) }
     }
 
     /// A ranked scan scores ASCII texts from the bounds' flat records

@@ -75,6 +75,16 @@ struct RecentMatchSets: Sendable {
         return (best, false)
     }
 
+    /// The probed texts of a kept set of an index of `indexCount` texts
+    /// over `universe` (the newest first), for a query that narrows from
+    /// none of them: the shortest texts of a universe do not depend on the
+    /// query. Every kept set is of the current index (a new index starts
+    /// with none, an edit's splice gives its sets fresh ones).
+    /// - Complexity: O(sets)
+    func probeTexts(indexCount: Int, universe: Range<Int>?) -> ProbeTexts? {
+        entries.last { $0.matches.indexCount == indexCount && $0.matches.universe == universe }?.matches.probeTexts
+    }
+
     /// Keeps `matches` (searched in `scope`) as the most recent set,
     /// replacing an older set of the same query, then drops the oldest sets
     /// beyond `limit` or `byteBudget`, never the newest nor, within

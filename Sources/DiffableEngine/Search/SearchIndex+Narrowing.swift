@@ -151,7 +151,8 @@ extension SearchIndex {
 
     func evaluate(_ query: SearchQuery, narrowing previous: SearchMatchSet?,
                   among candidates: [Int]?, within range: Range<Int>?,
-                  rankOnly: Int?, scoring: Bool, pool spare: SegmentPool?) -> NarrowingResult {
+                  rankOnly: Int?, scoring: Bool, pool spare: SegmentPool?,
+                  recent: RecentMatchSets? = nil) -> NarrowingResult {
         let source: ScanSource
         let pool = previous?.pool ?? spare ?? SegmentPool()
         pool.keystrokeBegins()
@@ -175,7 +176,7 @@ extension SearchIndex {
         // shortest ones found for it before serve while the universe is
         // the same.
         let probeTexts = previous.flatMap { $0.indexCount == count && $0.universe == universe ? $0.probeTexts : nil }
-            ?? ProbeTexts()
+            ?? recent?.probeTexts(indexCount: count, universe: universe) ?? ProbeTexts()
         // Scores depend only on the texts: valid while the index is the same.
         let termScores = previous.flatMap { $0.indexCount == count ? $0.termScores : nil } ?? TermScores()
         let (result, segments) = run(query, source: source, keepMatches: true, scoring: scoring, compact: true,

@@ -1,3 +1,4 @@
+import Synchronization
 /// A floor for ranking the best k, taken from the shortest texts before
 /// the scan.
 ///
@@ -177,12 +178,29 @@ extension SearchIndex {
 }
 
 /// The shortest texts of a universe (`SearchIndex.shortestTexts`), kept
-/// for the scans of a chain of keystrokes that probe the same universe.
-/// Used by one keystroke at a time, on the thread that runs it.
-final class ProbeTexts: @unchecked Sendable {
-    var shortest: [Int]?
+/// for the scans that probe the same universe of the same index: the
+/// keystrokes of a chain, and the first key of a new query
+/// (`RecentMatchSets.probeTexts`). Both depend on the texts alone. Locked:
+/// a progressive search's exact pass, stopped by a newer key, may still
+/// read them on its worker while that key runs.
+final class ProbeTexts: Sendable {
+    private struct State {
+        var shortest: [Int]?
+        var runs: (needle: [UInt8], caseSensitive: Bool, texts: [Int])?
+    }
+    private let state = Mutex(State())
+
+    init() {}
+
+    var shortest: [Int]? {
+        get { state.withLock { $0.shortest } }
+        set { state.withLock { $0.shortest = newValue } }
+    }
+
     /// The last run probe that read its whole sample: its needle, case,
     /// and every text of the sample holding it (`textsHoldingRun`).
-    var runs: (needle: [UInt8], caseSensitive: Bool, texts: [Int])?
-    init() {}
+    var runs: (needle: [UInt8], caseSensitive: Bool, texts: [Int])? {
+        get { state.withLock { $0.runs } }
+        set { state.withLock { $0.runs = newValue } }
+    }
 }

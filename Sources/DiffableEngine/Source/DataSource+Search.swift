@@ -290,7 +290,8 @@ extension DataSource {
             result = reranked
         } else {
             result = index.evaluate(search.query, narrowing: previous, among: candidates, within: candidateRange,
-                                    rankOnly: rankOnly, scoring: !unranked, pool: searchCache.pool)
+                                    rankOnly: rankOnly, scoring: !unranked, pool: searchCache.pool,
+                                    recent: searchCache.recent)
         }
         searchCache.recent.remember(result.matches, scope: search.scope, base: recent.set)
         searchCache.deferred = nil

@@ -42,6 +42,35 @@ import DiffableTestSupport
         }
     }
 
+    /// The first key of a new query narrows from no set, but the shortest
+    /// texts another query found over the same universe of the same index
+    /// serve it (they do not depend on the query); over another universe
+    /// they are found again. Either way the best k stay exact.
+    @Test func aNewQueryTakesTheShortestTextsFoundForTheUniverse() {
+        var rng = SplitMix64(seed: 14)
+        let count = SearchIndex.floorProbeMinimum + 20_000
+        let index = SearchIndex(texts: Self.paths(count: count, rng: &rng))
+        var recent = RecentMatchSets()
+        let first = index.evaluate(SearchQuery(text: "readme", mode: .fuzzy, order: .score), narrowing: nil,
+                                   among: nil, within: nil, rankOnly: 50, scoring: true, pool: nil, recent: recent)
+        #expect(first.matches.probeTexts.shortest != nil)
+        recent.remember(first.matches, scope: nil)
+        for text in ["init.py", "conf", "s"] {
+            let query = SearchQuery(text: text, mode: .fuzzy, order: .score)
+            let result = index.evaluate(query, narrowing: nil, among: nil, within: nil, rankOnly: 50, scoring: true,
+                                        pool: nil, recent: recent)
+            #expect(result.matches.probeTexts === first.matches.probeTexts, "\(text)")
+            let full = index.evaluate(query, among: nil)
+            #expect(result.hits == Array(full.hits.prefix(50)), "\(text)")
+        }
+        let scoped = index.evaluate(SearchQuery(text: "conf", mode: .fuzzy, order: .score), narrowing: nil,
+                                    among: nil, within: 30_000..<count, rankOnly: 50, scoring: true, pool: nil,
+                                    recent: recent)
+        #expect(scoped.matches.probeTexts !== first.matches.probeTexts)
+        let full = index.evaluate(SearchQuery(text: "conf", mode: .fuzzy, order: .score), among: Array(30_000..<count))
+        #expect(scoped.hits == Array(full.hits.prefix(50)))
+    }
+
     @Test func aScopedRangeProbesOnlyItsOwnTexts() {
         var rng = SplitMix64(seed: 13)
         let count = SearchIndex.floorProbeMinimum + 40_000

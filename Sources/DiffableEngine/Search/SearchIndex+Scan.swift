@@ -173,9 +173,12 @@ extension SearchIndex {
                         if case .none = state.ranking { unranked = true }
                         let takeWhole = unranked && prepared.mode == .substring && prepared.bytes.count == 1
                             && state.keepMatches && !state.copying && state.selection != nil
+                        let oneCharBest = scanner.takesOneCharBest(state)
                         BytePresence.forEachBlock(of: table.presence, texts, holding: first) { block in
                             if takeWhole {
                                 state.selection?.select(contentsOf: block, resume: 0)
+                            } else if oneCharBest {
+                                scanner.scanOneCharBest(block, floor: floor, into: &state)
                             } else {
                                 scanner.scan(block, ids: nil, floor: floor, holdFirstByte: true, into: &state)
                             }

@@ -151,9 +151,66 @@ extension SearchIndex {
     }
 
     /// Up to `limit` non-nil texts of `range`, the shortest in UTF-8
-    /// bytes, ascending by (length, index).
-    /// - Complexity: O(range + limit log limit)
+    /// bytes (lengths past `floorProbeBuckets` count as equal), ascending
+    /// by (length, index).
+    ///
+    /// A large range is read once, by two threads: a sample of every 64th
+    /// text gives a length `cut` that about twice `limit` texts do not
+    /// pass, and the pass keeps the texts up to it (at `cut` itself only
+    /// each half's first `limit`, which are the first in index order).
+    /// When fewer than `limit` are kept, the sample misjudged the lengths
+    /// and the two-pass reading (`shortestTextsByHistogram`) answers.
+    /// - Complexity: O(range + limit log limit), on two threads
     static func shortestTexts(_ table: TextTable, _ range: Range<Int>, limit: Int) -> [Int] {
+        let stride = 64
+        guard limit > 0, range.count >= 65_536, range.count >= 16 * limit else {
+            return shortestTextsByHistogram(table, range, limit: limit)
+        }
+        let buckets = floorProbeBuckets
+        @Sendable @inline(__always) func bucket(_ i: Int) -> Int {
+            min(table.offsets[i &+ 1] &- table.offsets[i], buckets &- 1)
+        }
+        var sampled = [Int](repeating: 0, count: buckets)
+        var i = range.lowerBound
+        while i < range.upperBound {
+            if !table.isNil(i) { sampled[bucket(i)] &+= 1 }
+            i &+= stride
+        }
+        let wanted = 2 * limit / stride + 16
+        var sampledCut = buckets - 1
+        var below = 0
+        for (length, n) in sampled.enumerated() {
+            below &+= n
+            if below >= wanted { sampledCut = length; break }
+        }
+        let cut = sampledCut
+        let half = range.lowerBound + range.count / 2
+        let halves = [range.lowerBound..<half, half..<range.upperBound]
+        let kept = Parallel.map(2, placeholder: [(length: Int, index: Int)]()) { h in
+            var out: [(length: Int, index: Int)] = []
+            out.reserveCapacity(2 * limit)
+            var atCut = 0
+            for i in halves[h] where !table.isNil(i) {
+                let length = bucket(i)
+                if length < cut {
+                    out.append((length, i))
+                } else if length == cut && atCut < limit {
+                    out.append((length, i))
+                    atCut &+= 1
+                }
+            }
+            return out
+        }
+        var all = kept[0] + kept[1]
+        guard all.count >= limit else { return shortestTextsByHistogram(table, range, limit: limit) }
+        all.sort { $0.length != $1.length ? $0.length < $1.length : $0.index < $1.index }
+        return all.prefix(limit).map(\.index)
+    }
+
+    /// `shortestTexts` read twice: a histogram of the lengths, then the
+    /// texts under the length it gives.
+    /// - Complexity: O(range + limit log limit)
+    static func shortestTextsByHistogram(_ table: TextTable, _ range: Range<Int>, limit: Int) -> [Int] {
         let buckets = floorProbeBuckets
         var histogram = [Int](repeating: 0, count: buckets)
         let offsets = table.offsets

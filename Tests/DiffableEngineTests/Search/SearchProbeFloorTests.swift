@@ -71,6 +71,42 @@ import DiffableTestSupport
         #expect(scoped.hits == Array(full.hits.prefix(50)))
     }
 
+    /// The shortest texts of a large range, found from a sample's cut in
+    /// one pass on two threads, are exactly those of sorting every text by
+    /// (length, index): with nil texts, many equal lengths, lengths past
+    /// the last bucket, and a range the sample misjudges.
+    @Test func theShortestTextsAreTheShortest() {
+        var rng = SplitMix64(seed: 15)
+        func check(_ texts: [String?], _ range: Range<Int>, limit: Int, _ what: String) {
+            let index = SearchIndex(texts: texts)
+            let buckets = SearchIndex.floorProbeBuckets
+            var keyed: [(length: Int, index: Int)] = []
+            for i in range {
+                guard let text = texts[i] else { continue }
+                keyed.append((min(text.utf8.count, buckets - 1), i))
+            }
+            keyed.sort { $0.length != $1.length ? $0.length < $1.length : $0.index < $1.index }
+            let expected: [Int] = keyed.prefix(limit).map { $0.index }
+            index.withTable { table in
+                #expect(SearchIndex.shortestTexts(table, range, limit: limit) == expected, "\(what)")
+            }
+        }
+        let count = 140_000
+        let varied: [String?] = (0..<count).map { _ in
+            rng.next() % 40 == 0 ? nil : String(repeating: "x", count: 1 + Int(rng.next() % 300))
+        }
+        check(varied, 0..<count, limit: 4_096, "varied lengths")
+        check(varied, 5_000..<120_000, limit: 4_096, "a scoped range")
+        check(varied, 0..<count, limit: 50, "a small limit")
+        let equal: [String?] = (0..<count).map { $0 % 7 == 0 ? nil : "same length" }
+        check(equal, 0..<count, limit: 4_096, "every length equal")
+        let long: [String?] = (0..<count).map { String(repeating: "y", count: 1_000 + $0 % 500) }
+        check(long, 0..<count, limit: 4_096, "lengths past the last bucket")
+        // Short texts only where the sample does not look (every 64th).
+        let hidden: [String?] = (0..<count).map { $0 % 64 == 1 ? "s" : String(repeating: "z", count: 50 + $0 % 9) }
+        check(hidden, 0..<count, limit: 4_096, "short texts the sample misses")
+    }
+
     @Test func aScopedRangeProbesOnlyItsOwnTexts() {
         var rng = SplitMix64(seed: 13)
         let count = SearchIndex.floorProbeMinimum + 40_000

@@ -61,6 +61,21 @@ struct FzfQuery: Sendable, Equatable {
         return term.pattern
     }
 
+    /// The pattern of a query that is one exact term of one ASCII char
+    /// (`'v`; `v` with `--exact`), when scanning `forward`: it ranks and
+    /// highlights as that char's fuzzy term. fzf's exact match of one char
+    /// takes, scanning forward, the first occurrence whose bonus reaches a
+    /// boundary's (else the first with the best bonus) and scores it as
+    /// the one-char fuzzy rule does, which takes the same occurrence.
+    /// Scanning backward (a tie-break `end` before `begin`) the two pick
+    /// different occurrences, so such a query stays exact.
+    func singleCharExactTerm(forward: Bool) -> FzfPattern? {
+        guard forward, sets.count == 1, let set = sets.first, set.count == 1, let term = set.first,
+              term.type == .exact, !term.inverse, term.pattern.isASCII, term.pattern.units.count == 1
+        else { return nil }
+        return term.pattern
+    }
+
     /// Parses `text`; `fuzzy: false` is fzf's `--exact` (plain terms exact,
     /// `'` makes them fuzzy).
     /// - Complexity: O(text length)

@@ -217,7 +217,8 @@ struct PreparedQuery: Sendable {
         // Fields: every term is matched field by field, so even one plain
         // term is scored term by term (the single-needle machinery would
         // match across fields).
-        if let single = parsed.singleFuzzyTerm, !query.fielded {
+        let forward = FzfTiebreakKey.forward(query.tiebreak ?? [])
+        if let single = parsed.singleFuzzyTerm ?? parsed.singleCharExactTerm(forward: forward), !query.fielded {
             self.init(mode: .fuzzy, typed: single.typed, extended: nil, scheme: query.scheme, tiebreak: query.tiebreak)
         } else {
             parsed.fielded = query.fielded

@@ -94,6 +94,26 @@ import DiffableTestSupport
         }
     }
 
+    /// One exact char (`'v`, and `v` with `--exact`) ranks and highlights
+    /// as that char's fuzzy term while fzf scans forward (the daemon takes
+    /// the one-char fuzzy path for it), and stays exact under a tie-break
+    /// that scans backward.
+    @Test(arguments: [("", [String]()), ("length,end", ["--tiebreak=length,end"]), ("end,begin", ["--tiebreak=end,begin"])])
+    func oneExactCharRanksAsFzf(_ list: String, _ tiebreak: [String]) throws {
+        let criteria = list.split(separator: ",").compactMap { SearchTiebreak(rawValue: String($0)) }
+        let chars = Array("abcdeilmnorstuvxyz0129./_-:ABLRSV")
+        try compare(seed: 37, corpusSize: 1500, queries: 120, arguments: tiebreak,
+                    tiebreak: criteria.isEmpty ? nil : criteria) { rng, _ in
+            "'" + String(chars[Int(rng.next() % UInt64(chars.count))])
+        }
+        // Every fourth query is two chars ORed, so that some use an operator.
+        try compare(seed: 38, corpusSize: 1500, queries: 60, arguments: ["--exact"] + tiebreak, mode: .exact,
+                    tiebreak: criteria.isEmpty ? nil : criteria) { rng, _ in
+            let c = String(chars[Int(rng.next() % UInt64(chars.count))])
+            return rng.next() % 4 == 0 ? c + " | " + String(chars[Int(rng.next() % UInt64(chars.count))]) : c
+        }
+    }
+
     /// Extended queries above the two-thread threshold.
     @Test func extendedQueriesOnALargeCorpus() throws {
         try compare(seed: 36, corpusSize: 40_000, queries: 30) { rng, lines in

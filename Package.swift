@@ -21,7 +21,7 @@ let package = Package(
                 exclude: ["README.md", "JSON/README.md", "Messages/README.md", "Codecs/README.md", "ByteDecoding/README.md", "Requests/README.md"]),
         // The daemon: dispatch, one handler per method, the stdio session.
         .target(name: "DiffableServer", dependencies: ["DiffableEngine", "DiffableProtocol"],
-                exclude: ["README.md", "Methods/README.md", "Server/README.md", "Transport/README.md"]),
+                exclude: ["README.md", "Methods/README.md", "Routing/README.md", "Server/README.md", "Transport/README.md"]),
         // Thin stdio entry point.
         .executableTarget(name: "diffable", dependencies: ["DiffableServer"], exclude: ["README.md"]),
         // Release-build benchmark command.

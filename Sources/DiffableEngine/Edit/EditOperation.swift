@@ -151,6 +151,10 @@ public enum EditOperation: Equatable, Sendable {
 /// Why an edit was rejected: the failing op's index, the reason and the
 /// offending ids. Nothing was changed.
 public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The deepest level an edit may nest an item at (0 at the top), the
+    /// bound `tooDeep` names; `Outline.maxLevel` is this bound.
+    public static let deepestLevel = 4095
+
     public enum Reason: String, Equatable, Sendable {
         /// A named section does not exist (at that point of the edit).
         case unknownSection
@@ -166,7 +170,7 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
         case noSection
         /// An item moved under itself or one of its descendants.
         case cycle
-        /// The op would nest items deeper than `Outline.maxLevel`.
+        /// The op would nest items deeper than `deepestLevel`.
         case tooDeep
         /// A `transformContent` (`patchContent`) refused the item's content
         /// (see `EditError.transformFailure`).
@@ -207,9 +211,9 @@ public struct EditError: Error, Equatable, Sendable, CustomStringConvertible {
         case .stopped: what = "stopped before this op; nothing was changed"
         case .patchFailed: what = "\(quoted): \(transformFailure?.message ?? "the new content was refused")"
         case .tooDeep:
-            let count = Outline.maxLevel + 1
+            let count = Self.deepestLevel + 1
             let levels = count >= 1000 ? "\(count / 1000),\(String(count % 1000 + 1000).dropFirst())" : "\(count)"
-            what = "\(quoted) would nest items deeper than level \(Outline.maxLevel); trees are at most \(levels) levels deep"
+            what = "\(quoted) would nest items deeper than level \(Self.deepestLevel); trees are at most \(levels) levels deep"
         }
         return "op \(op) (\(opName)): \(what)"
     }

@@ -21,7 +21,7 @@ public struct Outline: Equatable, Sendable {
     /// refuse to nest deeper (`tooDeep` for edits), and the server's
     /// nesting limits are set so that a `snapshot {full: true}` of the
     /// deepest tree is a message the daemon reads back.
-    public static let maxLevel = 4095
+    public static let maxLevel = EditError.deepestLevel
 
     /// The parent of every item that has one.
     public internal(set) var parents: [ItemID: ItemID] = [:]

@@ -3,7 +3,7 @@ import DiffableEngine
 /// A JSON-RPC request method: its name on the wire and its params, decoded
 /// once from the message into typed values. Each method has one such type,
 /// in its own file here (`XRequest.swift`); the daemon registers one handler
-/// per type (`DiffableServer/Server/Server+Routes.swift`).
+/// per type (`DiffableServer/Routing/Server+Routes.swift`).
 ///
 /// Decoding checks everything the params alone decide: an unknown member,
 /// a missing or mistyped one, a value out of range. Each such failure is

@@ -68,13 +68,6 @@ extension Server {
         return result
     }
 
-    /// Milliseconds from `start` (a `DispatchTime` uptime) to `end` or now,
-    /// written with one decimal and the unit, for debug log lines.
-    static func milliseconds(since start: UInt64, until end: UInt64 = DispatchTime.now().uptimeNanoseconds) -> String {
-        let tenths = (end &- start) / 100_000
-        return "\(tenths / 10).\(tenths % 10) ms"
-    }
-
     /// The part of an apply's progress spent reading its items.
     static let readingShare = 70.0
 }

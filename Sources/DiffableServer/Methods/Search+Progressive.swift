@@ -18,49 +18,6 @@ import DiffableProtocol
 /// answer the frontend holds. A refinement that finishes while the daemon
 /// waits for input is sent at once (the session's `wake`).
 extension Server {
-    /// The exact pass of a search answered partially.
-    final class Refinement: @unchecked Sendable {
-        let source: String
-        let request: SearchPlan
-        let stop: SearchStop
-        private let done = DispatchSemaphore(value: 0)
-        /// Written once by the worker before `done` is signalled: the copy
-        /// with the search set, and its update from the source as it was.
-        private var result: (source: DataSource, update: DataSource.Update)?
-
-        init(source: String, request: SearchPlan, stop: SearchStop) {
-            self.source = source
-            self.request = request
-            self.stop = stop
-        }
-
-        /// Runs `setSearch` on `copy` on a worker thread, then `then`.
-        func start(_ copy: DataSource, settings: SearchSettings, then: (@Sendable () -> Void)?) {
-            DispatchQueue.global(qos: .userInitiated).async { [self] in
-                var exact = copy
-                let update = exact.setSearch(settings)
-                result = (exact, update)
-                done.signal()
-                then?()
-            }
-        }
-
-        /// The exact source, waiting up to `timeout` seconds (nil: as long as
-        /// it takes); nil when not done by then.
-        func value(waiting timeout: Double?) -> (source: DataSource, update: DataSource.Update)? {
-            let finished: Bool
-            if let timeout {
-                finished = done.wait(timeout: .now() + timeout) == .success
-            } else {
-                done.wait()
-                finished = true
-            }
-            guard finished else { return nil }
-            done.signal()  // later calls do not wait
-            return result
-        }
-    }
-
     /// `search` with `progressive`, for a request `partialSearchApplies` to.
     func progressiveSearch(_ request: SearchPlan, _ source: DataSource,
                            patchBase: [WindowRow]?) throws(RPCError) -> JSON {

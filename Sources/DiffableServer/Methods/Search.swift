@@ -48,18 +48,6 @@ extension Server {
         ] : []))
     }
 
-    /// A `search` request checked against the current state: ready to run.
-    struct SearchPlan {
-        var source: DataSource
-        var settings: SearchSettings
-        var form: DiffForm
-        var highlightLimit: Int
-        var viewport: Viewport??
-        /// Answer within the frame budget, partially if need be
-        /// (`Search+Progressive.swift`).
-        var progressive: Bool
-    }
-
     /// Checks a decoded `search` against the current state without running
     /// it: with the decoding, every error a `search` can answer is thrown
     /// by now, so a queued search that passes will be applied (see

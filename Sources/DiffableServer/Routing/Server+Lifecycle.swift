@@ -1,4 +1,9 @@
 import DiffableProtocol
+
+/// The lifecycle methods: `initialize` opens the session and reports the
+/// routes (`capabilities.methods`), `shutdown` closes it. They change the
+/// phase that dispatch checks (`Server+Dispatch.swift`), so they live
+/// with it rather than in `../Methods`.
 extension Server {
     /// `initialize {processId?, initializationOptions?: {form?: "batch"|"steps",
     /// supersedeSearches?: Bool, echo?, updates?, progressiveBudget?: ms}, …}` (other LSP members
@@ -30,5 +35,11 @@ extension Server {
             ("echo", .array([.string("full"), .string("ids")])),
             ("updates", .array([.string("content"), .string("patch")])),
         ]))
+    }
+
+    /// `shutdown` → `null`; afterwards only `exit` is accepted.
+    func shutdown(_ request: ShutdownRequest) throws(RPCError) -> JSON {
+        phase = .shutDown
+        return .null
     }
 }

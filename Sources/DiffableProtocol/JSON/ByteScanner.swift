@@ -1,5 +1,7 @@
 /// A cursor over JSON bytes that were already validated (see `JSONValidator`),
-/// for decoders that build engine values without a JSON tree. Every read is
+/// for decoders that build engine values without a JSON tree. It reads
+/// strings with the grammar's own reader (`JSONReader`); its other steps
+/// only find where validated values end. Every read is
 /// still bounds-checked; any surprise makes a step fail (nil / `.fail`), and
 /// the caller then falls back to the tree path.
 package struct ByteScanner {
@@ -49,27 +51,16 @@ package struct ByteScanner {
         return true
     }
 
+    /// The string at `pos`, read by the grammar's own string reader
+    /// (`JSONReader.readString`); nil when there is none.
     package mutating func stringToken() -> StringToken? {
         guard byte(pos) == UInt8(ascii: "\"") else { return nil }
         let start = pos
-        var escaped = false
-        pos += 1
-        while pos < end {
-            pos = ByteRuns.plainStringRunEnd(input, from: pos, end: end)
-            guard pos < end else { break }
-            let b = input[pos]
-            if b == UInt8(ascii: "\"") {
-                pos += 1
-                return StringToken(range: start..<pos, escaped: escaped)
-            }
-            if b == UInt8(ascii: "\\") {
-                escaped = true
-                pos += 2
-            } else {
-                pos += 1
-            }
-        }
-        return nil
+        var reader = JSONReader(input, at: pos, end: end)
+        var none = NoDecoding()
+        guard let escaped = try? reader.readString(decoding: &none) else { return nil }
+        pos = reader.pos
+        return StringToken(range: start..<pos, escaped: escaped)
     }
 
     /// Skips one value; `canonical` tells whether its bytes are already what

@@ -13,30 +13,31 @@
 /// strings stay with the general loop: taking them here too, through
 /// `skipString`, would slow down every element.
 extension JSONValidator {
-    /// Skips one item of the shapes above at `pos` (its `{`); false, with
-    /// `pos` unchanged, when the bytes there are anything else or invalid.
+    /// Skips one item of the shapes above at the reader's `pos` (its `{`);
+    /// false, with `pos` unchanged, when the bytes there are anything else
+    /// or invalid.
     /// - Precondition: two more levels of nesting are allowed here.
     /// - Complexity: O(element length).
-    package mutating func skipCompactItem() -> Bool {
-        let start = pos
-        guard skipLiteral(#"{"id":"#), skipStringHere() else { pos = start; return false }
-        if skipLiteral("}") { return true }
-        guard skipLiteral(#","content":"#) else { pos = start; return false }
+    static func skipCompactItem(_ r: inout JSONReader) -> Bool {
+        let start = r.pos
+        guard r.skip(#"{"id":"#), skipPlainString(&r) else { r.pos = start; return false }
+        if r.skip("}") { return true }
+        guard r.skip(#","content":"#) else { r.pos = start; return false }
         // A string, or the text object (a failed part ends the attempt).
-        let isString = byte(pos) == UInt8(ascii: "\"")
-        guard isString ? skipStringHere() : skipLiteral(#"{"text":"#) && skipStringHere() && skipLiteral("}"),
-              skipLiteral("}")
-        else { pos = start; return false }
+        let isString = r.byte(r.pos) == UInt8(ascii: "\"")
+        guard isString ? skipPlainString(&r) : r.skip(#"{"text":"#) && skipPlainString(&r) && r.skip("}"),
+              r.skip("}")
+        else { r.pos = start; return false }
         return true
     }
 
     /// Skips a string at `pos` that is a plain run up to its closing quote;
     /// false otherwise (then `pos` may have moved).
-    @inline(__always) private mutating func skipStringHere() -> Bool {
-        guard byte(pos) == UInt8(ascii: "\"") else { return false }
-        let stop = ByteRuns.plainStringRunEnd(input, from: pos + 1, end: end)
-        guard byte(stop) == UInt8(ascii: "\"") else { return false }
-        pos = stop + 1
+    @inline(__always) private static func skipPlainString(_ r: inout JSONReader) -> Bool {
+        guard r.byte(r.pos) == UInt8(ascii: "\"") else { return false }
+        let stop = ByteRuns.plainStringRunEnd(r.input, from: r.pos + 1, end: r.end)
+        guard r.byte(stop) == UInt8(ascii: "\"") else { return false }
+        r.pos = stop + 1
         return true
     }
 }

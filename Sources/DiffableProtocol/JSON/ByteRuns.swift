@@ -55,6 +55,31 @@ package enum ByteRuns {
         return end
     }
 
+    /// The first index in `from ..< end` of a byte JSON text must escape:
+    /// `"`, `\` or a control byte (< 0x20); `end` when there is none. What
+    /// the writer copies as it is runs up to here (UTF-8 included).
+    /// - Precondition: `0 <= from`, `end <= bytes.count`.
+    /// - Complexity: O(end - from), about one step per eight bytes.
+    @inline(__always)
+    package static func escapeFreeRunEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int {
+        var i = from
+        while i + 8 <= end {
+            let w = load(bytes, i)
+            // As in `plainStringRunEnd`, without the non-ASCII test: a byte
+            // ≥ 0x80 neither borrows nor has its high bit cleared by `~w`.
+            let special = zeroBytes(w ^ (ones &* 0x22)) | zeroBytes(w ^ (ones &* 0x5C))
+                | ((w &- ones &* 0x20) & ~w & highs)
+            if special != 0 { return i + special.trailingZeroBitCount >> 3 }
+            i += 8
+        }
+        while i < end {
+            let b = bytes[i]
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { return i }
+            i += 1
+        }
+        return end
+    }
+
     /// Whether `bytes[offset ..< end]` starts with `literal` (the
     /// validator's and the apply scanner's fixed spellings).
     /// - Complexity: O(literal length), one `memcmp` (the validator's hot

@@ -57,17 +57,59 @@ public enum JSONParser {
 
     /// `parse`, with about the memory the value takes, counted while it was
     /// built (what `JSON.footprint` would walk the tree to find).
+    /// `buffers`: the parser's working stacks, kept by a caller that parses
+    /// message after message, so a small message allocates only its values.
     /// - Complexity: O(n) in the input length.
-    package static func parseCountingFootprint(_ bytes: [UInt8]) throws(JSONParseError) -> (value: JSON, footprint: Int) {
+    package static func parseCountingFootprint(_ bytes: [UInt8], reusing buffers: inout ParseBuffers) throws(JSONParseError) -> (value: JSON, footprint: Int) {
         let result: Result<(JSON, Int), JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
             do throws(JSONParseError) {
-                let (value, footprint) = try parseDocument(buffer, maxDepth: defaultMaxDepth)
+                let (value, footprint) = try parseDocument(buffer, maxDepth: defaultMaxDepth, reusing: &buffers)
                 return .success((value, MemoryLayout<JSON>.stride + footprint))
             } catch {
                 return .failure(error)
             }
         }
         return try result.get()
+    }
+
+    /// `parseCountingFootprint(_:reusing:)` with stacks of its own.
+    package static func parseCountingFootprint(_ bytes: [UInt8]) throws(JSONParseError) -> (value: JSON, footprint: Int) {
+        var buffers = ParseBuffers()
+        return try parseCountingFootprint(bytes, reusing: &buffers)
+    }
+
+    /// The parser's working stacks between two messages: empty, with the
+    /// capacity small messages need.
+    package struct ParseBuffers {
+        fileprivate var values: [JSON] = []
+        fileprivate var keys: [String] = []
+        fileprivate var frames: [TreeBuilder.Frame] = []
+        fileprivate var scratch: [UInt8] = []
+
+        package init() {
+            // Room for a request's envelope and small params at once: grown
+            // from empty, each stack would be reallocated a few times per message.
+            values.reserveCapacity(16)
+            keys.reserveCapacity(16)
+            frames.reserveCapacity(8)
+        }
+
+        /// Emptied for the next message; stacks a large message grew are
+        /// let go rather than held between messages.
+        /// Stacks without storage, in place of buffers lent to a parse.
+        fileprivate static let taken = ParseBuffers(empty: ())
+
+        private init(empty: Void) {}
+
+        fileprivate mutating func reset() {
+            if values.capacity > 1024 || keys.capacity > 1024 || frames.capacity > 1024 || scratch.capacity > 1 << 16 {
+                self = ParseBuffers()
+            } else {
+                values.removeAll(keepingCapacity: true)
+                keys.removeAll(keepingCapacity: true)
+                frames.removeAll(keepingCapacity: true)
+            }
+        }
     }
 
     /// - Complexity: O(n) in the input length.
@@ -77,8 +119,16 @@ public enum JSONParser {
 
     /// One value and nothing but whitespace around it, and what it takes.
     private static func parseDocument(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONParseError) -> (value: JSON, footprint: Int) {
+        var buffers = ParseBuffers()
+        return try parseDocument(input, maxDepth: maxDepth, reusing: &buffers)
+    }
+
+    private static func parseDocument(_ input: UnsafeBufferPointer<UInt8>, maxDepth: Int,
+                                      reusing buffers: inout ParseBuffers) throws(JSONParseError) -> (value: JSON, footprint: Int) {
         var reader = JSONReader(input, maxDepth: maxDepth)
-        var tree = TreeBuilder(textCount: input.count)
+        var tree = TreeBuilder(textCount: input.count, buffers: buffers)
+        buffers = ParseBuffers.taken
+        defer { buffers = tree.giveBack() }
         try reader.readValue(into: &tree)
         reader.skipWhitespace()
         guard reader.pos == reader.end else { throw reader.fail("trailing characters after the JSON value") }
@@ -116,23 +166,33 @@ private struct TreeBuilder: JSONBuilder {
     }
 
     /// Completed values of all open containers, flattened (linear-time building).
-    var values: [JSON] = []
-    var keys: [String] = []
-    var frames: [Frame] = []
+    var values: [JSON]
+    var keys: [String]
+    var frames: [Frame]
     /// A string's text when it has escapes.
-    var scratch = Scratch()
+    var scratch: Scratch
     /// What the values built so far take, and the most they may.
     var footprint = 0
     let maxFootprint: Int
 
-    init(textCount: Int) {
+    init(textCount: Int, buffers: JSONParser.ParseBuffers) {
         let (budget, overflow) = textCount.multipliedReportingOverflow(by: JSONParser.maxFootprintPerByte)
         maxFootprint = overflow ? .max : max(budget, JSONParser.minimumFootprintBudget)
-        // Room for a request's envelope and small params at once: grown
-        // from empty, each stack would be reallocated a few times per message.
-        values.reserveCapacity(16)
-        keys.reserveCapacity(16)
-        frames.reserveCapacity(8)
+        values = buffers.values
+        keys = buffers.keys
+        frames = buffers.frames
+        scratch = Scratch(bytes: buffers.scratch)
+    }
+
+    /// The stacks, emptied, for the next message.
+    mutating func giveBack() -> JSONParser.ParseBuffers {
+        var buffers = JSONParser.ParseBuffers.taken
+        swap(&buffers.values, &values)
+        swap(&buffers.keys, &keys)
+        swap(&buffers.frames, &frames)
+        swap(&buffers.scratch, &scratch.bytes)
+        buffers.reset()
+        return buffers
     }
 
     /// Counts `bytes` more of the parsed form against the budget.
@@ -150,7 +210,7 @@ private struct TreeBuilder: JSONBuilder {
         values.append(isObject ? .object(JSONObject()) : .array([]))
     }
 
-    mutating func containerOpens(isObject: Bool, _ reader: inout JSONReader) throws(JSONParseError) {
+    mutating func containerOpens(isObject: Bool, at opened: Int, _ reader: inout JSONReader) throws(JSONParseError) {
         try spend(valueCost, reader)
         frames.append(Frame(valueStart: values.count, keyStart: keys.count))
     }
@@ -198,7 +258,7 @@ private struct TreeBuilder: JSONBuilder {
         values.append(value)
     }
 
-    func elementFollows(inArrayAt array: Int, _ reader: inout JSONReader) {}
+    func elementFollows(_ reader: inout JSONReader) {}
 
     /// The string at the reader, its text counted against the budget when
     /// it is too long to be stored inline (over 15 UTF-8 bytes).

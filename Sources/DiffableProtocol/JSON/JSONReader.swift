@@ -14,9 +14,12 @@ package struct JSONReader {
     package let end: Int
     package let maxDepth: Int
     package var pos: Int
-    /// Where each container opened by the value being read starts (its `{`
-    /// or `[`).
-    private var open: [Int] = []
+    /// How many containers the value being read has open, and which of
+    /// them are objects: bit `d` of `openKinds` for the first 64 levels,
+    /// `deeperKinds` past them (so a shallow value allocates nothing).
+    private var openCount = 0
+    private var openKinds: UInt64 = 0
+    private var deeperKinds: [Bool] = []
 
     package init(_ input: UnsafeBufferPointer<UInt8>, at pos: Int = 0, end: Int? = nil, maxDepth: Int = NestingLimits.message) {
         self.input = input
@@ -60,15 +63,16 @@ package struct JSONReader {
     /// before it, into `builder`.
     /// - Complexity: O(length of the value); no recursion.
     package mutating func readValue<Builder: JSONBuilder>(depth: Int = 0, into builder: inout Builder) throws(JSONParseError) {
-        open.removeAll(keepingCapacity: true)
+        openCount = 0
+        deeperKinds.removeAll(keepingCapacity: true)
         value: while true {
             skipWhitespace()
             guard let b = byte(pos) else { throw unexpected("a value") }
             switch b {
             case openBrace, openBracket:
                 let isObject = b == openBrace
-                if isObject, depth + open.count + 1 < maxDepth, builder.skipsWholeObject(&self) { break }
-                guard depth + open.count < maxDepth else { throw fail("nesting deeper than \(maxDepth) levels") }
+                if isObject, depth + openCount + 1 < maxDepth, builder.skipsWholeObject(&self) { break }
+                guard depth + openCount < maxDepth else { throw fail("nesting deeper than \(maxDepth) levels") }
                 let opened = pos
                 pos += 1
                 skipWhitespace()
@@ -76,8 +80,8 @@ package struct JSONReader {
                     pos += 1
                     try builder.emptyContainer(isObject: isObject, &self)
                 } else {
-                    try builder.containerOpens(isObject: isObject, &self)
-                    open.append(opened)
+                    try builder.containerOpens(isObject: isObject, at: opened, &self)
+                    pushOpen(isObject: isObject)
                     if isObject { try readKeyAndColon(into: &builder) }
                     continue value
                 }
@@ -96,8 +100,8 @@ package struct JSONReader {
             }
             // A value was completed: close containers, or go on to the next
             // member or element.
-            while let opened = open.last {
-                let isObject = input[opened] == openBrace
+            while openCount > 0 {
+                let isObject = innermostIsObject
                 skipWhitespace()
                 guard let c = byte(pos) else { throw unexpected(isObject ? "',' or '}'" : "',' or ']'") }
                 if c == comma {
@@ -105,7 +109,7 @@ package struct JSONReader {
                     if isObject {
                         try readKeyAndColon(into: &builder)
                     } else {
-                        builder.elementFollows(inArrayAt: opened, &self)
+                        builder.elementFollows(&self)
                     }
                     continue value
                 }
@@ -113,11 +117,31 @@ package struct JSONReader {
                     throw unexpected(isObject ? "',' or '}'" : "',' or ']'")
                 }
                 pos += 1
-                open.removeLast()
+                popOpen()
                 try builder.containerCloses(isObject: isObject, &self)
             }
             return
         }
+    }
+
+    @inline(__always) private mutating func pushOpen(isObject: Bool) {
+        if openCount < 64 {
+            let bit: UInt64 = 1 << UInt64(openCount)
+            openKinds = isObject ? openKinds | bit : openKinds & ~bit
+        } else {
+            deeperKinds.append(isObject)
+        }
+        openCount += 1
+    }
+
+    @inline(__always) private mutating func popOpen() {
+        openCount -= 1
+        if openCount >= 64 { deeperKinds.removeLast() }
+    }
+
+    @inline(__always) private var innermostIsObject: Bool {
+        let level = openCount - 1
+        return level < 64 ? openKinds >> UInt64(level) & 1 == 1 : deeperKinds.last == true
     }
 
     private mutating func readKeyAndColon<Builder: JSONBuilder>(into builder: inout Builder) throws(JSONParseError) {
@@ -290,8 +314,9 @@ package protocol JSONBuilder {
     mutating func skipsWholeObject(_ reader: inout JSONReader) -> Bool
     /// `{}` or `[]` was read.
     mutating func emptyContainer(isObject: Bool, _ reader: inout JSONReader) throws(JSONParseError)
-    /// A non-empty container was opened; its first member or element follows.
-    mutating func containerOpens(isObject: Bool, _ reader: inout JSONReader) throws(JSONParseError)
+    /// A non-empty container, whose `{` or `[` is at `opened`, was opened;
+    /// its first member or element follows.
+    mutating func containerOpens(isObject: Bool, at opened: Int, _ reader: inout JSONReader) throws(JSONParseError)
     /// Its closing `}` or `]` was read.
     mutating func containerCloses(isObject: Bool, _ reader: inout JSONReader) throws(JSONParseError)
     /// A member's key at `pos` (its quote): the builder reads it.
@@ -302,8 +327,8 @@ package protocol JSONBuilder {
     mutating func number(_ reader: inout JSONReader) throws(JSONParseError)
     /// `true`, `false` or `null` at `pos`: the builder reads `literal`.
     mutating func literal(_ literal: StaticString, _ value: JSON, _ reader: inout JSONReader) throws(JSONParseError)
-    /// A `,` in the array opened at `array` was read; an element follows.
-    mutating func elementFollows(inArrayAt array: Int, _ reader: inout JSONReader)
+    /// A `,` in the innermost open array was read; an element follows.
+    mutating func elementFollows(_ reader: inout JSONReader)
 }
 
 /// Where a string's escapes go when it has some (`JSONReader.readString`).

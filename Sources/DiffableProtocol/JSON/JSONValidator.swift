@@ -48,6 +48,7 @@ package struct JSONValidator {
     /// containers; false when the parser would reject it.
     package mutating func skipValue(depth: Int) -> Bool {
         if hints.next == Int.max && hints.spacing != Int.max { hints.next = reader.pos + hints.spacing }
+        hints.arrays.removeAll(keepingCapacity: true)
         do {
             try reader.readValue(depth: depth, into: &hints)
             return true
@@ -71,6 +72,9 @@ struct SplitHints: JSONBuilder {
     var noted: [JSONValidator.SplitHint] = []
     var spacing = Int.max
     var next = Int.max
+    /// The `[` of each open container that is an array (-1 for an
+    /// object), while hints are noted.
+    var arrays: [Int] = []
 
     @inline(__always) func skipsWholeObject(_ reader: inout JSONReader) -> Bool {
         // Most of a large request is items in one compact shape.
@@ -78,8 +82,13 @@ struct SplitHints: JSONBuilder {
     }
 
     @inline(__always) func emptyContainer(isObject: Bool, _ reader: inout JSONReader) {}
-    @inline(__always) func containerOpens(isObject: Bool, _ reader: inout JSONReader) {}
-    @inline(__always) func containerCloses(isObject: Bool, _ reader: inout JSONReader) {}
+    @inline(__always) mutating func containerOpens(isObject: Bool, at opened: Int, _ reader: inout JSONReader) {
+        if spacing != Int.max { arrays.append(isObject ? -1 : opened) }
+    }
+
+    @inline(__always) mutating func containerCloses(isObject: Bool, _ reader: inout JSONReader) {
+        if spacing != Int.max { arrays.removeLast() }
+    }
 
     @inline(__always) func key(_ reader: inout JSONReader) throws(JSONParseError) {
         var none = NoDecoding()
@@ -97,8 +106,8 @@ struct SplitHints: JSONBuilder {
         try reader.readLiteral(literal)
     }
 
-    @inline(__always) mutating func elementFollows(inArrayAt array: Int, _ reader: inout JSONReader) {
-        guard reader.pos >= next else { return }
+    @inline(__always) mutating func elementFollows(_ reader: inout JSONReader) {
+        guard reader.pos >= next, let array = arrays.last else { return }
         reader.skipWhitespace()
         noted.append(JSONValidator.SplitHint(array: array, element: reader.pos))
         next = reader.pos + spacing

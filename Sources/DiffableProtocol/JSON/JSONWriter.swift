@@ -388,11 +388,9 @@ public struct JSONWriter: Sendable {
         var i = 0
         let count = utf8.count
         while i < count {
+            i = ByteRuns.escapeFreeRunEnd(utf8, from: i, end: count)
+            guard i < count else { break }
             let b = utf8[i]
-            if b >= 0x20 && b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") {
-                i += 1
-                continue
-            }
             if runStart < i {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
             }

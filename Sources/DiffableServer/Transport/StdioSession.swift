@@ -307,6 +307,10 @@ public final class StdioSession: @unchecked Sendable {
     /// Events parsed from one read, queued together (reader thread only),
     /// with what each counts for in the queue (`MessageQueue.push(counted:)`).
     private var staged: [(event: IncomingEvent, cost: Int, isCancel: Bool)] = []
+    /// The parser's working stacks, kept from one message to the next.
+    /// Only the reader thread touches them, one access at a time, so the
+    /// runtime exclusivity check is left out.
+    @exclusivity(unchecked) private var parseBuffers = JSONParser.ParseBuffers()
     /// Staged events are queued at least this often, so the handler starts
     /// on the first messages of a large read while the rest are parsed.
     static let stageLimit = 32
@@ -356,7 +360,7 @@ public final class StdioSession: @unchecked Sendable {
                 return true
             }
             do {
-                let (message, footprint) = try JSONParser.parseCountingFootprint(body)
+                let (message, footprint) = try JSONParser.parseCountingFootprint(body, reusing: &parseBuffers)
                 tracer?.record(body, .incoming)
                 cancelIfRunning(message)
                 stage(.message(message), size: body.count, footprint: footprint)

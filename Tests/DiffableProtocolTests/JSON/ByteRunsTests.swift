@@ -34,6 +34,23 @@ import DiffableTestSupport
         }
     }
 
+    @Test func escapeFreeRunEndMatchesTheByteLoop() {
+        var rng = SplitMix64(seed: 0xE5C)
+        let alphabet: [UInt8] = [0x22, 0x5C, 0x00, 0x01, 0x1F, 0x20, 0x21, 0x23, 0x5B, 0x5D, 0x7F, 0x80, 0x9F, 0xA0, 0xC3, 0xFF]
+        for _ in 0..<4000 {
+            let length = Int.random(in: 0...40, using: &rng)
+            var bytes = (0..<length).map { _ in UInt8(ascii: "a") + UInt8.random(in: 0...25, using: &rng) }
+            for _ in 0..<Int.random(in: 0...3, using: &rng) where length > 0 {
+                bytes[Int.random(in: 0..<length, using: &rng)] = alphabet.randomElement(using: &rng) ?? 0
+            }
+            let from = Int.random(in: 0...length, using: &rng)
+            let end = Int.random(in: from...length, using: &rng)
+            let fast = bytes.withUnsafeBufferPointer { ByteRuns.escapeFreeRunEnd($0, from: from, end: end) }
+            let slow = bytes[from..<end].firstIndex { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 } ?? end
+            #expect(fast == slow, "\(bytes) \(from)..<\(end)")
+        }
+    }
+
     @Test func firstIndexMatchesTheByteLoop() {
         var rng = SplitMix64(seed: 0x0A0A)
         for _ in 0..<4000 {

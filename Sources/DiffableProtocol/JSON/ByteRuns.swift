@@ -33,26 +33,7 @@ package enum ByteRuns {
     /// - Complexity: O(end - from), about one step per eight bytes.
     @inline(__always)
     package static func plainStringRunEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int {
-        var i = from
-        while i + 8 <= end {
-            let w = load(bytes, i)
-            // `w - 0x20…` borrows into the high bit exactly for bytes < 0x20
-            // (and, like zeroBytes, maybe above one); `w & highs` is ≥ 0x80.
-            let special = zeroBytes(w ^ (ones &* 0x22)) | zeroBytes(w ^ (ones &* 0x5C))
-                | ((w &- ones &* 0x20) & ~w & highs) | (w & highs)
-            // Each test can only misfire above a byte it rightly marks, so
-            // the lowest mark is the first special byte (little-endian):
-            // most strings (keys, ids, short texts) end here, without the
-            // byte loop.
-            if special != 0 { return i + special.trailingZeroBitCount >> 3 }
-            i += 8
-        }
-        while i < end {
-            let b = bytes[i]
-            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 || b >= 0x80 { return i }
-            i += 1
-        }
-        return end
+        runEnd(bytes, from: from, end: end, stopsAtNonASCII: true)
     }
 
     /// The first index in `from ..< end` of a byte JSON text must escape:
@@ -62,19 +43,32 @@ package enum ByteRuns {
     /// - Complexity: O(end - from), about one step per eight bytes.
     @inline(__always)
     package static func escapeFreeRunEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, end: Int) -> Int {
+        runEnd(bytes, from: from, end: end, stopsAtNonASCII: false)
+    }
+
+    /// The first `"`, `\` or control byte (and, with `stopsAtNonASCII`,
+    /// byte ≥ 0x80) in `from ..< end`, else `end`.
+    @inline(__always)
+    private static func runEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, end: Int, stopsAtNonASCII: Bool) -> Int {
         var i = from
         while i + 8 <= end {
             let w = load(bytes, i)
-            // As in `plainStringRunEnd`, without the non-ASCII test: a byte
-            // ≥ 0x80 neither borrows nor has its high bit cleared by `~w`.
-            let special = zeroBytes(w ^ (ones &* 0x22)) | zeroBytes(w ^ (ones &* 0x5C))
+            // `w - 0x20…` borrows into the high bit exactly for bytes < 0x20
+            // (and, like zeroBytes, maybe above one); `w & highs` is ≥ 0x80.
+            // A byte ≥ 0x80 neither borrows nor keeps its high bit in `~w`.
+            var special = zeroBytes(w ^ (ones &* 0x22)) | zeroBytes(w ^ (ones &* 0x5C))
                 | ((w &- ones &* 0x20) & ~w & highs)
+            if stopsAtNonASCII { special |= w & highs }
+            // Each test can only misfire above a byte it rightly marks, so
+            // the lowest mark is the first special byte (little-endian):
+            // most strings (keys, ids, short texts) end here, without the
+            // byte loop.
             if special != 0 { return i + special.trailingZeroBitCount >> 3 }
             i += 8
         }
         while i < end {
             let b = bytes[i]
-            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { return i }
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 || (stopsAtNonASCII && b >= 0x80) { return i }
             i += 1
         }
         return end

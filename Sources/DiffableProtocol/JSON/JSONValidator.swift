@@ -7,7 +7,7 @@
 /// the bytes. A `false` answer means "not valid": parse with `JSONParser` to
 /// get the error.
 package struct JSONValidator {
-    package var reader: JSONReader
+    private var reader: JSONReader
     private var hints = SplitHints()
 
     /// An array element that a decoder may start at.

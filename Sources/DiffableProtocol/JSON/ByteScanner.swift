@@ -52,10 +52,17 @@ package struct ByteScanner {
     }
 
     /// The string at `pos`, read by the grammar's own string reader
-    /// (`JSONReader.readString`); nil when there is none.
-    package mutating func stringToken() -> StringToken? {
+    /// (`JSONReader.readString`); nil when there is none. A plain run up to
+    /// the closing quote (most ids and texts) is the reader's own first
+    /// step, taken here without it.
+    @inline(__always) package mutating func stringToken() -> StringToken? {
         guard byte(pos) == UInt8(ascii: "\"") else { return nil }
         let start = pos
+        let runEnd = ByteRuns.plainStringRunEnd(input, from: pos + 1, end: end)
+        if runEnd < end, input[runEnd] == UInt8(ascii: "\"") {
+            pos = runEnd + 1
+            return StringToken(range: start..<pos, escaped: false)
+        }
         var reader = JSONReader(input, at: pos, end: end)
         var none = NoDecoding()
         guard let escaped = try? reader.readString(decoding: &none) else { return nil }

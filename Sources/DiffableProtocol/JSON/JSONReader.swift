@@ -16,10 +16,10 @@ package struct JSONReader {
     package var pos: Int
     /// How many containers the value being read has open, and which of
     /// them are objects: bit `d` of `openKinds` for the first 64 levels,
-    /// `deeperKinds` past them (so a shallow value allocates nothing).
+    /// a list of `readValue`'s own past them (so a shallow value allocates
+    /// nothing, and a reader is plain bytes to copy).
     private var openCount = 0
     private var openKinds: UInt64 = 0
-    private var deeperKinds: [Bool] = []
 
     package init(_ input: UnsafeBufferPointer<UInt8>, at pos: Int = 0, end: Int? = nil, maxDepth: Int = NestingLimits.message) {
         self.input = input
@@ -64,7 +64,7 @@ package struct JSONReader {
     /// - Complexity: O(length of the value); no recursion.
     package mutating func readValue<Builder: JSONBuilder>(depth: Int = 0, into builder: inout Builder) throws(JSONParseError) {
         openCount = 0
-        deeperKinds.removeAll(keepingCapacity: true)
+        var deeperKinds: [Bool] = []
         value: while true {
             skipWhitespace()
             guard let b = byte(pos) else { throw unexpected("a value") }
@@ -81,7 +81,7 @@ package struct JSONReader {
                     try builder.emptyContainer(isObject: isObject, &self)
                 } else {
                     try builder.containerOpens(isObject: isObject, at: opened, &self)
-                    pushOpen(isObject: isObject)
+                    pushOpen(isObject: isObject, deeper: &deeperKinds)
                     if isObject { try readKeyAndColon(into: &builder) }
                     continue value
                 }
@@ -101,7 +101,7 @@ package struct JSONReader {
             // A value was completed: close containers, or go on to the next
             // member or element.
             while openCount > 0 {
-                let isObject = innermostIsObject
+                let isObject = innermostIsObject(deeper: deeperKinds)
                 skipWhitespace()
                 guard let c = byte(pos) else { throw unexpected(isObject ? "',' or '}'" : "',' or ']'") }
                 if c == comma {
@@ -117,31 +117,31 @@ package struct JSONReader {
                     throw unexpected(isObject ? "',' or '}'" : "',' or ']'")
                 }
                 pos += 1
-                popOpen()
+                popOpen(deeper: &deeperKinds)
                 try builder.containerCloses(isObject: isObject, &self)
             }
             return
         }
     }
 
-    @inline(__always) private mutating func pushOpen(isObject: Bool) {
+    @inline(__always) private mutating func pushOpen(isObject: Bool, deeper: inout [Bool]) {
         if openCount < 64 {
             let bit: UInt64 = 1 << UInt64(openCount)
             openKinds = isObject ? openKinds | bit : openKinds & ~bit
         } else {
-            deeperKinds.append(isObject)
+            deeper.append(isObject)
         }
         openCount += 1
     }
 
-    @inline(__always) private mutating func popOpen() {
+    @inline(__always) private mutating func popOpen(deeper: inout [Bool]) {
         openCount -= 1
-        if openCount >= 64 { deeperKinds.removeLast() }
+        if openCount >= 64 { deeper.removeLast() }
     }
 
-    @inline(__always) private var innermostIsObject: Bool {
+    @inline(__always) private func innermostIsObject(deeper: [Bool]) -> Bool {
         let level = openCount - 1
-        return level < 64 ? openKinds >> UInt64(level) & 1 == 1 : deeperKinds.last == true
+        return level < 64 ? openKinds >> UInt64(level) & 1 == 1 : deeper.last == true
     }
 
     private mutating func readKeyAndColon<Builder: JSONBuilder>(into builder: inout Builder) throws(JSONParseError) {

@@ -1,73 +1,102 @@
 import DiffableEngine
 
 extension EditRequest {
-    /// Decodes a large `edit` straight from its bytes, for a list that
-    /// streams in as large `appendItems` batches: the items of its flat
-    /// `appendItems` ops are read as `apply` reads items (no JSON tree;
-    /// written into one arena of their size, as the tree path writes them);
-    /// every other op, and every other member, is parsed and decoded by the
-    /// tree path's code. Anything the byte reader does not fully understand
-    /// (nested items, a repeated member, an escaped op name) and every error
-    /// go to the tree path, so the results and errors are the same.
+    /// Decodes an `edit` from its bytes: every `edit` is read here, whatever
+    /// its size (`init(params:context:)` hands its params over as bytes).
+    /// The items of flat `appendItems` ops and the usual `patchContent` ops
+    /// are read from the bytes (items as `apply` reads them, written into
+    /// one arena of their size); any other op, or one of those in a shape
+    /// the byte reader does not take, is parsed alone and decoded by the
+    /// codec (`EditCodec.decodeOutlineOp`), which names its problem; every
+    /// other member is parsed and checked by `Params`. The members are
+    /// checked in the order of `init(checked:ops:)`, and the first failing
+    /// op is reported after them.
     /// - Complexity: O(bytes).
     package static func decode(_ lazy: LazyParams, context: any DecodingContext) throws(RPCError) -> EditRequest {
-        if let request = fromBytes(lazy) { return request }
-        return try EditRequest(params: lazy.tree(), context: context)
+        let read = lazy.withReleasableBytes { bytes in Self.read(lazy.range, bytes) }
+        guard let read else {
+            throw RPCError(code: ErrorCode.internalError,
+                           message: "Internal error: the edit's params passed validation but could not be read; nothing was changed.")
+        }
+        try read.params.checkMembers(Self.members)
+        return try EditRequest(checked: read.params, ops: read.ops)
     }
 
-    /// The request read by the byte reader; nil when it leaves it to the
-    /// tree path.
-    static func fromBytes(_ lazy: LazyParams) -> EditRequest? {
-        guard let read = lazy.withReleasableBytes({ bytes in Self.read(lazy.range, bytes) }) else { return nil }
-        return try? EditRequest(checking: read.params, ops: read.ops)
-    }
-
-    /// The params (`ops` standing in as an empty array) and the decoded ops;
-    /// nil for anything left to the tree path.
+    /// The params (`ops` standing in as an empty array when it is one) and
+    /// what reading the ops gave: the ops, or the first failing op's error
+    /// (nil when `ops` is not an array: the member itself is kept, and
+    /// checking it names the problem). nil only for bytes that are not
+    /// valid JSON, which never reach here.
     private static func read(_ range: Range<Int>, _ bytes: UnsafeMutableBufferPointer<UInt8>)
-    -> (params: Params, ops: [OutlineEditOperation])? {
+    -> (params: Params, ops: Result<[OutlineEditOperation], RPCError>?)? {
         var s = ByteScanner(UnsafeBufferPointer(bytes), range: range)
         var members: [(String, JSON)] = []
-        var ops: [OutlineEditOperation]?
-        let read = ByteScanner.readObject(&s) { s, key in
-            if s.bytes(key, equal: "ops") {
-                guard ops == nil, let read = readOps(&s, bytes) else { return false }
-                ops = read
-                members.append(("ops", .array([])))
-            } else {
-                guard let value = s.skipValue(), let tree = s.tree(value.range) else { return false }
-                members.append((s.text(key), tree))
+        var ops: Result<[OutlineEditOperation], RPCError>?
+        guard s.consume(UInt8(ascii: "{")) else { return nil }
+        var isFirst = true
+        while true {
+            s.skipWhitespace()
+            guard let b = s.byte(s.pos) else { return nil }
+            if b == UInt8(ascii: "}") { break }
+            if !isFirst {
+                guard b == UInt8(ascii: ",") else { return nil }
+                s.pos += 1
+                s.skipWhitespace()
             }
-            return true
+            isFirst = false
+            // A member name may be escaped (`"sour\u0063e"`): it is the
+            // name it spells, as in the parsed object.
+            guard let key = s.stringToken(), let name = s.string(key), s.consume(UInt8(ascii: ":")) else { return nil }
+            s.skipWhitespace()
+            // A repeated member: the last one counts, as in `JSONObject`.
+            if name == "ops", s.byte(s.pos) == UInt8(ascii: "[") {
+                guard let read = readOps(&s, bytes) else { return nil }
+                ops = read
+                members.append((name, .array([])))
+            } else {
+                guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
+                if name == "ops" { ops = nil }
+                members.append((name, tree))
+            }
         }
-        guard read, let ops else { return nil }
         return (Params(object: JSONObject(members), path: "params"), ops)
     }
 
-    private static func readOps(_ s: inout ByteScanner, _ bytes: UnsafeMutableBufferPointer<UInt8>) -> [OutlineEditOperation]? {
-        guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
-        s.pos += 1
+    /// The ops of the array at the cursor, or the first failing op's error
+    /// (the rest of the array skipped); nil only for bytes that are not
+    /// valid JSON.
+    private static func readOps(_ s: inout ByteScanner, _ bytes: UnsafeMutableBufferPointer<UInt8>)
+    -> Result<[OutlineEditOperation], RPCError>? {
+        s.pos += 1  // [
         var ops: [OutlineEditOperation] = []
+        var failure: RPCError?
         var isFirst = true
         while true {
             guard let more = s.nextElement(isFirst: isFirst) else { return nil }
-            if !more { return ops }
+            if !more { return failure.map { .failure($0) } ?? .success(ops) }
             isFirst = false
             let start = s.pos
-            if let append = readAppendItems(&s, bytes) {
-                ops.append(.op(.appendItems(append.items, toSection: append.section)))
-                continue
+            if failure == nil {
+                if let append = readAppendItems(&s, bytes) {
+                    ops.append(.op(.appendItems(append.items, toSection: append.section)))
+                    continue
+                }
+                s.pos = start
+                if let transform = readPatchContent(&s) {
+                    ops.append(.op(.transformContent(transform)))
+                    continue
+                }
+                s.pos = start
             }
-            s.pos = start
-            if let transform = readPatchContent(&s) {
-                ops.append(.op(.transformContent(transform)))
-                continue
-            }
-            s.pos = start
+            guard let value = s.skipValue() else { return nil }
+            guard failure == nil else { continue }
+            guard let tree = s.tree(value.range) else { return nil }
             let index = ops.count
-            guard let value = s.skipValue(), let tree = s.tree(value.range),
-                  let op = try? EditCodec.decodeOutlineOp(tree, path: "params.ops[\(index)]") else { return nil }
-            ops.append(op)
+            do throws(RPCError) {
+                ops.append(try EditCodec.decodeOutlineOp(tree, path: "params.ops[\(index)]"))
+            } catch {
+                failure = error
+            }
         }
     }
 

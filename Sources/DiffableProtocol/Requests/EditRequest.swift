@@ -13,40 +13,40 @@ package struct EditRequest: RequestType {
     package var echo: Bool?
     package var updates: Bool?
 
+    /// Read by the one `edit` reader, from the params written back as
+    /// bytes (`EditRequest.decode`): a small `edit`, or one in a batch,
+    /// came as a tree. Params that are not an object, and unknown members,
+    /// are refused first, as for every method.
     /// - Complexity: O(size of the params).
     package init(params: JSON?, context: any DecodingContext) throws(RPCError) {
-        let params = try Params(params, accepting: Self.members)
-        try self.init(checked: params)
+        _ = try Params(params, accepting: Self.members)
+        // What `Params` took for no params (absent, null, []) is an empty object.
+        let object: JSON = if case .object? = params, let params { params } else { .object(JSONObject()) }
+        let body = JSONWriter.bytes(object)
+        self = try Self.decode(LazyParams(body: body, range: 0..<body.count), context: context)
     }
 
     package static let members = ["source", "ops", "baseVersion", "form", "viewport", "echo", "updates"]
 
-    /// The params' members read in the order the tree path reads them;
-    /// `ops`: the ops decoded already (from bytes), else read from `ops`.
-    private init(checked params: Params, ops decodedOps: [OutlineEditOperation]? = nil) throws(RPCError) {
+    /// The params' members checked in order; `ops`: what reading the ops
+    /// gave (the ops, or the first failing op's error, reported after the
+    /// other members), nil when the `ops` member is not an array (its check
+    /// names the problem).
+    init(checked params: Params, ops decodedOps: Result<[OutlineEditOperation], RPCError>?) throws(RPCError) {
         source = try params.sourceName()
         form = try params.optionalForm()
         baseVersion = try params.optionalCount("baseVersion")
         viewport = try WindowCodec.viewport(params)
         echo = try params.optionalEcho()
         updates = try params.optionalUpdates()
-        let list = try params.array("ops")
-        if let decodedOps {
-            self.ops = decodedOps
-            return
+        _ = try params.array("ops")
+        guard let decodedOps else {
+            throw RPCError(code: ErrorCode.internalError,
+                           message: "Internal error: the edit's ops array was not read; nothing was changed.")
         }
-        var ops: [OutlineEditOperation] = []
-        ops.reserveCapacity(list.count)
-        for (index, json) in list.enumerated() {
-            ops.append(try EditCodec.decodeOutlineOp(json, path: "\(params.fieldPath("ops"))[\(index)]"))
+        switch decodedOps {
+        case .success(let ops): self.ops = ops
+        case .failure(let error): throw error
         }
-        self.ops = ops
-    }
-
-    /// The byte path's: `params` (with `ops` an empty array) checked as
-    /// `init(params:context:)` checks them, and the ops it decoded.
-    init(checking params: Params, ops: [OutlineEditOperation]) throws(RPCError) {
-        try params.checkMembers(Self.members)
-        try self.init(checked: params, ops: ops)
     }
 }

@@ -4,30 +4,35 @@ import Testing
 @testable import DiffableProtocol
 import DiffableTestSupport
 
-/// A large `edit` is decoded from its bytes (`EditRequest.decode`: the
-/// items of flat `appendItems` ops without a JSON tree); it must answer
-/// exactly what the tree path answers, results and errors, and leave the
-/// same state.
+/// Every `edit` is read by one reader (`EditRequest.decode`): the items of
+/// flat `appendItems` ops and the usual `patchContent` ops from the bytes,
+/// any other op (or one of those in another shape: escapes, whitespace,
+/// repeated members) parsed alone and decoded by the codec. Both ways must
+/// give the same answers, results and errors, and leave the same state:
+/// an edit as written (noisy) is compared with the same edit written
+/// compactly, which the byte reader takes from the bytes. What those
+/// answers are is pinned by `protocol/transcripts/edit-decoding*.transcript`.
 @Suite struct LazyEditTests {
     static func body(_ params: String, id: Int) -> [UInt8] {
         utf8(#"{"jsonrpc":"2.0","id":\#(id),"method":"edit","params":\#(params)}"#)
     }
 
-    /// Two daemons, one decoding every edit from a tree and one from its
-    /// bytes, fed the same requests; every answer and the final snapshots
-    /// are compared.
+    /// Two daemons fed the same edits, one as written and one written
+    /// compactly (`JSONWriter`), both read from their bytes; every answer
+    /// and the final snapshots are compared.
     static func expectSameSessions(_ bodies: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation) {
-        let tree = Server(), lazy = Server()
+        let written = Server(), compact = Server()
         let start = [
             #"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#,
             #"{"jsonrpc":"2.0","id":1,"method":"apply","params":{"source":"s","sections":[{"id":"a","items":["x",{"id":"y","content":{"text":"why"}}]},{"id":"b","items":[]}]}}"#,
             #"{"jsonrpc":"2.0","id":2,"method":"search","params":{"source":"s","query":"e","mode":"fuzzy","viewport":{"start":0,"count":5}}}"#,
         ]
-        for server in [tree, lazy] { for body in start { _ = server.handle(body: utf8(body)) } }
+        for server in [written, compact] { for body in start { _ = server.handle(body: utf8(body)) } }
         func text(_ bytes: [UInt8]?) -> String { bytes.map { String(decoding: $0, as: UTF8.self) } ?? "nil" }
         for body in bodies + [utf8(#"{"jsonrpc":"2.0","id":99,"method":"snapshot","params":{"source":"s","full":true}}"#)] {
-            let expected = tree.handle(body: body, lazyFrom: .max)
-            let actual = lazy.handle(body: body, lazyFrom: 0)
+            let rewritten = (try? JSONParser.parse(body)).map(JSONWriter.bytes) ?? body
+            let expected = compact.handle(body: rewritten, lazyFrom: 0)
+            let actual = written.handle(body: body, lazyFrom: 0)
             #expect(expected == actual, "body: \(text(body))\nexpected: \(text(expected))\nactual: \(text(actual))",
                     sourceLocation: sourceLocation)
         }
@@ -129,27 +134,51 @@ import DiffableTestSupport
         Self.expectSameSessions(bodies)
     }
 
-    /// The byte reader takes flat appends (with other ops beside them) and
-    /// leaves to the tree path what only it reads or reports.
-    @Test func whatTheByteReaderTakes() throws {
-        func taken(_ params: String) throws -> Bool {
+    /// Flat appends (with other ops beside them) are read, escaped names
+    /// and nested appends through the codec; a wrong op or member is the
+    /// codec's or `Params`' error, with its path, and other members are
+    /// checked before the ops.
+    @Test func theReaderDecodesEveryEdit() throws {
+        func decoded(_ params: String) throws -> Result<EditRequest, RPCError> {
             let (_, lazy) = try #require(LazyRequest.split(Self.body(params, id: 1), methods: Server.lazyParamsMethods))
-            return EditRequest.fromBytes(lazy) != nil
+            do throws(RPCError) {
+                return .success(try EditRequest.decode(lazy, context: NoHeldState()))
+            } catch {
+                return .failure(error)
+            }
         }
-        #expect(try taken(#"{"source":"s","ops":[{"op":"appendItems","items":["n1",{"id":"n2","content":{"text":"new"}}]}]}"#))
-        #expect(try taken(#"{"ops":[{"items":[{"id":"n3","content":"t\u0041b"}],"section":"b","op":"appendItems"},{"op":"deleteItems","ids":["x"]}],"source":"s","form":"steps"}"#))
-        // Ops it does not read from bytes are parsed and decoded one by one:
-        // a nested append is a tree op, an escaped name the same op.
-        let (_, nested) = try #require(LazyRequest.split(Self.body(#"{"source":"s","ops":[{"op":"appendItems","items":[{"id":"t1","children":["t2"]}]}]}"#, id: 1),
-                                                         methods: Server.lazyParamsMethods))
-        guard case .appendNodes? = EditRequest.fromBytes(nested)?.ops.first else {
+        func path(_ result: Result<EditRequest, RPCError>) -> String? {
+            guard case .failure(let error) = result, case .object(let data)? = error.data,
+                  case .string(let path)? = data["path"] else { return nil }
+            return path
+        }
+        guard case .success(let flat) = try decoded(#"{"source":"s","ops":[{"op":"appendItems","items":["n1",{"id":"n2","content":{"text":"new"}}]}]}"#),
+              case .op(.appendItems(let items, toSection: nil))? = flat.ops.first else {
+            Issue.record("a flat append")
+            return
+        }
+        #expect(items.map(\.id) == ["n1", "n2"])
+        guard case .success(let mixed) = try decoded(#"{"ops":[{"items":[{"id":"n3","content":"t\u0041b"}],"section":"b","op":"appendItems"},{"op":"deleteItems","ids":["x"]}],"source":"s","form":"steps"}"#) else {
+            Issue.record("an append and a delete")
+            return
+        }
+        #expect(mixed.ops.count == 2 && mixed.form == .steps)
+        guard case .success(let nested) = try decoded(#"{"source":"s","ops":[{"op":"appendItems","items":[{"id":"t1","children":["t2"]}]}]}"#),
+              case .appendNodes? = nested.ops.first else {
             Issue.record("a nested append is a tree op")
             return
         }
-        #expect(try taken(#"{"source":"s","ops":[{"op":"append\u0049tems","items":["e7"]}]}"#))
-        #expect(try !taken(#"{"source":"s","ops":[{"op":"appendItems","items":[{"id":5}]}]}"#))
-        #expect(try !taken(#"{"source":"s","ops":[{"op":"appendItems","items":["e4"]}],"extra":1}"#))
-        #expect(try !taken(#"{"source":"s","ops":[{"op":"nope"}]}"#))
+        guard case .success(let escaped) = try decoded(#"{"sour\u0063e":"s","ops":[{"op":"append\u0049tems","items":["e7"]}]}"#) else {
+            Issue.record("escaped names")
+            return
+        }
+        #expect(escaped.source == "s" && escaped.ops.count == 1)
+        #expect(try path(decoded(#"{"source":"s","ops":[{"op":"appendItems","items":[{"id":5}]}]}"#)) == "params.ops[0].items[0].id")
+        #expect(try path(decoded(#"{"source":"s","ops":[{"op":"appendItems","items":["e4"]}],"extra":1}"#)) == "params")
+        #expect(try path(decoded(#"{"source":"s","ops":[{"op":"appendItems","items":["f1"]},{"op":"nope"}]}"#)) == "params.ops[1].op")
+        // The source is checked before the ops, as the members are read in order.
+        #expect(try path(decoded(#"{"source":5,"ops":[{"op":"nope"}]}"#)) == "params.source")
+        #expect(try path(decoded(#"{"source":"s","ops":{"op":"appendItems"}}"#)) == "params.ops")
     }
 
     /// `patchContent` ops in their usual shapes are read from bytes; any

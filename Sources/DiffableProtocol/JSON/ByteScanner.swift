@@ -1,9 +1,10 @@
 /// A cursor over JSON bytes that were already validated (see `JSONValidator`),
 /// for decoders that build engine values without a JSON tree. It reads
 /// strings with the grammar's own reader (`JSONReader`); its other steps
-/// only find where validated values end. Every read is
-/// still bounds-checked; any surprise makes a step fail (nil / `.fail`), and
-/// the caller then falls back to the tree path.
+/// only find where validated values end. Every read is still
+/// bounds-checked; any surprise makes a step fail (nil / `.fail`), and the
+/// caller decides what follows (`apply`'s reader leaves the request to the
+/// tree path; `edit`'s parses the one element alone).
 package struct ByteScanner {
     package let input: UnsafeBufferPointer<UInt8>
     /// One past the last byte this scanner may read.

@@ -111,14 +111,8 @@ package enum LazyRequest {
             var paramsRange: Range<Int>?
             var token: JSON?
             while true {
-                v.skipWhitespace()
-                let keyStart = v.pos
-                guard v.byte(keyStart) == UInt8(ascii: "\""), let escaped = v.skipString(), !escaped else { return nil }
-                let key = String(decoding: UnsafeBufferPointer(rebasing: buffer[keyStart + 1 ..< v.pos - 1]), as: UTF8.self)
-                v.skipWhitespace()
-                guard v.byte(v.pos) == UInt8(ascii: ":") else { return nil }
-                v.pos += 1
-                v.skipWhitespace()
+                guard let (name, escaped) = v.memberName(), !escaped else { return nil }
+                let key = String(decoding: UnsafeBufferPointer(rebasing: buffer[name]), as: UTF8.self)
                 let valueStart = v.pos
                 var tokenRange: Range<Int>?
                 if key == "params", v.byte(valueStart) == UInt8(ascii: "{") {
@@ -177,14 +171,8 @@ package enum LazyRequest {
         }
         let tokenName = Array("workDoneToken".utf8)
         while true {
-            v.skipWhitespace()
-            let keyStart = v.pos
-            guard v.byte(keyStart) == UInt8(ascii: "\""), let escaped = v.skipString() else { return false }
-            let isToken = !escaped && buffer[keyStart + 1 ..< v.pos - 1].elementsEqual(tokenName)
-            v.skipWhitespace()
-            guard v.byte(v.pos) == UInt8(ascii: ":") else { return false }
-            v.pos += 1
-            v.skipWhitespace()
+            guard let (name, escaped) = v.memberName() else { return false }
+            let isToken = !escaped && buffer[name].elementsEqual(tokenName)
             let valueStart = v.pos
             guard v.skipValue(depth: 2) else { return false }
             if isToken { tokenRange = valueStart..<v.pos }

@@ -57,6 +57,21 @@ package struct JSONValidator {
         }
     }
 
+    /// A member's name and its colon at the cursor, whitespace around both
+    /// skipped: the name's bytes between its quotes and whether they hold
+    /// escapes; nil when the bytes there are not a name and a colon.
+    package mutating func memberName() -> (name: Range<Int>, escaped: Bool)? {
+        skipWhitespace()
+        let start = reader.pos
+        guard byte(start) == UInt8(ascii: "\""), let escaped = skipString() else { return nil }
+        let name = start + 1 ..< reader.pos - 1
+        skipWhitespace()
+        guard byte(reader.pos) == UInt8(ascii: ":") else { return nil }
+        reader.pos += 1
+        skipWhitespace()
+        return (name, escaped)
+    }
+
     /// Skips a string starting at its opening quote; returns whether it
     /// contains escapes, or nil when it is invalid.
     package mutating func skipString() -> Bool? {

@@ -20,14 +20,8 @@ enum RequestIDScanner {
             guard v.byte(v.pos) == UInt8(ascii: "{") else { return nil }
             v.pos += 1
             while true {
-                v.skipWhitespace()
-                let keyStart = v.pos
-                guard v.byte(keyStart) == UInt8(ascii: "\""), let escaped = v.skipString() else { return nil }
-                let isID = !escaped && buffer[(keyStart + 1) ..< (v.pos - 1)].elementsEqual("id".utf8)
-                v.skipWhitespace()
-                guard v.byte(v.pos) == UInt8(ascii: ":") else { return nil }
-                v.pos += 1
-                v.skipWhitespace()
+                guard let (name, escaped) = v.memberName() else { return nil }
+                let isID = !escaped && buffer[name].elementsEqual("id".utf8)
                 let valueStart = v.pos
                 guard v.skipValue(depth: 1) else { return nil }
                 let valueEnd = v.pos

@@ -53,3 +53,27 @@ struct TranscriptTests {
         }
     }
 }
+
+/// The decoding transcripts again, each request of the method they pin
+/// padded with whitespace past the size from which the daemon reads that
+/// method's params from their bytes (`apply`: 64 KiB): the same answers.
+/// (`edit-decoding-large.transcript` is the padded form of the edits.)
+struct PaddedTranscriptTests {
+    static func padded(_ request: String, method: String, past size: Int) -> String {
+        guard request.contains(#""method":"\#(method)""#), let params = request.range(of: #""params":"#) else { return request }
+        var at = params.upperBound
+        if request[at...].hasPrefix("{") { at = request.index(after: at) }
+        return String(request[..<at]) + String(repeating: " ", count: size) + String(request[at...])
+    }
+
+    @Test func appliesReadFromTheirBytesAnswerAlike() throws {
+        let transcript = try TranscriptTests.load("apply-decoding.transcript")
+        let sent = transcript.sent.map { Self.padded($0, method: "apply", past: 64 * 1024) }
+        #expect(sent.filter { $0.utf8.count > 64 * 1024 }.count >= 150)
+        let output = try DaemonProcess.run(lines: sent)
+        #expect(output.lines.count == transcript.expected.count, "response count")
+        for (index, (actual, expected)) in zip(output.lines, transcript.expected).enumerated() {
+            #expect(actual == expected, "response \(index + 1) to \(sent[index].prefix(300))")
+        }
+    }
+}

@@ -37,14 +37,17 @@ import Testing
         #expect(grown <= bound, "\(shape): grew \(grown >> 20) MiB, bound \(bound >> 20) MiB")
     }
 
-    /// A large `apply` is first read from its bytes; when that reader
-    /// refuses the items, the tree path reads the params and meets the
-    /// budget: a parse error, not an internal one.
-    @Test func aDenseApplyIsAParseError() throws {
+    /// A large `apply` is read from its bytes without a tree of its items:
+    /// an items array of the densest shape is refused item by item
+    /// (-32602 naming the first 50), within the same bound.
+    @Test func aDenseApplyIsRefusedWithinTheBound() throws {
         let message = #"{"jsonrpc":"2.0","id":2,"method":"apply","params":{"source":"s","sections":[{"id":"A","items":\#(Self.repeated("0", "[", "]"))}]}}"#
-        let (answer, _) = try Self.peakGrowth(answering: message)
-        #expect(answer.contains(#""code":-32700"#), "\(answer.prefix(300))")
-        #expect(answer.contains("16 bytes of memory per byte"))
+        let (answer, grown) = try Self.peakGrowth(answering: message)
+        #expect(answer.hasPrefix(#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Invalid snapshot: params.sections[0].items[0]: an item must be an object"#),
+                "\(answer.prefix(300))")
+        #expect(answer.contains("(and 49 more problems, see data.problems)"))
+        let bound = (1 + 16) * message.utf8.count + (32 << 20)
+        #expect(grown <= bound, "grew \(grown >> 20) MiB, bound \(bound >> 20) MiB")
     }
 
     @Test func anEditAsClientsWriteItIsRead() throws {

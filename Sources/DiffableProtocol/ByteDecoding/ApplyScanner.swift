@@ -1,14 +1,13 @@
 import DiffableEngine
 
 /// Decodes `apply` params straight from their bytes (`LazyParams`) into
-/// engine values, without a JSON tree for the items.
+/// engine values, without a JSON tree for the items. Every `apply` is read
+/// here (`ApplyRequest`), so its answers are the contract's, pinned by
+/// `protocol/transcripts/apply-decoding.transcript`.
 ///
-/// It must agree exactly with the tree path (`Params` + `SnapshotCodec`), so
-/// it only takes inputs it fully understands and otherwise answers nil,
-/// leaving every validation error to the tree path:
 /// - params members other than `sections`, and section members other than
-///   `items`, are small: they are parsed into trees and go through the same
-///   `Params` / `SnapshotCodec.decodeSection` / `SelectionCodec` code;
+///   `items`, are small: they are parsed into trees and checked by `Params`,
+///   `SnapshotCodec.decodeSection` and `SelectionCodec`;
 /// - items are decoded here: ids directly (escapes via the parser), content
 ///   kept as its own bytes when they are already canonical (no whitespace, no
 ///   escapes), else parsed and rewritten by `JSONWriter`; `text` taken in the
@@ -16,24 +15,36 @@ import DiffableEngine
 /// - items in the daemon's own shape (`{"id":…,"content":…}`) are read
 ///   without the member loop, and items the source already holds, byte for
 ///   byte, are reused without being read at all (`ApplyScanner+CanonicalItems`,
-///   `ApplyScanner+Recycling`).
+///   `ApplyScanner+Recycling`); large arrays are read in parts on several
+///   threads (`ApplyScanner+Parts`);
+/// - a top-level item those steps do not take (escaped or unknown members,
+///   a wrong type, a tree deeper than `maxByteReaderLevel`) is parsed alone
+///   and decoded by the codec (`OutlineCodec.node`), which names its
+///   problems (`ApplyScanner+Refusals`); they are reported once the
+///   request is read, as the codec of the whole snapshot reports them.
 /// Duplicate members: the last one counts, as in `JSONObject`.
 package enum ApplyScanner {
     package struct Decoded {
-        /// The params object, `sections` standing in as an empty array.
+        /// The params object, `sections` standing in as an empty array when
+        /// it is one (else as it came, for `Params` to name).
         package var params: Params
         package var sections: [Section]
         /// Each section object, `items` standing in as null (for `SelectionCodec`).
         package var sectionObjects: [JSON]
         /// Per section, its nesting (nil: no item of the section nests).
         package var nesting: [Nesting?]
+        /// Per section, what the codecs refused in it.
+        package var problems: [SectionProblems]
         /// The bytes each content arena serves to these sections; record it
         /// when they become the source's (see `ByteArena.isSparse`).
         package var arenaUse: ArenaUse
-        /// Bytes of the request given back while reading (see
-        /// `ReleasedRuns`); only a flat result leaves any released.
+        /// Bytes of the request given back while reading (see `ReleasedRuns`).
         package var releasedByteCount = 0
         package var isNested: Bool { nesting.contains { $0 != nil } }
+
+        /// The error naming every problem the codecs found, as reported for
+        /// the whole snapshot (see `ApplyScanner.error`); nil when none.
+        package var error: RPCError? { ApplyScanner.error(problems, nested: isNested) }
     }
 
     /// Nested items of a section, flattened in preorder as they are read:
@@ -58,24 +69,20 @@ package enum ApplyScanner {
     /// before its `items`), else at the same index, is that item, reused
     /// (see `ItemRecycler`): the result is the same either way, only cheaper.
     ///
-    /// Pages of items read may be given back as it goes (`lazy.release`);
-    /// when the answer is nil or nested, they are all written again first,
-    /// so the tree path reads the request as it came.
+    /// Pages of items read may be given back as it goes (`lazy.release`).
+    /// nil when `checkpoint` stopped it, or for bytes that are not valid
+    /// JSON (which never reach here).
+    /// - Complexity: O(bytes).
     package static func decode(_ lazy: LazyParams, previous: (_ source: String) -> [Section] = { _ in [] },
                        checkpoint: Checkpoint = { _ in true }) -> Decoded? {
         lazy.withReleasableBytes { bytes -> Decoded? in
-            var read: SectionsRead?
-            let decoded = decode(lazy, bytes, previous: previous, checkpoint: checkpoint, read: &read)
-            if decoded?.isNested != false { read?.restore() }
-            return decoded
+            decode(lazy, bytes, previous: previous, checkpoint: checkpoint)
         }
     }
 
-    /// `decode`, with the last `sections` read left in `read` (their
-    /// released runs for the caller to restore).
     private static func decode(
         _ lazy: LazyParams, _ bytes: UnsafeMutableBufferPointer<UInt8>, previous: (_ source: String) -> [Section],
-        checkpoint: Checkpoint, read: inout SectionsRead?
+        checkpoint: Checkpoint
     ) -> Decoded? {
         var s = ByteScanner(UnsafeBufferPointer(bytes), range: lazy.range)
         let start = lazy.range.lowerBound, length = Double(max(1, lazy.range.count))
@@ -83,116 +90,125 @@ package enum ApplyScanner {
         guard s.consume(UInt8(ascii: "{")) else { return nil }
         var members: [(String, JSON)] = []
         // The last `sections` member counts; each one is decoded where it
-        // stands (no separate pass to find its end), nil when it is not a
-        // well-formed array.
+        // stands (no separate pass to find its end).
+        var read: SectionsRead?
         var source: String?
         var isFirst = true
         members: while true {
-            switch s.nextMember(isFirst: isFirst) {
+            switch s.nextNamedMember(isFirst: isFirst) {
             case .fail: return nil
             case .end: break members
             case .member(let key):
                 isFirst = false
-                if s.bytes(key, equal: "sections") {
-                    members.append(("sections", .array([])))
-                    read?.restore()
+                guard let name = s.string(key) else { return nil }
+                if s.name(key, is: "sections") {
                     read = nil
-                    guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
-                    s.pos += 1
-                    read = decodeSections(&s, hints: lazy.splitHints, previous: source.map(previous) ?? [],
-                                          releasing: ReleasedRuns(bytes, mode: lazy.release), checkpoint: checkpoint)
-                    if read == nil { return nil }
-                } else {
-                    guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
-                    if s.bytes(key, equal: "source") { source = tree.stringValue }
-                    members.append((s.text(key), tree))
+                    if s.byte(s.pos) == UInt8(ascii: "[") {
+                        members.append((name, .array([])))
+                        s.pos += 1
+                        read = decodeSections(&s, hints: lazy.splitHints, previous: source.map(previous) ?? [],
+                                              releasing: ReleasedRuns(bytes, mode: lazy.release), checkpoint: checkpoint)
+                        if read == nil { return nil }
+                        continue
+                    }
                 }
+                guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
+                if s.name(key, is: "source") { source = tree.stringValue }
+                members.append((name, tree))
             }
         }
-        guard let read else { return nil }
+        let sections = read ?? SectionsRead()
         return Decoded(params: Params(object: JSONObject(members), path: "params"),
-                       sections: read.sections, sectionObjects: read.objects, nesting: read.nesting,
-                       arenaUse: read.arenaUse, releasedByteCount: read.released.reduce(0) { $0 + $1.releasedByteCount })
+                       sections: sections.sections, sectionObjects: sections.objects, nesting: sections.nesting,
+                       problems: sections.problems, arenaUse: sections.arenaUse,
+                       releasedByteCount: sections.released.reduce(0) { $0 + $1.releasedByteCount })
     }
 
-    /// `released`: an empty reader's runs, which the section's items
-    /// release (all written again when the answer is nil).
+    /// A section: what it was read into, or what the codec refused in it.
+    /// `released`: an empty reader's runs, which the section's items release.
+    /// nil when `checkpoint` stopped reading (or the bytes are not JSON).
     package static func decodeSection(
         _ s: inout ByteScanner, arenas: inout ByteArena.Writer, path: String, hints: [JSONValidator.SplitHint] = [],
         previous: (_ sectionID: String?) -> ItemList = { _ in ItemList() }, released: inout ReleasedRuns,
         checkpoint: (ByteScanner) -> Bool
-    ) -> (Section, JSON, Nesting?)? {
-        guard s.consume(UInt8(ascii: "{")) else { return nil }
+    ) -> SectionRead? {
+        var refused = SectionRead(section: Section(id: ""), object: .null, nesting: nil, problems: SectionProblems())
+        guard s.byte(s.pos) == UInt8(ascii: "{") else {
+            // Not an object: the codec names it.
+            guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
+            _ = refused.problems.refuse(section: tree, path: path)
+            return refused
+        }
+        s.pos += 1
         var members: [(String, JSON)] = []
         // As for `sections`: the last `items` counts, each decoded in place.
         var items: [Item] = []
         /// The items when read in parts (see `decodeItemsInParts`).
         var parts: [[Item]]?
         var nesting: Nesting?
+        var problems = SectionProblems()
         var isFirst = true
-        // Runs released for items that do not end up in the section (an
-        // answer of nil, an `items` member read again) are written again.
-        func restore() {
-            if let parts { released.restore(from: ItemList(joining: parts)) } else { released.restore(from: items) }
-        }
-        var finished = false
-        defer { if !finished { restore() } }
         members: while true {
-            switch s.nextMember(isFirst: isFirst) {
+            switch s.nextNamedMember(isFirst: isFirst) {
             case .fail: return nil
             case .end: break members
             case .member(let key):
                 isFirst = false
-                if s.bytes(key, equal: "items") {
-                    members.append(("items", .null))
-                    restore()
+                guard let name = s.string(key) else { return nil }
+                let isItems = s.name(key, is: "items")
+                if isItems {
                     items = []
                     parts = nil
                     nesting = nil
-                    if s.byte(s.pos) == UInt8(ascii: "n") {
-                        guard s.skipValue() != nil else { return nil }
-                    } else {
-                        guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
-                        let array = s.pos
-                        s.pos += 1
-                        // A large array the validator left hints in is read
-                        // in parts on several threads, when they agree with
-                        // a sequential read (flat items; else read again).
-                        let starts = partStarts(hints, array: array)
-                        // The section's id, when it came first (the last one counts).
-                        let sectionID = members.last { $0.0 == "id" }?.1.stringValue
-                        let read = previous(sectionID).withRecycler { recycler -> Bool in
-                            parts = starts.isEmpty ? nil
-                                : decodeItemsInParts(&s, starts: starts, arenas: &arenas, recycler: recycler,
-                                                     released: &released, checkpoint: checkpoint)
-                            guard parts == nil else { return true }
-                            s.pos = array + 1
-                            var recycler = recycler.starting(near: 0)
-                            items.reserveCapacity(recycler.count + recycler.count / 64)
-                            return decodeItems(&s, arenas: &arenas, into: &items, nesting: &nesting, parent: -1,
-                                               recycler: &recycler, released: &released, checkpoint: checkpoint)
-                        }
-                        guard read else { return nil }
-                        // Growth by doubling can leave up to half the buffer
-                        // unused; the snapshot keeps this array, so give back
-                        // a large slack.
-                        parts = parts?.map(withoutSlack)
-                        items = withoutSlack(items)
+                    problems = SectionProblems()
+                }
+                if isItems, s.byte(s.pos) == UInt8(ascii: "[") {
+                    members.append((name, .null))
+                    let array = s.pos
+                    s.pos += 1
+                    // A large array the validator left hints in is read
+                    // in parts on several threads, when they agree with
+                    // a sequential read (flat items; else read again).
+                    let starts = partStarts(hints, array: array)
+                    // The section's id, when it came first (the last one counts).
+                    let sectionID = members.last { $0.0 == "id" }?.1.stringValue
+                    let read = previous(sectionID).withRecycler { recycler -> Bool in
+                        parts = starts.isEmpty ? nil
+                            : decodeItemsInParts(&s, starts: starts, arenas: &arenas, recycler: recycler,
+                                                 released: &released, checkpoint: checkpoint)
+                        guard parts == nil else { return true }
+                        s.pos = array + 1
+                        var recycler = recycler.starting(near: 0)
+                        items.reserveCapacity(recycler.count + recycler.count / 64)
+                        return decodeSectionItems(&s, arenas: &arenas, into: &items, nesting: &nesting,
+                                                  recycler: &recycler, released: &released, problems: &problems,
+                                                  path: path, checkpoint: checkpoint)
                     }
+                    guard read else { return nil }
+                    // Growth by doubling can leave up to half the buffer
+                    // unused; the snapshot keeps this array, so give back
+                    // a large slack.
+                    parts = parts?.map(withoutSlack)
+                    items = withoutSlack(items)
                 } else {
+                    // `items` of another type (null: none) is the codec's to check.
                     guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
-                    members.append((s.text(key), tree))
+                    members.append((name, tree))
                 }
             }
         }
         let object = JSON.object(JSONObject(members))
-        guard var section = try? SnapshotCodec.decodeSection(object, path: path) else { return nil }
+        refused.nesting = nesting
+        // The section's own problems come before its items' (as the codec reads it).
+        guard var section = problems.refuse(section: object, path: path) else {
+            refused.problems = problems
+            return refused
+        }
         section.items = parts.map(ItemList.init(joining:)) ?? ItemList(items)
-        finished = true
-        return (section, object, nesting)
+        return SectionRead(section: section, object: object, nesting: nesting, problems: problems)
     }
 
-    /// Real trees are shallow; deeper ones go to the tree path.
+    /// Real trees are shallow; the items of deeper ones are parsed alone.
     package static let maxByteReaderLevel = 64
 
     /// `items`, copied when more than an eighth of its buffer is unused.
@@ -207,8 +223,11 @@ package enum ApplyScanner {
     /// `stop`: the offset of an element that is not read (the next part's
     /// first); reading stops with the cursor on it.
     /// `level`: the level of these items. Trees deeper than
-    /// `maxByteReaderLevel` are left to the tree path, which reads any depth
-    /// without recursion; this reader recurses once per level.
+    /// `maxByteReaderLevel` are left to the codec (`decodeSectionItems`
+    /// parses such an item alone), which reads any depth without
+    /// recursion; this reader recurses once per level.
+    /// False when an element is not one these steps take, or `checkpoint`
+    /// stopped reading.
     package static func decodeItems(
         _ s: inout ByteScanner, arenas: inout ByteArena.Writer, into items: inout [Item],
         nesting: inout Nesting?, parent: Int32, level: Int = 0, stop: Int = Int.max, recycler: inout ItemRecycler,
@@ -221,31 +240,43 @@ package enum ApplyScanner {
             if !more || s.pos >= stop { return true }
             isFirst = false
             if items.count % checkpointItems == checkpointItems - 1, !checkpoint(s) { return false }
-            // An element in the daemon's written form is read without the
-            // member loop, and its bytes may be given back.
-            let start = s.pos
-            if let expected = recycler.next, consumeCanonical(&s, expected) != nil {
-                recycler.advance()
-                items.append(arenas.keep(expected))
-                nesting?.parentRow.append(parent)
-                released.note(start ..< s.pos, item: items.count - 1, of: items)
-                continue
-            }
-            if let item = decodeCanonicalItem(&s, arenas: &arenas, recycler: &recycler) {
-                items.append(arenas.keep(item))
-                nesting?.parentRow.append(parent)
-                released.note(start ..< s.pos, item: items.count - 1, of: items)
-                continue
-            }
-            guard decodeItem(&s, arenas: &arenas, into: &items, nesting: &nesting, parent: parent, level: level,
-                             recycler: &recycler, released: &released, checkpoint: checkpoint)
+            guard decodeElement(&s, arenas: &arenas, into: &items, nesting: &nesting, parent: parent, level: level,
+                                recycler: &recycler, released: &released, checkpoint: checkpoint)
             else { return false }
         }
     }
 
+    /// The element at the cursor (an item and its children), appended to
+    /// `items`; false when it is not one these steps take.
+    @inline(__always)
+    static func decodeElement(
+        _ s: inout ByteScanner, arenas: inout ByteArena.Writer, into items: inout [Item],
+        nesting: inout Nesting?, parent: Int32, level: Int, recycler: inout ItemRecycler,
+        released: inout ReleasedRuns, checkpoint: (ByteScanner) -> Bool
+    ) -> Bool {
+        // An element in the daemon's written form is read without the
+        // member loop, and its bytes may be given back.
+        let start = s.pos
+        if let expected = recycler.next, consumeCanonical(&s, expected) != nil {
+            recycler.advance()
+            items.append(arenas.keep(expected))
+            nesting?.parentRow.append(parent)
+            released.note(start ..< s.pos, item: items.count - 1, of: items)
+            return true
+        }
+        if let item = decodeCanonicalItem(&s, arenas: &arenas, recycler: &recycler) {
+            items.append(arenas.keep(item))
+            nesting?.parentRow.append(parent)
+            released.note(start ..< s.pos, item: items.count - 1, of: items)
+            return true
+        }
+        return decodeItem(&s, arenas: &arenas, into: &items, nesting: &nesting, parent: parent, level: level,
+                          recycler: &recycler, released: &released, checkpoint: checkpoint)
+    }
+
     /// One item (and its children), appended to `items`; false when the
-    /// bytes are not an item this scanner understands (the tree path then
-    /// reports the error).
+    /// bytes are not an item these steps take (the item is then parsed
+    /// alone, and the codec names any problem).
     package static func decodeItem(
         _ s: inout ByteScanner, arenas: inout ByteArena.Writer, into items: inout [Item],
         nesting: inout Nesting?, parent: Int32, level: Int, recycler: inout ItemRecycler,
@@ -288,11 +319,11 @@ package enum ApplyScanner {
                         guard s.skipValue() != nil else { return false }
                     }
                 } else if s.bytes(key, equal: "content") {
-                    // Content nested too deep is reported by the tree path.
+                    // Content nested too deep is named by the codec.
                     guard let value = s.skipValue(maxDepth: NestingLimits.content) else { return false }
                     content = value
                 } else if s.bytes(key, equal: "children") {
-                    // A repeated member (the last counts) is left to the tree path.
+                    // A repeated member (the last counts) is left to the codec.
                     guard !sawChildren else { return false }
                     sawChildren = true
                     if nesting == nil { nesting = Nesting(parentRow: [Int32](repeating: -1, count: items.count)) }
@@ -317,7 +348,7 @@ package enum ApplyScanner {
                     default: return false
                     }
                 } else {
-                    // An unknown member is reported by the tree path.
+                    // An unknown member is named by the codec.
                     return false
                 }
             }
@@ -345,7 +376,7 @@ package enum ApplyScanner {
             return decodeID(s, idToken, content: nil, &arenas)
         }
         guard content.canonical else {
-            // Content nested too deep is reported by the tree path.
+            // Content nested too deep is named by the codec.
             guard let tree = s.tree(content.range), var id = s.string(idToken),
                   case .some(let decoded) = SnapshotCodec.content(orNilIfTooDeep: tree) else { return nil }
             let text = SnapshotCodec.searchText(of: tree)

@@ -6,7 +6,7 @@ import Darwin
 import DiffableEngine
 
 /// Giving a large request's memory back while its items are read, and
-/// writing it again, exactly, when the tree path turns out to need it.
+/// writing it again, exactly, when the reader reads some of it again.
 ///
 /// Re-sending a large source holds, for a moment, the source's items,
 /// the request (about as large as those items) and the new items: about
@@ -19,13 +19,13 @@ import DiffableEngine
 /// each run of at least `chunk` bytes as soon as it has read it, and the
 /// request shrinks while the new items grow.
 ///
-/// The byte path may still hand a request to the tree path after that (an
-/// item it does not understand, a nested request's duplicate id, a part
-/// that disagrees with a sequential read). Whoever does so first restores
-/// the runs it released from the items it read (`restore(from:)`), so the
-/// tree path reads the very bytes the client sent: results and errors stay
-/// those of the tree path, by construction. A run's first byte is never
-/// released (a part's reader may peek at the next part's first element).
+/// The reader may still read some bytes again after that: a part that
+/// disagrees with a sequential read is read again sequentially, and an
+/// item the fast steps do not take is parsed alone (its children may have
+/// been read, and released, first). Before it does, it restores the runs
+/// it released from the items it read (`restore(from:)`), so it reads the
+/// very bytes the client sent. A run's first byte is never released (a
+/// part's reader may peek at the next part's first element).
 ///
 /// Debug builds check each run against its items before releasing it.
 ///
@@ -108,14 +108,29 @@ package struct ReleasedRuns {
     /// - Complexity: O(bytes of the runs).
     package mutating func restore<C: RandomAccessCollection<Item>>(from items: C) where C.Index == Int {
         for run in runs where run.items.lowerBound >= items.startIndex && run.items.upperBound <= items.endIndex {
-            let bytes = Self.written(items, run.items)
-            // Unreachable (each run was checked to have this length): a
-            // mismatch is never written past its run.
-            guard bytes.count == run.bytes.count, let base = input.baseAddress else { continue }
-            (base + run.bytes.lowerBound).update(from: bytes, count: bytes.count)
+            write(run, from: items)
         }
         runs = []
         start = -1
+    }
+
+    /// Writes again the runs of `items[first...]` (the rows an element
+    /// read so far before it is read again alone), and forgets them.
+    /// - Complexity: O(runs + bytes of those runs).
+    package mutating func restore(from items: [Item], rowsFrom first: Int) {
+        for run in runs where run.items.lowerBound >= first && run.items.upperBound <= items.count {
+            write(run, from: items)
+        }
+        runs.removeAll { $0.items.lowerBound >= first }
+        start = -1
+    }
+
+    private func write<C: RandomAccessCollection<Item>>(_ run: Run, from items: C) where C.Index == Int {
+        let bytes = Self.written(items, run.items)
+        // Unreachable (each run was checked to have this length): a
+        // mismatch is never written past its run.
+        guard bytes.count == run.bytes.count, let base = input.baseAddress else { return }
+        (base + run.bytes.lowerBound).update(from: bytes, count: bytes.count)
     }
 
     /// Ends the run being read at the last item noted, and gives its bytes back.

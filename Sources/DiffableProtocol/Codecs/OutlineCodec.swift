@@ -13,29 +13,17 @@ package enum OutlineCodec {
         }
     }
 
-    /// Sections whose items may nest, flattened in preorder, and their
-    /// outline; items that name no `expanded` keep `previous`'s state.
-    /// Item ids are unique in the whole source, across levels; items sit at
-    /// levels 0…`Outline.maxLevel`.
-    package static func decode(_ sections: [JSON], path: String, previous: Outline) throws(RPCError) -> (Snapshot, Outline) {
-        var problems: [JSON] = []
-        var nested: [(id: String, header: Content?, nodes: [OutlineNode])] = []
-        for (s, json) in sections.enumerated() {
-            do throws(ProblemList) {
-                let section = try section(json, path: "\(path)[\(s)]", maxLevel: Outline.maxLevel)
-                nested.append((section.id, section.header, section.nodes))
-            } catch {
-                problems.append(contentsOf: error.problems)
-            }
-        }
-        if !problems.isEmpty { throw SnapshotCodec.invalid(problems) }
-        let (snapshot, outline) = Outline.flatten(nested, previous: previous)
-        // Where a preorder row was in the request, spelled only for the
-        // rows a duplicate-id error names.
+    /// Where each preorder row of nested sections was in the request, for
+    /// the rows a duplicate-id error names: `path[s].items[i].children[j]…`.
+    /// `parentRows`: per section, the parent row of each row (nil: flat).
+    /// - Complexity: O(rows of a section) the first time it is asked about.
+    package static func itemPaths(_ path: String, parentRows: [[Int32]?]) -> (ItemPath) -> String {
         var lineages: [Int: [(parent: Int, index: Int)]] = [:]
-        let checked = try SnapshotCodec.validated(snapshot.sections, path: path) { p in
-            guard nested.indices.contains(p.section) else { return "\(path)[\(p.section)].items[\(p.row)]" }
-            if lineages[p.section] == nil { lineages[p.section] = lineage(of: nested[p.section].nodes) }
+        return { p in
+            guard parentRows.indices.contains(p.section), let parents = parentRows[p.section] else {
+                return "\(path)[\(p.section)].items[\(p.row)]"
+            }
+            if lineages[p.section] == nil { lineages[p.section] = lineage(parentRows: parents) }
             let rows = lineages[p.section] ?? []
             var indices: [Int] = []
             var row = p.row
@@ -45,21 +33,19 @@ package enum OutlineCodec {
             }
             return "\(path)[\(p.section)].items" + indices.reversed().map { "[\($0)]" }.joined(separator: ".children")
         }
-        return (checked, outline)
     }
 
-    /// For every preorder row of `nodes`: its parent's row (-1 at the top)
-    /// and its index among its siblings. - Complexity: O(rows)
-    package static func lineage(of nodes: [OutlineNode]) -> [(parent: Int, index: Int)] {
-        var rows: [(parent: Int, index: Int)] = []
-        var pending: [(node: OutlineNode, parent: Int, index: Int)] =
-            nodes.enumerated().reversed().map { ($0.element, -1, $0.offset) }
-        while let (node, parent, index) = pending.popLast() {
-            let row = rows.count
-            rows.append((parent, index))
-            for (i, child) in node.children.enumerated().reversed() { pending.append((child, row, i)) }
+    /// For every preorder row: its parent's row (-1 at the top) and its
+    /// index among its siblings, from the parent row of each row (a parent
+    /// before its children). - Complexity: O(rows)
+    package static func lineage(parentRows: [Int32]) -> [(parent: Int, index: Int)] {
+        var children = [Int](repeating: 0, count: parentRows.count + 1)
+        return parentRows.map { parent in
+            let slot = Int(parent) + 1
+            guard children.indices.contains(slot) else { return (-1, 0) }
+            defer { children[slot] += 1 }
+            return (Int(parent), children[slot])
         }
-        return rows
     }
 
     /// A section object whose items may nest.

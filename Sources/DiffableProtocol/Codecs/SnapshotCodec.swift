@@ -10,28 +10,6 @@ package enum SnapshotCodec {
     /// At most this many problems are reported in one error's `data.problems`.
     package static let maxReportedProblems = 50
 
-    /// Decodes and validates a whole snapshot; throws one `invalidParams` error
-    /// listing every problem (path and ids) when anything is wrong.
-    /// - Complexity: O(n) in the size of `sections`.
-    package static func decodeSnapshot(_ sections: [JSON], path: String) throws(RPCError) -> Snapshot {
-        var problems: [JSON] = []
-        var result: [Section] = []
-        result.reserveCapacity(sections.count)
-        for (s, sectionJSON) in sections.enumerated() {
-            let sectionPath = "\(path)[\(s)]"
-            do throws(ProblemList) {
-                result.append(try decodeSection(sectionJSON, path: sectionPath))
-            } catch {
-                problems.append(contentsOf: error.problems)
-            }
-            if problems.count >= maxReportedProblems { break }
-        }
-        if !problems.isEmpty {
-            throw invalid(problems)
-        }
-        return try validated(result, path: path)
-    }
-
     /// The snapshot of well-formed sections, checked for duplicate ids:
     /// first by the quick proof of distinct id hashes (`IDHashes`), and only
     /// when that fails (a duplicate, or rarely a collision) by

@@ -3,8 +3,8 @@
 /// strings with the grammar's own reader (`JSONReader`); its other steps
 /// only find where validated values end. Every read is still
 /// bounds-checked; any surprise makes a step fail (nil / `.fail`), and the
-/// caller decides what follows (`apply`'s reader leaves the request to the
-/// tree path; `edit`'s parses the one element alone).
+/// caller decides what follows (the readers of `apply` and `edit` parse
+/// the one element alone, for its codec).
 package struct ByteScanner {
     package let input: UnsafeBufferPointer<UInt8>
     /// One past the last byte this scanner may read.
@@ -134,6 +134,40 @@ package struct ByteScanner {
         guard let key = stringToken(), !key.escaped, consume(UInt8(ascii: ":")) else { return .fail }
         skipWhitespace()
         return .member(key: key.inner)
+    }
+
+    /// A member of an object whose `{` was consumed, its name as a token
+    /// that may have escapes (`"sour\u0063e"` names `source`); the cursor is
+    /// on its value. For the few objects of a request read member by member
+    /// by name (params, sections); items use `nextMember`.
+    package enum NamedMember {
+        case member(StringToken)
+        case end
+        case fail
+    }
+
+    /// `nextMember`, taking escaped names too.
+    package mutating func nextNamedMember(isFirst: Bool) -> NamedMember {
+        skipWhitespace()
+        guard let b = byte(pos) else { return .fail }
+        if b == UInt8(ascii: "}") {
+            pos += 1
+            return .end
+        }
+        if !isFirst {
+            guard b == UInt8(ascii: ",") else { return .fail }
+            pos += 1
+            skipWhitespace()
+        }
+        guard let key = stringToken(), consume(UInt8(ascii: ":")) else { return .fail }
+        skipWhitespace()
+        return .member(key)
+    }
+
+    /// Whether the string `token` spells `literal`, escapes decoded.
+    package func name(_ token: StringToken, is literal: StaticString) -> Bool {
+        guard token.escaped else { return bytes(token.inner, equal: literal) }
+        return string(token) == literal.description
     }
 
     /// Whether another element follows in an array whose `[` was consumed

@@ -31,32 +31,30 @@ package struct ApplyRequest: RequestType {
 
     package static let members = ["source", "sections", "baseVersion", "form", "viewport", "echo", "updates"]
 
-    /// Decodes a parsed request.
+    /// Read by the one `apply` reader, from the params written back as
+    /// bytes (`ApplyRequest.decode`): a small `apply`, or one in a batch,
+    /// came as a tree. Params that are not an object, and unknown members,
+    /// are refused first, as for every method.
+    /// - Complexity: O(size of the params).
     package init(params: JSON?, context: any DecodingContext) throws(RPCError) {
-        let params = try Params(params, accepting: Self.members)
-        source = try params.sourceName()
-        form = try params.optionalForm()
-        baseVersion = try params.optionalCount("baseVersion")
-        let sections = try params.array("sections")
-        if OutlineCodec.isNested(sections) {
-            (snapshot, outline) = try OutlineCodec.decode(sections, path: "params.sections",
-                                                          previous: context.heldOutline(of: source))
-        } else {
-            snapshot = try SnapshotCodec.decodeSnapshot(sections, path: "params.sections")
-            outline = Outline()
-        }
-        policies = try SelectionCodec.policies(inSections: sections, path: "params.sections")
-        viewport = try WindowCodec.viewport(params)
-        echo = try params.optionalEcho()
-        updates = try params.optionalUpdates()
+        _ = try Params(params, accepting: Self.members)
+        // What `Params` took for no params (absent, null, []) is an empty object.
+        let object: JSON = if case .object? = params, let params { params } else { .object(JSONObject()) }
+        let body = JSONWriter.bytes(object)
+        guard var request = try Self.decode(LazyParams(body: body, range: 0..<body.count), context: context,
+                                            checkpoint: { _ in true })
+        else { throw Self.unreadable }
+        request.byteRead = nil
+        self = request
     }
 
-    /// Decodes a large request straight from its bytes (`ApplyScanner`:
-    /// items read in parallel parts, unchanged ones reused from
-    /// `context`, pages given back as they are read); a request it does
-    /// not fully understand is parsed and decoded as above, with the same
-    /// results and errors. `checkpoint` is told the share of the items read
-    /// and answers false to stop: then the answer is nil.
+    /// Decodes a request from its bytes (`ApplyScanner`: items read in
+    /// parallel parts, unchanged ones reused from `context`, pages given
+    /// back as they are read; an item it does not take is parsed alone and
+    /// decoded by the codec). The members are checked in order, then the
+    /// problems of the sections, then duplicate ids. `checkpoint` is told
+    /// the share of the items read and answers false to stop: then the
+    /// answer is nil.
     /// - Complexity: O(bytes).
     package static func decode(_ lazy: LazyParams, context: any DecodingContext,
                                checkpoint: (Double) -> Bool) throws(RPCError) -> ApplyRequest? {
@@ -66,33 +64,28 @@ package struct ApplyRequest: RequestType {
             return !stopped
         }
         if stopped { return nil }
-        guard let decoded = read else { return try ApplyRequest(params: lazy.tree(), context: context) }
-        let requestBytes = lazy.body.count
+        guard let decoded = read else { throw Self.unreadable }
         // Everything is read: the request's bytes go before the ids are
         // checked and the response is made (they are about as large as the
-        // source's items). Only a nested request may still need them, to
-        // report a duplicate at its place in the tree.
-        if !decoded.isNested { lazy.releaseBody() }
+        // source's items).
+        let requestBytes = lazy.body.count
+        let wasCopied = lazy.bytesWereCopied
+        lazy.releaseBody()
         let params = decoded.params
         try params.checkMembers(Self.members)
         let source = try params.sourceName()
         let form = try params.optionalForm()
         let baseVersion = try params.optionalCount("baseVersion")
         _ = try params.array("sections")
-        let snapshot: Snapshot
-        do throws(RPCError) {
-            snapshot = try SnapshotCodec.validated(decoded.sections, path: ApplyScanner.sectionsPath)
-        } catch {
-            // Duplicate ids among nested items are reported at their place in
-            // the request, which the tree path spells.
-            if decoded.isNested { return try ApplyRequest(params: lazy.tree(), context: context) }
-            throw error
-        }
-        let policies = try SelectionCodec.policies(inSections: decoded.sectionObjects, path: ApplyScanner.sectionsPath)
-        let wasCopied = lazy.bytesWereCopied
-        lazy.releaseBody()
+        if let error = decoded.error { throw error }
+        let path = ApplyScanner.sectionsPath
+        let parentRows = decoded.nesting.map { $0?.parentRow }
+        let snapshot = try SnapshotCodec.validated(
+            decoded.sections, path: path,
+            itemPath: decoded.isNested ? OutlineCodec.itemPaths(path, parentRows: parentRows) : nil)
+        let policies = try SelectionCodec.policies(inSections: decoded.sectionObjects, path: path)
         let outline = decoded.isNested
-            ? Outline(preorder: snapshot, parentRows: decoded.nesting.map { $0?.parentRow },
+            ? Outline(preorder: snapshot, parentRows: parentRows,
                       expandedFlags: decoded.nesting.map { $0?.expanded ?? [:] }, previous: context.heldOutline(of: source))
             : Outline()
         var request = try ApplyRequest(source: source, snapshot: snapshot, outline: outline, policies: policies,
@@ -101,6 +94,10 @@ package struct ApplyRequest: RequestType {
         request.byteRead = ByteRead(requestBytes: requestBytes, givenBack: decoded.releasedByteCount, wasCopied: wasCopied)
         return request
     }
+
+    private static let unreadable = RPCError(
+        code: ErrorCode.internalError,
+        message: "Internal error: the apply's params passed validation but could not be read; nothing was changed.")
 
     private init(source: String, snapshot: Snapshot, outline: Outline, policies: [String: SectionSelectionPolicy],
                  baseVersion: Int?, form: DiffForm?, params: Params) throws(RPCError) {

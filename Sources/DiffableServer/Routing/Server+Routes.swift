@@ -43,6 +43,8 @@ extension Server {
 }
 
 extension Server: DecodingContext {
-    package func heldSections(of source: String) -> [Section] { sources[source]?.snapshot.sections ?? [] }
+    package func heldSections(of source: String) -> [Section] {
+        recyclesItems ? sources[source]?.snapshot.sections ?? [] : []
+    }
     package func heldOutline(of source: String) -> Outline { sources[source]?.outline ?? Outline() }
 }

@@ -30,6 +30,10 @@ public final class Server {
     /// `updates: "patch"` (true) or `"content"` (false): whether reloads of
     /// rows the frontend holds carry a JSON Patch of their content.
     var patchUpdates = false
+    /// Whether `apply` may reuse held items re-sent byte for byte
+    /// (`ItemRecycler`); tests turn it off to compare against every item
+    /// read anew.
+    var recyclesItems = true
     /// What a request replaced, kept so that the session can free it after
     /// the response is sent (freeing a large snapshot's items, or the search
     /// index of an earlier list, is work the client need not wait for).

@@ -4,19 +4,27 @@ import Testing
 import DiffableTestSupport
 @testable import DiffableProtocol
 
-/// The lazy `apply` path (LazyRequest + ApplyScanner) must be invisible:
-/// byte-identical responses to the tree path for any input, valid or not.
+/// Every `apply` is read from its bytes by one reader (`ApplyScanner`);
+/// what the answers are is pinned by
+/// `protocol/transcripts/apply-decoding.transcript`. These tests check that
+/// the reader's strategies are invisible: a request as written (whitespace,
+/// escapes, any member order), read in parts, or with its bytes given back
+/// as it is read, answers byte for byte as the same request written
+/// compactly (a small request, or one in a batch, which `ApplyRequest`
+/// writes back from its parsed params), errors included.
 @Suite struct LazyApplyTests {
-    /// Sends every body to a tree-path server, a lazy-path server, a
-    /// lazy-path server that reads every array it can in parts (a split
-    /// hint at every element), and both again zeroing the bytes their
-    /// decoder gives back (each item on its own, or runs of ~100 bytes):
-    /// a read of a released byte, or a request the tree path gets back
-    /// other than it came, shows as a different response.
+    /// Sends every body to a server that parses it and reads the params as
+    /// written back, every item anew (no reuse of held items), a server
+    /// that reads its bytes, one that reads every
+    /// array it can in parts (a split hint at every element), and both
+    /// again zeroing the bytes their reader gives back (each item on its
+    /// own, or runs of ~100 bytes): a read of a released byte, or bytes
+    /// read again other than they came, shows as a different response.
     static func expectSameResponses(_ bodies: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation) {
         let tree = Server(), lazy = Server(), parts = Server(), zeroing = Server(), zeroingParts = Server()
         let initialize = utf8(#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#)
         for server in [tree, lazy, parts, zeroing, zeroingParts] { _ = server.handle(body: initialize) }
+        tree.recyclesItems = false
         func text(_ bytes: [UInt8]?) -> String { bytes.map { String(decoding: $0, as: UTF8.self) } ?? "nil" }
         for body in bodies {
             let expected = tree.handle(body: body, lazyFrom: .max)
@@ -81,7 +89,30 @@ import DiffableTestSupport
         #"{"source":"s","sections":[{"id":"a","items":["\ud800"]}]}"#,
         #"{"source":"s","sections":[{"id":"a","items":[{"id":"x","content":01}]}]}"#,
         #"[]"#,
+        // Items parsed alone after their canonical children were read (and,
+        // zeroing, given back): refused, or decoded by the codec.
+        #"{"source":"s","sections":[{"id":"a","items":[{"id":"p","children":[{"id":"c1","content":{"text":"one"}},{"id":"c2","content":{"text":"two"}}],"bogus":1},"q"]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":[{"id":"p","children":[{"id":"c1","content":{"text":"one"}},{"id":"c2","content":2}],"expand\u0065d":true},{"id":"q","content":3}]}]}"#,
+        #"{"source":"s","sections":[{"id":"a","items":[{"id":"p","children":[{"id":"c1"},{"id":"c2"}],"children":[{"id":"c3"}]},{"id":"c1"}]}]}"#,
+        #"{"source":"s","sections":[{"\u0069d":"a","items":[{"id":"x","content":1},{"id":7},{"id":"y","content":2},[]]},{"id":"b","items":[{"id":"z"},{"id":"y"}]}]}"#,
     ]
+
+    /// A tree deeper than the byte reader's recursion, with canonical items
+    /// on every level: its top item is parsed alone (any depth).
+    @Test func deepTreesAnswerAlike() {
+        func chain(_ depth: Int, _ prefix: String) -> String {
+            var item = #"{"id":"\#(prefix)\#(depth)","content":{"text":"leaf"}}"#
+            for level in stride(from: depth - 1, through: 0, by: -1) {
+                item = #"{"id":"\#(prefix)\#(level)","content":1,"children":[{"id":"\#(prefix)\#(level)x","content":2},\#(item)],"expanded":true}"#
+            }
+            return item
+        }
+        let bodies = [63, 64, 65, 100].enumerated().map { index, depth in
+            Self.request(#"{"source":"d","sections":[{"id":"a","items":[{"id":"top","content":0},\#(chain(depth, "n")),{"id":"end"}]}]}"#, id: index + 1)
+        } + [utf8(#"{"jsonrpc":"2.0","id":9,"method":"snapshot","params":{"source":"d","full":true}}"#),
+             Self.request(#"{"source":"d","sections":[{"id":"a","items":[\#(chain(80, "n")),\#(chain(3, "n"))]}]}"#, id: 10)]
+        Self.expectSameResponses(bodies)
+    }
 
     @Test func adversarialInputs() {
         Self.expectSameResponses(Self.adversarial.enumerated().map { Self.request($0.element, id: $0.offset + 1) })
@@ -147,9 +178,9 @@ import DiffableTestSupport
         return "{" + members.shuffled(using: &rng).joined(separator: ",") + "}"
     }
 
-    /// Nested items decoded from bytes give the same responses as the tree
-    /// path, errors included, and the same state (expansion kept across
-    /// applies, checked through `snapshot {full: true}`).
+    /// Nested items give the same responses however they are read, errors
+    /// included, and the same state (expansion kept across applies,
+    /// checked through `snapshot {full: true}`).
     @Test(arguments: [11, 12, 13, 14, 15, 16] as [UInt64])
     func nestedApplies(seed: UInt64) {
         var rng = SplitMix64(seed: seed)
@@ -161,18 +192,19 @@ import DiffableTestSupport
                 return #"{"id":"s\#(s)","items":[\#(items.joined(separator: ","))]}"#
             }
             let body = Self.request(#"{"source":"t","sections":[\#(sections.joined(separator: ","))]}"#, id: id)
-            if let (_, params) = LazyRequest.split(body, methods: Server.lazyParamsMethods), let decoded = ApplyScanner.decode(params), decoded.isNested {
+            if let (_, params) = LazyRequest.split(body, methods: Server.lazyParamsMethods),
+               let decoded = ApplyScanner.decode(params), decoded.isNested, decoded.error == nil {
                 bytePath += 1
             }
             bodies.append(body)
             bodies.append(utf8(#"{"jsonrpc":"2.0","id":\#(1000 + id),"method":"snapshot","params":{"source":"t","full":true}}"#))
         }
-        #expect(bytePath >= 10, "most nested requests are read by the byte scanner (\(bytePath) of 30)")
+        #expect(bytePath >= 10, "most nested requests are well formed (\(bytePath) of 30)")
         Self.expectSameResponses(bodies)
     }
 
     /// A large request's bytes are dropped once read, before the response
-    /// is made; a request answered by the tree path still finds them.
+    /// is made, whether it is taken or refused.
     @Test func readRequestsFreeTheirBytes() throws {
         let server = Server()
         _ = server.handle(body: utf8(#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}"#))
@@ -181,10 +213,11 @@ import DiffableTestSupport
         let response = try #require(server.handle(message: envelope, lazyParams: params))
         #expect(response["result"]?["version"]?.intValue == 1)
         #expect(params.body.isEmpty)
-        // Repeated ids: refused with the tree path's message and paths.
+        // Repeated ids: refused, the source untouched.
         let refused = Self.request(#"{"source":"t","sections":[{"id":"s","items":["a","a"]}]}"#, id: 2)
         let (envelope2, params2) = try #require(LazyRequest.split(refused, methods: Server.lazyParamsMethods))
         let error = try #require(server.handle(message: envelope2, lazyParams: params2))
+        #expect(params2.body.isEmpty)
         #expect(error["error"]?["code"]?.intValue == -32602)
         #expect(server.sources["t"]?.version == 1)
     }
@@ -211,9 +244,11 @@ import DiffableTestSupport
                 Issue.record("not decoded: \(String(decoding: body, as: UTF8.self))")
                 continue
             }
+            // The codec, section by section, on the parsed request.
             let tree = (try? params.tree())?["sections"]?.arrayValue ?? []
-            let expected = try? SnapshotCodec.decodeSnapshot(tree, path: "params.sections")
-            #expect(expected?.sections == decoded.sections)
+            let expected = tree.map { try? SnapshotCodec.decodeSection($0, path: "params.sections") }
+            #expect(decoded.error == nil)
+            #expect(expected == decoded.sections.map { Optional($0) })
         }
     }
 

@@ -6,8 +6,9 @@ import DiffableTestSupport
 
 /// An `apply` that re-sends items the source holds reuses them
 /// (`ItemRecycler`, `ApplyScanner.consumeCanonical`): the answers and the
-/// state must be exactly the tree path's, whatever the bytes look like, and
-/// unchanged items must really be shared with the previous snapshot.
+/// state must be exactly those of the same request written compactly
+/// without recycling, whatever the bytes look like, and unchanged items
+/// must really be shared with the previous snapshot.
 @Suite struct RecyclingApplyTests {
     static func element(_ id: String, _ content: String?) -> String {
         content.map { #"{"id":"\#(id)","content":\#($0)}"# } ?? #"{"id":"\#(id)"}"#
@@ -150,8 +151,8 @@ import DiffableTestSupport
     }
 
     /// Elements that start like the held item but differ after its content
-    /// (a longer number, another member) are read normally, not given up
-    /// to the tree path.
+    /// (a longer number, another member) are read by the member loop, not
+    /// parsed alone.
     @Test func nearMatchesAreStillReadByTheScanner() throws {
         let held = [Section(id: "s", items: [Item(id: "a", content: Content(bytes: Array("1".utf8))),
                                              Item(id: "b", content: Content(bytes: Array("[2]".utf8)))])]
@@ -164,8 +165,8 @@ import DiffableTestSupport
     }
 
     /// Items in the daemon's own shape are read without the member loop
-    /// (`decodeCanonicalItem`); every near variant falls back. Contents,
-    /// search texts and highlights must be the tree path's either way.
+    /// (`decodeCanonicalItem`); every near variant takes the member loop.
+    /// Contents, search texts and highlights must be the same either way.
     @Test func itemsInTheDaemonsShapeReadLikeTheTreePath() {
         let elements = [
             #"{"id":"a","content":{"text":"hello"}}"#, #"{"id":"b","content":{"text":""}}"#,

@@ -34,6 +34,10 @@ import json
 import os
 import sys
 
+# jsonschema descends a value recursively, about a dozen frames per level:
+# the transcripts hold trees of items a few hundred levels deep.
+sys.setrecursionlimit(20000)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROTOCOL = os.path.dirname(HERE)
 SCHEMAS = os.path.join(PROTOCOL, "schemas")

@@ -20,7 +20,7 @@ extension ApplyScanner {
     /// One element of `sections`, read.
     package struct SectionRead {
         package var section: Section
-        /// The section object, `items` standing in as null.
+        /// The section object, `items` standing in as an empty array.
         package var object: JSON
         package var nesting: Nesting?
         package var problems: SectionProblems
@@ -51,7 +51,7 @@ extension ApplyScanner {
         }
 
         /// The section's members checked by the codec (`items` standing in
-        /// as null, or as it came when it is not an array): the section, or
+        /// as an empty array, or as it came when it is not one): the section, or
         /// nil with its problems noted.
         mutating func refuse(section object: JSON, path: String) -> Section? {
             do throws(ProblemList) {

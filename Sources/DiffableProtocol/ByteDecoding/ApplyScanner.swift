@@ -29,7 +29,7 @@ package enum ApplyScanner {
         /// it is one (else as it came, for `Params` to name).
         package var params: Params
         package var sections: [Section]
-        /// Each section object, `items` standing in as null (for `SelectionCodec`).
+        /// Each section object, `items` standing in as an empty array (for `SelectionCodec`).
         package var sectionObjects: [JSON]
         /// Per section, its nesting (nil: no item of the section nests).
         package var nesting: [Nesting?]
@@ -163,7 +163,7 @@ package enum ApplyScanner {
                     problems = SectionProblems()
                 }
                 if isItems, s.byte(s.pos) == UInt8(ascii: "[") {
-                    members.append((name, .null))
+                    members.append((name, .array([])))
                     let array = s.pos
                     s.pos += 1
                     // A large array the validator left hints in is read
@@ -191,7 +191,7 @@ package enum ApplyScanner {
                     parts = parts?.map(withoutSlack)
                     items = withoutSlack(items)
                 } else {
-                    // `items` of another type (null: none) is the codec's to check.
+                    // `items` of another type (null too) is the codec's to name.
                     guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
                     members.append((name, tree))
                 }
@@ -327,15 +327,12 @@ package enum ApplyScanner {
                     guard !sawChildren else { return false }
                     sawChildren = true
                     if nesting == nil { nesting = Nesting(parentRow: [Int32](repeating: -1, count: items.count)) }
-                    if s.byte(s.pos) == UInt8(ascii: "n") {
-                        guard s.skipValue() != nil else { return false }
-                    } else {
-                        guard s.byte(s.pos) == UInt8(ascii: "[") else { return false }
-                        s.pos += 1
-                        guard decodeItems(&s, arenas: &arenas, into: &items, nesting: &nesting, parent: Int32(slot), level: level + 1,
-                                          recycler: &recycler, released: &released, checkpoint: checkpoint)
-                        else { return false }
-                    }
+                    // Anything but an array (null too) is named by the codec.
+                    guard s.byte(s.pos) == UInt8(ascii: "[") else { return false }
+                    s.pos += 1
+                    guard decodeItems(&s, arenas: &arenas, into: &items, nesting: &nesting, parent: Int32(slot), level: level + 1,
+                                      recycler: &recycler, released: &released, checkpoint: checkpoint)
+                    else { return false }
                 } else if s.bytes(key, equal: "expanded") {
                     guard !sawExpanded else { return false }
                     sawExpanded = true
@@ -344,7 +341,6 @@ package enum ApplyScanner {
                     switch s.byte(value.range.lowerBound) {
                     case UInt8(ascii: "t"): nesting?.expanded[slot] = true
                     case UInt8(ascii: "f"): nesting?.expanded[slot] = false
-                    case UInt8(ascii: "n"): break
                     default: return false
                     }
                 } else {

@@ -56,8 +56,8 @@ package enum OutlineCodec {
             for (r, item) in items.enumerated() {
                 nodes.append(try node(item, path: "\(path).items[\(r)]", maxLevel: maxLevel))
             }
-        } else if let items = json["items"], !items.isNull {
-            throw ProblemList(path: "\(path).items", message: "items must be an array")
+        } else if let items = json["items"] {
+            throw SnapshotCodec.itemsProblem(items, path: path)
         }
         return OutlineSection(id: flat.id, header: flat.header, nodes: nodes)
     }
@@ -82,15 +82,19 @@ package enum OutlineCodec {
                 var node = OutlineNode(item: try SnapshotCodec.decodeItem(current, path: here()))
                 var children: [JSON] = []
                 if case .object(let object) = current {
-                    if let expanded = object["expanded"], !expanded.isNull {
+                    if let expanded = object["expanded"] {
                         guard case .bool(let flag) = expanded else {
-                            throw ProblemList(path: "\(here()).expanded", message: "expanded must be true or false")
+                            throw ProblemList(path: "\(here()).expanded", message: expanded.isNull
+                                ? "expanded must not be null: leave it out to keep the item's expansion"
+                                : "expanded must be true or false")
                         }
                         node.expanded = flag
                     }
-                    if let list = object["children"], !list.isNull {
+                    if let list = object["children"] {
                         guard case .array(let array) = list else {
-                            throw ProblemList(path: "\(here()).children", message: "children must be an array of items")
+                            throw ProblemList(path: "\(here()).children", message: list.isNull
+                                ? "children must not be null: leave it out for an item without children"
+                                : "children must be an array of items")
                         }
                         children = array
                     }

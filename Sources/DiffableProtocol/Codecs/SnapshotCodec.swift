@@ -43,10 +43,8 @@ package enum SnapshotCodec {
         if let value = object["header"] { header = try content(of: value, path: "\(path).header") }
         var items: [Item] = []
         var problems: [JSON] = []
-        if let itemsJSON = object["items"], !itemsJSON.isNull {
-            guard case .array(let array) = itemsJSON else {
-                throw ProblemList(path: "\(path).items", message: "items must be an array")
-            }
+        if let itemsJSON = object["items"] {
+            guard case .array(let array) = itemsJSON else { throw itemsProblem(itemsJSON, path: path) }
             items.reserveCapacity(array.count)
             for (r, itemJSON) in array.enumerated() {
                 do throws(ProblemList) {
@@ -59,6 +57,14 @@ package enum SnapshotCodec {
         }
         if !problems.isEmpty { throw ProblemList(problems) }
         return Section(id: id, header: header, items: items)
+    }
+
+    /// `items` of a section that is not an array: `null` is not "none"
+    /// (only members the spec gives a meaning take `null`).
+    package static func itemsProblem(_ value: JSON, path: String) -> ProblemList {
+        ProblemList(path: "\(path).items", message: value.isNull
+            ? "items must not be null: leave it out for a section without items"
+            : "items must be an array")
     }
 
     /// `path` is spelled only when the item is refused.

@@ -50,7 +50,12 @@ enum RandomApply {
             let itemList: [JSON] = (0..<Int.random(in: 0...12, using: &rng)).map { _ in
                 item(clean ? unused.popLast() ?? "z" : pick(ids, &rng), &rng, clean: clean)
             }
-            members.append(("items", chance(8, &rng) ? .null : .array(itemList)))
+            // No items: left out, or (not clean) null, which is refused.
+            if !chance(8, &rng) {
+                members.append(("items", .array(itemList)))
+            } else if !clean {
+                members.append(("items", .null))
+            }
             if chance(6, &rng) { members.append(("selection", .string(pick(["none", "single", "multiple", "bogus"], &rng)))) }
             if chance(8, &rng) { members.append(("allowsEmptySelection", .bool(Bool.random(using: &rng)))) }
             if !clean {

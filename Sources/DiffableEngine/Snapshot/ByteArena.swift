@@ -75,9 +75,12 @@ public struct ByteArena: @unchecked Sendable {
     @inline(__always)
     static func === (a: ByteArena, b: ByteArena) -> Bool { a.storage === b.storage }
 
+    /// Through the header's pointer: `storage.header`, a class's stored
+    /// property, would be checked for exclusive access at run time on every
+    /// write of an item (the rule above keeps writes exclusive).
     private var header: Header {
-        get { storage.header }
-        nonmutating set { storage.header = newValue }
+        get { storage.withUnsafeMutablePointerToHeader { $0.pointee } }
+        nonmutating set { storage.withUnsafeMutablePointerToHeader { $0.pointee = newValue } }
     }
 
     private var capacity: Int { header.capacity }
@@ -108,12 +111,14 @@ public struct ByteArena: @unchecked Sendable {
     /// Appends bytes (the caller checked `free`) and returns their offset.
     @discardableResult
     func append(_ bytes: UnsafeRawBufferPointer) -> Int {
-        let offset = header.used
-        if let source = bytes.baseAddress, bytes.count > 0 {
-            storage.withUnsafeMutablePointerToElements { ($0 + offset).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+        storage.withUnsafeMutablePointers { header, elements in
+            let offset = header.pointee.used
+            if let source = bytes.baseAddress, bytes.count > 0 {
+                (elements + offset).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+            }
+            header.pointee.used = offset + bytes.count
+            return offset
         }
-        header.used = offset + bytes.count
-        return offset
     }
 
     /// The bytes `offset ..< offset + count` (which were written).

@@ -199,12 +199,13 @@ extension EditRequest {
     /// The items of an array of flat items, in one arena of their size.
     private static func readItems(_ s: inout ByteScanner, _ bytes: UnsafeMutableBufferPointer<UInt8>) -> [Item]? {
         guard s.byte(s.pos) == UInt8(ascii: "[") else { return nil }
-        // One arena as large as the array's bytes (more than its items'
-        // bytes, which are parts of them).
-        let start = s.pos
-        guard let array = s.skipValue() else { return nil }
-        s.pos = start + 1
-        var arenas = ByteArena.Writer(chunkSize: array.range.count)
+        // One arena as large as the rest of the params: more than the
+        // array's bytes (usually about all of them), so more than its
+        // items' bytes, which are parts of them, without a pass to find
+        // where the array ends. Pages it does not fill are never touched.
+        let bound = s.end - s.pos
+        s.pos += 1
+        var arenas = ByteArena.Writer(chunkSize: bound)
         var items: [Item] = []
         var nesting: ApplyScanner.Nesting?
         var released = ReleasedRuns(bytes, mode: .keep)
@@ -214,10 +215,11 @@ extension EditRequest {
         }
         // Items with `children` or `expanded` make a tree op.
         guard read, nesting == nil else { return nil }
-        // The syntax around them took a share of the arena: the items are
-        // kept in one of their own size (the source holds them long).
+        // The syntax around them (or the ops after them) took a share of the
+        // arena: the items are kept in one of their own size (the source
+        // holds them long).
         let size = items.reduce(0) { $0 + $1.idByteCount + $1.contentByteCount }
-        guard size < array.range.count - array.range.count / 8 else { return items }
+        guard size < bound - bound / 8 else { return items }
         var builder = ByteArena.Builder(chunkSize: size)
         return items.map { $0.rebased(into: &builder) }
     }

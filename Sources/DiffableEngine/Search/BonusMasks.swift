@@ -63,6 +63,9 @@ struct BonusMasks: Sendable, Equatable {
                         let n = min(units.count, classes.count)
                         var white: UInt32 = 0, boundary: UInt32 = 0, any: UInt32 = 0, pairs: UInt32 = 0
                         var prev = Int(CharClass.white)
+                        // `pairBit` of folded ASCII, which has no capitals to
+                        // lower: the previous unit's first product is kept.
+                        var previousKey: UInt64 = 0
                         // Without a branch on the bonus: word starts come
                         // every few bytes, too irregularly to predict.
                         for j in 0..<n {
@@ -75,7 +78,12 @@ struct BonusMasks: Sendable, Equatable {
                             any |= b > 0 ? bit : 0
                             boundary |= b >= FuzzyScoring.boundary ? bit : 0
                             white |= b >= FuzzyScoring.boundaryWhite ? bit : 0
-                            if j > 0 { pairs |= pairBit(units[j &- 1], unit) }
+                            if j > 0 {
+                                let pair: UInt32 = 1 << UInt32(truncatingIfNeeded: (previousKey ^ (UInt64(unit) &* pairSecond)) >> 59)
+                                assert(pair == pairBit(units[j &- 1], unit), "folded ASCII has no capitals")
+                                pairs |= pair
+                            }
+                            previousKey = UInt64(unit) &* pairFirst
                         }
                         out.append(BonusMasks(white: white, boundary: boundary, any: any, pairs: pairs))
                     }
@@ -90,9 +98,13 @@ struct BonusMasks: Sendable, Equatable {
     /// - Complexity: O(1)
     @inline(__always) static func pairBit(_ a: UInt8, _ b: UInt8) -> UInt32 {
         @inline(__always) func lower(_ v: UInt8) -> UInt64 { UInt64(v &- 0x41 < 26 ? v | 0x20 : v) }
-        let key = (lower(a) &* 0x9E37_79B9_7F4A_7C15) ^ (lower(b) &* 0xC2B2_AE3D_27D4_EB4F)
+        let key = (lower(a) &* pairFirst) ^ (lower(b) &* pairSecond)
         return 1 << UInt32(truncatingIfNeeded: key >> 59)
     }
+
+    /// The multipliers of a pair's first and second byte in `pairBit`.
+    static let pairFirst: UInt64 = 0x9E37_79B9_7F4A_7C15
+    static let pairSecond: UInt64 = 0xC2B2_AE3D_27D4_EB4F
 
     /// The Bloom bits of the adjacent pairs of `needle`.
     static func pairBits(_ needle: [UInt8]) -> [UInt32] {

@@ -10,7 +10,7 @@
 /// (`translating`) never touches the index at all.
 struct IndexSplice: Sendable {
     var removed: [Int]
-    var inserted: [(at: Int, text: String?)]
+    var inserted: [(at: Int, text: SplicedText)]
 
     /// How the number of texts changes.
     var countChange: Int { inserted.count - removed.count }
@@ -79,7 +79,7 @@ struct IndexSplice: Sendable {
             mapped.append(kept + r)
         }
         // `self`'s surviving inserts, carried to the positions after `next`.
-        var survivors: [(at: Int, text: String?)] = []
+        var survivors: [(at: Int, text: SplicedText)] = []
         var carried = IndexSplice(removed: next.removed, inserted: next.inserted)
         let survivingAt = insertedAt.indices.filter { !dropsInsert[$0] }
         let landed = carried.translating(survivingAt.map { insertedAt[$0] }) ?? []
@@ -100,13 +100,37 @@ struct IndexSplice: Sendable {
         return out
     }
 
-    private static func merged(_ a: [(at: Int, text: String?)], _ b: [(at: Int, text: String?)]) -> [(at: Int, text: String?)] {
-        var out: [(at: Int, text: String?)] = []
+    private static func merged(_ a: [(at: Int, text: SplicedText)], _ b: [(at: Int, text: SplicedText)]) -> [(at: Int, text: SplicedText)] {
+        var out: [(at: Int, text: SplicedText)] = []
         out.reserveCapacity(a.count + b.count)
         var i = 0, j = 0
         while i < a.count || j < b.count {
             if j == b.count || (i < a.count && a[i].at < b[j].at) { out.append(a[i]); i += 1 } else { out.append(b[j]); j += 1 }
         }
         return out
+    }
+}
+
+/// A text a splice brings in: an item's own search text, read from the
+/// item's bytes where they are (a list streaming in makes no string per
+/// row), or a text made of the item's fields.
+enum SplicedText: Sendable {
+    case item(Item)
+    case string(String?)
+
+    /// The text as a string (a copy for `item`).
+    var string: String? {
+        switch self {
+        case .item(let item): item.text
+        case .string(let text): text
+        }
+    }
+
+    /// Its UTF-8 length. - Complexity: O(1) for `item`
+    var utf8Count: Int {
+        switch self {
+        case .item(let item): item.withTextBytes { $0.count } ?? 0
+        case .string(let text): text?.utf8.count ?? 0
+        }
     }
 }

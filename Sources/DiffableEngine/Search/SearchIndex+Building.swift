@@ -6,11 +6,13 @@ extension SearchIndex {
     enum TextSource: Sendable {
         case strings([String?])
         case items([Item])
+        case spliced([(at: Int, text: SplicedText)])
 
         var count: Int {
             switch self {
             case .strings(let texts): texts.count
             case .items(let items): items.count
+            case .spliced(let texts): texts.count
             }
         }
 
@@ -21,6 +23,7 @@ extension SearchIndex {
             switch self {
             case .strings(let texts): for k in range { total += texts[k]?.utf8.count ?? 0 }
             case .items(let items): for k in range { total += items[k].withTextBytes { $0.count } ?? 0 }
+            case .spliced(let texts): for k in range { total += texts[k].text.utf8Count }
             }
             return total
         }
@@ -28,18 +31,29 @@ extension SearchIndex {
         /// Calls `body` once with text `k`'s UTF-8, or nil when it has none.
         func withText(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
             switch self {
-            case .strings(let texts):
-                guard var text = texts[k] else { return body(nil) }
-                if text.utf8.withContiguousStorageIfAvailable(body) == nil {
-                    text.makeContiguousUTF8()
-                    if text.utf8.withContiguousStorageIfAvailable(body) == nil { Array(text.utf8).withUnsafeBufferPointer(body) }
+            case .strings(let texts): Self.withText(texts[k], body)
+            case .items(let items): Self.withText(items[k], body)
+            case .spliced(let texts):
+                switch texts[k].text {
+                case .item(let item): Self.withText(item, body)
+                case .string(let text): Self.withText(text, body)
                 }
-            case .items(let items):
-                let found: Void? = items[k].withTextBytes { raw in
-                    body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
-                }
-                if found == nil { body(nil) }
             }
+        }
+
+        private static func withText(_ text: String?, _ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
+            guard var text else { return body(nil) }
+            if text.utf8.withContiguousStorageIfAvailable(body) == nil {
+                text.makeContiguousUTF8()
+                if text.utf8.withContiguousStorageIfAvailable(body) == nil { Array(text.utf8).withUnsafeBufferPointer(body) }
+            }
+        }
+
+        private static func withText(_ item: Item, _ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
+            let found: Void? = item.withTextBytes { raw in
+                body(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
+            }
+            if found == nil { body(nil) }
         }
     }
 

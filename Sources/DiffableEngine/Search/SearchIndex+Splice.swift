@@ -14,7 +14,7 @@ extension SearchIndex {
     /// Returns nil when the positions do not describe such a batch (out of
     /// range, unsorted, or not adding up); the caller then rebuilds.
     /// - Complexity: O(total UTF-8 length + count), plus the inserted texts.
-    func splicing(removed: [Int], inserted: [(at: Int, text: String?)]) -> SearchIndex? {
+    func splicing(removed: [Int], inserted: [(at: Int, text: SplicedText)]) -> SearchIndex? {
         let newCount = count - removed.count + inserted.count
         guard newCount >= 0 else { return nil }
         for k in removed.indices where removed[k] < 0 || removed[k] >= count || (k > 0 && removed[k - 1] >= removed[k]) {
@@ -62,7 +62,7 @@ extension SearchIndex {
             guard out.count == at else { return nil }
             var end = k + 1
             while end < inserted.count && inserted[end].at == at + (end - k) { end += 1 }
-            out.append(contentsOf: inserted[k..<end].map(\.text))
+            out.append(spliced: Array(inserted[k..<end]))
             k = end
         }
         copyKept(until: Int.max)
@@ -94,11 +94,11 @@ extension SearchIndex {
     /// On an index no other value shares, the buffers grow where they
     /// are: the texts already indexed are not copied.
     /// - Complexity: amortized O(UTF-8 length of the appended texts).
-    mutating func appendInPlace(removed: [Int], inserted: [(at: Int, text: String?)]) -> Bool {
+    mutating func appendInPlace(removed: [Int], inserted: [(at: Int, text: SplicedText)]) -> Bool {
         guard removed.isEmpty, let first = inserted.first, first.at == count,
               inserted.last?.at == count + inserted.count - 1 else { return false }
         for k in inserted.indices.dropFirst() where inserted[k - 1].at >= inserted[k].at { return false }
-        append(contentsOf: inserted.map(\.text))
+        append(spliced: inserted)
         return true
     }
 }

@@ -128,6 +128,13 @@ public struct SearchIndex: Sendable {
         append(source, 0..<texts.count, totalBytes: source.byteCount(0..<texts.count))
     }
 
+    /// Appends the texts a splice brings in, in order.
+    /// - Complexity: amortized O(their UTF-8 length)
+    mutating func append(spliced texts: [(at: Int, text: SplicedText)]) {
+        let source = TextSource.spliced(texts)
+        append(source, 0..<texts.count, totalBytes: source.byteCount(0..<texts.count))
+    }
+
     /// Appends the texts `range` of `texts`, of `total` UTF-8 bytes.
     /// - Complexity: amortized O(total)
     mutating func append(_ texts: TextSource, _ range: Range<Int>, totalBytes total: Int) {
@@ -158,18 +165,21 @@ public struct SearchIndex: Sendable {
                         }
                         let n = src.count
                         let foldedBefore = foldedEnd
-                        var hump = false
+                        if n > 0, let from = src.baseAddress, let to = raw.baseAddress {
+                            (to + (end &- start)).update(from: from, count: n)
+                        }
+                        // Flags as bytes, not `Bool`s: no branch per byte.
+                        var humps: UInt8 = 0
                         var any: UInt8 = 0
-                        var prevLower = false
+                        var prevLower: UInt8 = 0
                         for k in 0..<n {
                             let b = src[k]
-                            raw[end &- start &+ k] = b
                             fold[foldedEnd &- foldedStart &+ k] = table[Int(b)]
                             any |= b
-                            let isUpper = b &- 0x41 < 26
-                            hump = hump || (prevLower && isUpper)
-                            prevLower = b &- 0x61 < 26
+                            humps |= prevLower & (b &- 0x41 < 26 ? 1 : 0)
+                            prevLower = b &- 0x61 < 26 ? 1 : 0
                         }
+                        let hump = humps != 0
                         var outer: UInt8 = 0
                         if n > 0 {
                             let head = raw[end &- start], tail = raw[end &- start &+ n &- 1]

@@ -29,20 +29,20 @@ extension SearchMatchSet {
     /// `index`: the index after the splice, when it already holds the
     /// inserted texts: they are copied from it instead of being indexed
     /// again.
-    func translated(through splice: IndexSplice, inserted: [(at: Int, text: String?)],
+    func translated(through splice: IndexSplice, inserted: [(at: Int, text: SplicedText)],
                     index: SearchIndex? = nil) -> SearchMatchSet? {
         // Copies and resume positions made in the background, once done.
         let segments = scanSegments
         // Where the inserted texts are: the spliced index, at their
         // positions, or an index of their own.
         let spliced = index.flatMap { $0.count == indexCount + splice.countChange ? $0 : nil }
-        let added = spliced ?? SearchIndex(texts: inserted.map(\.text))
+        let added = spliced ?? SearchIndex(texts: inserted.map(\.text.string))
         // The row of `added` holding inserted text `k`.
         func insertedRow(_ k: Int) -> Int { spliced == nil ? k : inserted[k].at }
         if splice.onlyAppends(after: indexCount), segments.count < Self.maximumSharedSegments {
             var shared = segments
             if !inserted.isEmpty {
-                let bytes = inserted.reduce(0) { $0 + ($1.text?.utf8.count ?? 0) }
+                let bytes = inserted.reduce(0) { $0 + $1.text.utf8Count }
                 var builder = SegmentBuilder(texts: inserted.count, bytes: bytes, pool: pool)
                 added.withTable { table in
                     for (k, entry) in inserted.enumerated() { builder.append(table, insertedRow(k), id: entry.at, resume: -1) }

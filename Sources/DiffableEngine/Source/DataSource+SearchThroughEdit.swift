@@ -115,7 +115,7 @@ extension DataSource {
     /// next search).
     /// - Complexity: O(inserted texts' bytes)
     mutating func insertedMatches(of splice: IndexSplice, query: SearchQuery, scoped: [Int],
-                                  starts: [Int]) -> [(at: Int, text: String?)] {
+                                  starts: [Int]) -> [(at: Int, text: SplicedText)] {
         var inScope = [Bool](repeating: false, count: snapshot.sections.count)
         for s in scoped where inScope.indices.contains(s) { inScope[s] = true }
         let total = starts.last ?? 0
@@ -140,7 +140,7 @@ extension DataSource {
                 return next < candidates.count && inserted[candidates[next]].at == at ? inserted[candidates[next]] : nil
             }
         }
-        return SearchIndex(texts: candidates.map { inserted[$0].text }).matchingIndices(query, among: nil)
+        return SearchIndex(texts: candidates.map { inserted[$0].text.string }).matchingIndices(query, among: nil)
             .map { inserted[candidates[$0]] }
     }
 
@@ -149,7 +149,7 @@ extension DataSource {
     /// taken by the next search that reads it (`adoptMovedMatches`), which
     /// then narrows it instead of scanning the whole list.
     mutating func moveMatches(_ oldMatches: (scope: [String]?, matches: SearchMatchSet)?, through splice: IndexSplice,
-                              inserted matching: [(at: Int, text: String?)]) {
+                              inserted matching: [(at: Int, text: SplicedText)]) {
         guard let search, let oldMatches, oldMatches.scope == search.scope, oldMatches.matches.query == search.query
         else { return }
         let set = oldMatches.matches

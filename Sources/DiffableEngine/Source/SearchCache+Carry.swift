@@ -76,7 +76,7 @@ extension SearchCache {
             guard let flat = oldFlat(path) else { return nil }
             removed.append(flat)
         }
-        var inserted: [(at: Int, text: String?)] = []
+        var inserted: [(at: Int, text: SplicedText)] = []
         inserted.reserveCapacity(insertedPaths.count)
         // Only inserts can make a non-item id an item.
         let nonItem = itemMemo.knownNonItem.map(ItemID.init)
@@ -94,7 +94,7 @@ extension SearchCache {
                 for path in insertedPaths[k..<end] {
                     guard path.row >= 0, path.row < reader.count else { return false }
                     let item = reader[path.row]
-                    inserted.append((newStarts[s] + path.row, text(of: item)))
+                    inserted.append((newStarts[s] + path.row, splicedText(of: item)))
                     if let nonItem, item.itemID == nonItem { insertedNonItem = true }
                 }
                 return true

@@ -74,6 +74,12 @@ extension SearchCache {
         fields.map { $0.text(of: item) } ?? item.text
     }
 
+    /// `text(of:)` as a splice carries it: the item itself when its own
+    /// text is searched (no string made).
+    func splicedText(of item: Item) -> SplicedText {
+        fields.map { .string($0.text(of: item)) } ?? .item(item)
+    }
+
     /// Keys the cache by `fields`: another field set drops every text kept
     /// (index, background builds and splices, match sets), which the next
     /// search rebuilds from the new fields. The storage pool and the

@@ -18,7 +18,7 @@ import DiffableTestSupport
             after.insert(token, at: Int.random(in: 0...after.count, using: &rng))
             insertedTokens.insert(token)
         }
-        let inserted = after.enumerated().filter { insertedTokens.contains($0.element) }.map { (at: $0.offset, text: Optional($0.element)) }
+        let inserted = after.enumerated().filter { insertedTokens.contains($0.element) }.map { (at: $0.offset, text: SplicedText.string($0.element)) }
         return (IndexSplice(removed: removed, inserted: inserted), after)
     }
 
@@ -26,7 +26,7 @@ import DiffableTestSupport
     static func applying(_ splice: IndexSplice, to list: [String]) -> [String] {
         let removed = Set(splice.removed)
         var out = list.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
-        for (at, text) in splice.inserted { out.insert(text ?? "", at: at) }
+        for (at, text) in splice.inserted { out.insert(text.string ?? "", at: at) }
         return out
     }
 

@@ -52,7 +52,7 @@ import DiffableTestSupport
             inserted.append((at, text))
         }
         inserted.sort { $0.at < $1.at }
-        let spliced = try #require(SearchIndex(texts: texts).splicing(removed: removed, inserted: inserted))
+        let spliced = try #require(SearchIndex(texts: texts).splicing(removed: removed, inserted: inserted.map { ($0.at, .string($0.text)) }))
         #expect(Self.same(spliced, SearchIndex(texts: kept)), "seed \(seed)")
     }
 
@@ -72,7 +72,10 @@ import DiffableTestSupport
             insertedAt = insertedAt.map { $0 >= at ? $0 + 1 : $0 } + [at]
         }
         insertedAt.sort()
-        let splice = IndexSplice(removed: removed, inserted: insertedAt.map { ($0, after[$0]) })
+        // Texts as items (read where they are stored) and as strings (of fields).
+        let splice = IndexSplice(removed: removed, inserted: insertedAt.map { at in
+            (at, at % 2 == 0 ? .item(Item(id: "inserted-\(at)", content: nil, text: after[at])) : .string(after[at]))
+        })
         let mode: SearchMode = Bool.random(using: &rng) ? .substring : .fuzzy
         let query = SearchQuery(text: SearchFixtures.query(length: Int.random(in: 1...2, using: &rng), rng: &rng), mode: mode,
                                 order: Bool.random(using: &rng) ? .source : .score)
@@ -302,4 +305,10 @@ import DiffableTestSupport
                     "some edits kept the index, some after waiting, some moved the rows without searching")
         }
     }
+}
+
+/// Spliced texts written as literals in these tests.
+extension SplicedText: ExpressibleByStringLiteral, ExpressibleByNilLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(nilLiteral: ()) { self = .string(nil) }
 }

@@ -69,7 +69,6 @@ extension ApplyScanner {
             _ = refused.problems.refuse(section: tree, path: path)
             return refused
         }
-        s.pos += 1
         var members: [(String, JSON)] = []
         // As for `sections`: the last `items` counts, each decoded in place.
         var items: [Item] = []
@@ -77,56 +76,49 @@ extension ApplyScanner {
         var parts: [[Item]]?
         var nesting: Nesting?
         var problems = SectionProblems()
-        var isFirst = true
-        members: while true {
-            switch s.nextNamedMember(isFirst: isFirst) {
-            case .fail: return nil
-            case .end: break members
-            case .member(let key):
-                isFirst = false
-                guard let name = s.string(key) else { return nil }
-                let isItems = s.name(key, is: "items")
-                if isItems {
-                    items = []
-                    parts = nil
-                    nesting = nil
-                    problems = SectionProblems()
-                }
-                if isItems, s.byte(s.pos) == UInt8(ascii: "[") {
-                    members.append((name, .array([])))
-                    let array = s.pos
-                    s.pos += 1
-                    // A large array the validator left hints in is read
-                    // in parts on several threads, when they agree with
-                    // a sequential read (flat items; else read again).
-                    let starts = partStarts(hints, array: array)
-                    // The section's id, when it came first (the last one counts).
-                    let sectionID = members.last { $0.0 == "id" }?.1.stringValue
-                    let read = previous(sectionID).withRecycler { recycler -> Bool in
-                        parts = starts.isEmpty ? nil
-                            : decodeItemsInParts(&s, starts: starts, arenas: &arenas, recycler: recycler,
-                                                 released: &released, checkpoint: checkpoint)
-                        guard parts == nil else { return true }
-                        s.pos = array + 1
-                        var recycler = recycler.starting(near: 0)
-                        items.reserveCapacity(recycler.count + recycler.count / 64)
-                        return decodeSectionItems(&s, arenas: &arenas, into: &items, nesting: &nesting,
-                                                  recycler: &recycler, released: &released, problems: &problems,
-                                                  path: path, checkpoint: checkpoint)
-                    }
-                    guard read else { return nil }
-                    // Growth by doubling can leave up to half the buffer
-                    // unused; the snapshot keeps this array, so give back
-                    // a large slack.
-                    parts = parts?.map(withoutSlack)
-                    items = withoutSlack(items)
-                } else {
-                    // `items` of another type (null too) is the codec's to name.
-                    guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
-                    members.append((name, tree))
-                }
+        let readAll = ByteScanner.readNamedObject(&s) { s, key, name in
+            let isItems = s.name(key, is: "items")
+            if isItems {
+                items = []
+                parts = nil
+                nesting = nil
+                problems = SectionProblems()
             }
+            guard isItems, s.byte(s.pos) == UInt8(ascii: "[") else {
+                // `items` of another type (null too) is the codec's to name.
+                guard let value = s.skipValue(), let tree = s.tree(value.range) else { return false }
+                members.append((name, tree))
+                return true
+            }
+            members.append((name, .array([])))
+            let array = s.pos
+            s.pos += 1
+            // A large array the validator left hints in is read in parts on
+            // several threads, when they agree with a sequential read (flat
+            // items; else read again).
+            let starts = partStarts(hints, array: array)
+            // The section's id, when it came first (the last one counts).
+            let sectionID = members.last { $0.0 == "id" }?.1.stringValue
+            let read = previous(sectionID).withRecycler { recycler -> Bool in
+                parts = starts.isEmpty ? nil
+                    : decodeItemsInParts(&s, starts: starts, arenas: &arenas, recycler: recycler,
+                                         released: &released, checkpoint: checkpoint)
+                guard parts == nil else { return true }
+                s.pos = array + 1
+                var recycler = recycler.starting(near: 0)
+                items.reserveCapacity(recycler.count + recycler.count / 64)
+                return decodeSectionItems(&s, arenas: &arenas, into: &items, nesting: &nesting,
+                                          recycler: &recycler, released: &released, problems: &problems,
+                                          path: path, checkpoint: checkpoint)
+            }
+            guard read else { return false }
+            // Growth by doubling can leave up to half the buffer unused; the
+            // snapshot keeps this array, so give back a large slack.
+            parts = parts?.map(withoutSlack)
+            items = withoutSlack(items)
+            return true
         }
+        guard readAll else { return nil }
         let object = JSON.object(JSONObject(members))
         refused.nesting = nesting
         // The section's own problems come before its items' (as the codec reads it).

@@ -86,37 +86,29 @@ package enum ApplyScanner {
     ) -> Decoded? {
         var s = ByteScanner(UnsafeBufferPointer(bytes), range: lazy.range)
         let start = lazy.range.lowerBound, length = Double(max(1, lazy.range.count))
-        let checkpoint = { (s: ByteScanner) in checkpoint(Double(s.pos - start) / length) }
-        guard s.consume(UInt8(ascii: "{")) else { return nil }
+        func fractionRead(_ s: ByteScanner) -> Bool { checkpoint(Double(s.pos - start) / length) }
         var members: [(String, JSON)] = []
         // The last `sections` member counts; each one is decoded where it
         // stands (no separate pass to find its end).
         var read: SectionsRead?
         var source: String?
-        var isFirst = true
-        members: while true {
-            switch s.nextNamedMember(isFirst: isFirst) {
-            case .fail: return nil
-            case .end: break members
-            case .member(let key):
-                isFirst = false
-                guard let name = s.string(key) else { return nil }
-                if s.name(key, is: "sections") {
-                    read = nil
-                    if s.byte(s.pos) == UInt8(ascii: "[") {
-                        members.append((name, .array([])))
-                        s.pos += 1
-                        read = decodeSections(&s, hints: lazy.splitHints, previous: source.map(previous) ?? [],
-                                              releasing: ReleasedRuns(bytes, mode: lazy.release), checkpoint: checkpoint)
-                        if read == nil { return nil }
-                        continue
-                    }
+        let readAll = ByteScanner.readNamedObject(&s) { s, key, name in
+            if s.name(key, is: "sections") {
+                read = nil
+                if s.byte(s.pos) == UInt8(ascii: "[") {
+                    members.append((name, .array([])))
+                    s.pos += 1
+                    read = decodeSections(&s, hints: lazy.splitHints, previous: source.map(previous) ?? [],
+                                          releasing: ReleasedRuns(bytes, mode: lazy.release), checkpoint: fractionRead)
+                    return read != nil
                 }
-                guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
-                if s.name(key, is: "source") { source = tree.stringValue }
-                members.append((name, tree))
             }
+            guard let value = s.skipValue(), let tree = s.tree(value.range) else { return false }
+            if s.name(key, is: "source") { source = tree.stringValue }
+            members.append((name, tree))
+            return true
         }
+        guard readAll else { return nil }
         let sections = read ?? SectionsRead()
         return Decoded(params: Params(object: JSONObject(members), path: "params"),
                        sections: sections.sections, sectionObjects: sections.objects, nesting: sections.nesting,

@@ -119,21 +119,14 @@ package struct ByteScanner {
 
     /// The next member of an object whose `{` was consumed (`isFirst`) or
     /// whose previous member's value was skipped.
+    /// An escaped name fails the step.
+    @inline(__always)
     package mutating func nextMember(isFirst: Bool) -> Member {
-        skipWhitespace()
-        guard let b = byte(pos) else { return .fail }
-        if b == UInt8(ascii: "}") {
-            pos += 1
-            return .end
+        switch nextNamedMember(isFirst: isFirst) {
+        case .member(let key): key.escaped ? .fail : .member(key: key.inner)
+        case .end: .end
+        case .fail: .fail
         }
-        if !isFirst {
-            guard b == UInt8(ascii: ",") else { return .fail }
-            pos += 1
-            skipWhitespace()
-        }
-        guard let key = stringToken(), !key.escaped, consume(UInt8(ascii: ":")) else { return .fail }
-        skipWhitespace()
-        return .member(key: key.inner)
     }
 
     /// A member of an object whose `{` was consumed, its name as a token
@@ -147,6 +140,7 @@ package struct ByteScanner {
     }
 
     /// `nextMember`, taking escaped names too.
+    @inline(__always)
     package mutating func nextNamedMember(isFirst: Bool) -> NamedMember {
         skipWhitespace()
         guard let b = byte(pos) else { return .fail }
@@ -234,6 +228,25 @@ extension ByteScanner {
             case .member(let key):
                 isFirst = false
                 guard member(&s, key) else { return false }
+            }
+        }
+    }
+
+    /// `readObject` for the few objects read by name (params, sections):
+    /// `member` also gets the name each key spells (`"sour\u0063e"` is
+    /// `source`, as in the parsed object), and a key's token.
+    /// - Complexity: O(bytes of the object) plus what `member` does.
+    package static func readNamedObject(_ s: inout ByteScanner,
+                                        _ member: (inout ByteScanner, StringToken, String) -> Bool) -> Bool {
+        guard s.consume(UInt8(ascii: "{")) else { return false }
+        var isFirst = true
+        while true {
+            switch s.nextNamedMember(isFirst: isFirst) {
+            case .fail: return false
+            case .end: return true
+            case .member(let key):
+                isFirst = false
+                guard let name = s.string(key), member(&s, key, name) else { return false }
             }
         }
     }

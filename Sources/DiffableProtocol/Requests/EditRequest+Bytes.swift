@@ -32,33 +32,20 @@ extension EditRequest {
         var s = ByteScanner(UnsafeBufferPointer(bytes), range: range)
         var members: [(String, JSON)] = []
         var ops: Result<[OutlineEditOperation], RPCError>?
-        guard s.consume(UInt8(ascii: "{")) else { return nil }
-        var isFirst = true
-        while true {
-            s.skipWhitespace()
-            guard let b = s.byte(s.pos) else { return nil }
-            if b == UInt8(ascii: "}") { break }
-            if !isFirst {
-                guard b == UInt8(ascii: ",") else { return nil }
-                s.pos += 1
-                s.skipWhitespace()
-            }
-            isFirst = false
-            // A member name may be escaped (`"sour\u0063e"`): it is the
-            // name it spells, as in the parsed object.
-            guard let key = s.stringToken(), let name = s.string(key), s.consume(UInt8(ascii: ":")) else { return nil }
-            s.skipWhitespace()
-            // A repeated member: the last one counts, as in `JSONObject`.
+        // A repeated member: the last one counts, as in `JSONObject`.
+        let readAll = ByteScanner.readNamedObject(&s) { s, _, name in
             if name == "ops", s.byte(s.pos) == UInt8(ascii: "[") {
-                guard let read = readOps(&s, bytes) else { return nil }
+                guard let read = readOps(&s, bytes) else { return false }
                 ops = read
                 members.append((name, .array([])))
             } else {
-                guard let value = s.skipValue(), let tree = s.tree(value.range) else { return nil }
+                guard let value = s.skipValue(), let tree = s.tree(value.range) else { return false }
                 if name == "ops" { ops = nil }
                 members.append((name, tree))
             }
+            return true
         }
+        guard readAll else { return nil }
         return (Params(object: JSONObject(members), path: "params"), ops)
     }
 

@@ -31,7 +31,7 @@ extension ApplyScanner {
         /// The section's own problems (not an object, its id, members,
         /// header, `items` not an array): reported for it alone.
         package var ofSection: [JSON]?
-        /// Each refused top-level item's problems, in order, until the
+        /// The problems of each top-level item refused, in order, until the
         /// section has `SnapshotCodec.maxReportedProblems` of them.
         package var ofItems: [[JSON]] = []
         private var itemProblemCount = 0

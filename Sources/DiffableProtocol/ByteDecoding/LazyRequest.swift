@@ -27,6 +27,18 @@ package struct LazyParams: Sendable {
         self.release = release
     }
 
+    /// Params that came parsed (a small request, or one in a batch), written
+    /// back as bytes for a method read only from its bytes, after the
+    /// checks of every method (an object, no member outside `members`).
+    /// No params (absent, null, `[]`) are an empty object, as `Params`
+    /// takes them. - Complexity: O(size of the params)
+    package init(writingBack params: JSON?, accepting members: [String]) throws(RPCError) {
+        _ = try Params(params, accepting: members)
+        let object: JSON = if case .object? = params, let params { params } else { .object(JSONObject()) }
+        let body = JSONWriter.bytes(object)
+        self.init(body: body, range: 0..<body.count)
+    }
+
     /// Calls `body` with the request's bytes, which it may release and must
     /// restore before anyone else reads them (see `ReleasedRuns`).
     package func withReleasableBytes<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) -> R) -> R {

@@ -37,11 +37,7 @@ package struct ApplyRequest: RequestType {
     /// are refused first, as for every method.
     /// - Complexity: O(size of the params).
     package init(params: JSON?, context: any DecodingContext) throws(RPCError) {
-        _ = try Params(params, accepting: Self.members)
-        // What `Params` took for no params (absent, null, []) is an empty object.
-        let object: JSON = if case .object? = params, let params { params } else { .object(JSONObject()) }
-        let body = JSONWriter.bytes(object)
-        guard var request = try Self.decode(LazyParams(body: body, range: 0..<body.count), context: context,
+        guard var request = try Self.decode(LazyParams(writingBack: params, accepting: Self.members), context: context,
                                             checkpoint: { _ in true })
         else { throw Self.unreadable }
         request.byteRead = nil

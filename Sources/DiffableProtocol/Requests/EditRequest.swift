@@ -19,11 +19,7 @@ package struct EditRequest: RequestType {
     /// are refused first, as for every method.
     /// - Complexity: O(size of the params).
     package init(params: JSON?, context: any DecodingContext) throws(RPCError) {
-        _ = try Params(params, accepting: Self.members)
-        // What `Params` took for no params (absent, null, []) is an empty object.
-        let object: JSON = if case .object? = params, let params { params } else { .object(JSONObject()) }
-        let body = JSONWriter.bytes(object)
-        self = try Self.decode(LazyParams(body: body, range: 0..<body.count), context: context)
+        self = try Self.decode(LazyParams(writingBack: params, accepting: Self.members), context: context)
     }
 
     package static let members = ["source", "ops", "baseVersion", "form", "viewport", "echo", "updates"]

@@ -131,15 +131,8 @@ enum FuzzyMatcher {
     /// - Complexity: O(length of the text + occurrences × query length ×
     ///   gap), as `FzfAlgo.runBound`.
     static func runBound(_ table: TextTable, _ i: Int, query: PreparedQuery, units q: UnsafeBufferPointer<UInt8>) -> Int {
-        let units = query.caseSensitive ? table.original(i) : table.foldedText(i)
-        let classes = table.classBytes(i)
-        let scheme = query.scheme
-        let cls = scheme.asciiClass, bt = scheme.bonus
-        let initial = Int(scheme.initialClass)
-        return FzfAlgo.runBound(text: units, pattern: q) { j in
-            let prev = j == 0 ? initial : Int(cls[Int(classes[j &- 1])])
-            return Int(bt[prev &* 8 &+ Int(cls[Int(classes[j])])])
-        }
+        FzfAlgo.runBound(table, i, scheme: query.scheme,
+                         units: query.caseSensitive ? table.original(i) : table.foldedText(i), pattern: q)
     }
 
     /// fzf's score of text `i` for a prepared fuzzy query, or `nil` when

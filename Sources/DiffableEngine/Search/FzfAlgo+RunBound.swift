@@ -35,6 +35,21 @@ extension FzfAlgo {
         runBound(text: text, pattern: pattern) { Int(bonus[$0]) }
     }
 
+    /// `runBound` of ASCII text `i` of `table` (its compared bytes `units`),
+    /// each bonus computed from the text's classes where it is asked, so a
+    /// text the bound rejects never has its row of bonuses written.
+    @inline(__always)
+    static func runBound(_ table: TextTable, _ i: Int, scheme: FzfBonusTable,
+                         units: UnsafeBufferPointer<UInt8>, pattern: UnsafeBufferPointer<UInt8>) -> Int {
+        let classes = table.classBytes(i)
+        let cls = scheme.asciiClass, bt = scheme.bonus
+        let initial = Int(scheme.initialClass)
+        return runBound(text: units, pattern: pattern) { j in
+            let prev = j == 0 ? initial : Int(cls[Int(classes[j &- 1])])
+            return Int(bt[prev &* 8 &+ Int(cls[Int(classes[j])])])
+        }
+    }
+
     /// `runBound` with the bonus of position j read as `bonus(j)`, which is
     /// asked only where a char of the pattern stands (a text's bonuses need
     /// not be computed first).
@@ -43,20 +58,31 @@ extension FzfAlgo {
                          bonus: (Int) -> Int) -> Int {
         let n = text.count, m = pattern.count
         guard m >= 2, n >= m, let t = text.baseAddress, let p = pattern.baseAddress else { return 0 }
-        // The term's later chars, as a set of ASCII bytes.
+        // The term's later chars, as a set of ASCII bytes; `seen*` adds the
+        // first char: a byte outside it (most of a text) costs one test.
         var laterLow: UInt64 = 0, laterHigh: UInt64 = 0
         for k in 1..<m {
             let c = p[k]
             if c < 64 { laterLow |= 1 << UInt64(c) } else { laterHigh |= 1 << UInt64(c & 63) }
         }
         let first = p[0]
+        var seenLow = laterLow, seenHigh = laterHigh
+        if first < 64 { seenLow |= 1 << UInt64(first) } else { seenHigh |= 1 << UInt64(first & 63) }
         let consecutive = FuzzyScoring.consecutive
         let match = FuzzyScoring.match
         var later = 0
         var best = 0
         var j = n &- 1
         while j >= 0 {
-            let c = t[j]
+            // Past the bytes outside the term at one test each. A byte of
+            // 128 or more shares a bit with one below: a false hit only
+            // takes the exact tests below.
+            var c = t[j]
+            while (c < 64 ? seenLow : seenHigh) & (1 << UInt64(c & 63)) == 0 {
+                if j == 0 { return best }
+                j &-= 1
+                c = t[j]
+            }
             if c == first && j <= n &- m {
                 let lateChar = match &+ max(later, consecutive)
                 var runBest = bonus(j)

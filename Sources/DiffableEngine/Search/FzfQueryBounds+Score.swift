@@ -51,13 +51,15 @@ extension FzfQueryBounds {
                 // runs (`FzfAlgo.runBound`) before it is scored.
                 let units = term.caseSensitive ? table.original(i) : table.foldedText(i)
                 let p = UnsafeBufferPointer(rebasing: storage.bytes[term.bytes])
-                let bonus = FzfTerm.asciiBonuses(table, i, scheme: scheme, workspace: ws)
                 var tight = setBounds[s]
                 if known?.bound(set: s, id: id) == nil {
-                    tight = FzfAlgo.runBound(text: units, bonus: bonus, pattern: p)
+                    // Bonuses read only where the term's chars stand: most
+                    // texts stop here, and never pay for the whole row.
+                    tight = FzfAlgo.runBound(table, i, scheme: scheme, units: units, pattern: p)
                     known?.record(set: s, id: id, bound: tight)
                 }
                 if tight < setBounds[s] && !admitted(total &+ unscored &- setBounds[s] &+ tight) { return nil }
+                let bonus = FzfTerm.asciiBonuses(table, i, scheme: scheme, workspace: ws)
                 guard let found = FzfTerm.run(.fuzzy, text: units, bonus: bonus, pattern: p, scheme: scheme,
                                               forward: forward, workspace: ws) else { return nil }
                 score = found.score

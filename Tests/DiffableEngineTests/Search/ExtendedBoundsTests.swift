@@ -136,6 +136,12 @@ import DiffableTestSupport
                         let bound = term.bytes.withUnsafeBufferPointer {
                             FzfAlgo.runBound(text: units, bonus: bonus, pattern: $0)
                         }
+                        // Bonuses computed where they are asked give the
+                        // same bound as the text's row of bonuses.
+                        let asked = term.bytes.withUnsafeBufferPointer {
+                            FzfAlgo.runBound(t, i, scheme: table, units: units, pattern: $0)
+                        }
+                        #expect(asked == bound, "\(text) \(scheme) on \(texts[i])")
                         guard let score = term.match(t, i, scheme: table, workspace: ws)?.score else { continue }
                         #expect(bound >= score, "\(text) \(scheme) on \(texts[i]): bound \(bound) < score \(score)")
                         bounded += 1

@@ -66,16 +66,22 @@ extension SearchIndex {
         let best = prepared.extendedBounds?.maxScore ?? FuzzyMatcher.maxScore(queryLength: prepared.scalars.count)
         var top = TopK(capacity: k)
         let extended = prepared.extended
-        for i in taken.sorted() {
-            guard let (score, key) = scanner.scoredKey(i, known: nil, offsets: nil, extended: extended) else { continue }
+        /// Scores text `i` into `top` unless it does not match, or its
+        /// bound cannot reach the k kept (a tie is scored: probed texts
+        /// come in no order of index).
+        func probe(_ i: Int) {
+            guard let bound = scanner.boundWithoutScoring(i) else { return }
+            if top.isFull, let worst = top.worst, bound < worst.score
+                || (bound == worst.score && scanner.rankLength(i) > worst.length) { return }
+            guard let (score, key) = scanner.scoredKey(i, known: nil, offsets: nil, extended: extended) else { return }
             top.insert(RankKey(score: score, length: key, index: i))
         }
+        for i in taken.sorted() { probe(i) }
         for i in shortest {
             // Ascending lengths: once the k kept all score the maximum, no
             // later text can raise the floor.
             if top.isFull, let worst = top.worst, worst.score >= best { break }
-            guard let (score, key) = scanner.scoredKey(i, known: nil, offsets: nil, extended: extended) else { continue }
-            top.insert(RankKey(score: score, length: key, index: i))
+            probe(i)
         }
         // Unless the k kept already score as a run after a boundary does,
         // texts holding the query as one run are scored too.
@@ -83,8 +89,7 @@ extension SearchIndex {
         if !top.isFull || (top.worst?.score ?? 0) < runScore {
             let seen = taken.union(shortest)
             for i in Self.textsHoldingRun(prepared, universe, table: table, limit: 4 * k, known: known) where !seen.contains(i) {
-                guard let (score, key) = scanner.scoredKey(i, known: nil, offsets: nil, extended: extended) else { continue }
-                top.insert(RankKey(score: score, length: key, index: i))
+                probe(i)
             }
         }
         guard top.isFull, let worst = top.worst else { return nil }
@@ -259,5 +264,27 @@ final class ProbeTexts: Sendable {
     var runs: (needle: [UInt8], caseSensitive: Bool, texts: [Int])? {
         get { state.withLock { $0.runs } }
         set { state.withLock { $0.runs = newValue } }
+    }
+}
+
+extension Scanner {
+    /// An upper bound of text `i`'s score found without scoring it: nil
+    /// when the text does not match (an ASCII text of an extended query not
+    /// of fields, decided on its terms' placements: `FzfQueryBounds`),
+    /// `Int.max` when no bound cheaper than scoring applies.
+    /// - Complexity: O(terms × length) for an extended query, O(pairs) for
+    ///   a plain fuzzy one (its masks).
+    func boundWithoutScoring(_ i: Int) -> Int? {
+        let masks = table.masks.count == table.count ? table.masks[i] : BonusMasks.unknown
+        if let extended = query.extended {
+            guard !extended.fielded, table.isASCII(i), query.extendedBounds != nil else { return Int.max }
+            return query.extendedBounds?.bound(table, i, masks: masks, query: extended, fields: nil) ?? nil
+        }
+        guard query.mode == .fuzzy, query.isASCII, !query.bytes.isEmpty, table.masks.count == table.count
+        else { return Int.max }
+        return query.pairBits.withUnsafeBufferPointer {
+            masks.scoreBound(first: query.firstBucket, later: query.laterBuckets, pairs: $0,
+                             length: query.scalars.count)
+        }
     }
 }

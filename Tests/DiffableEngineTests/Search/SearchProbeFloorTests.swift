@@ -42,6 +42,53 @@ import DiffableTestSupport
         }
     }
 
+    /// Extended queries typed key by key (several terms, anchors, exact,
+    /// inverse and OR terms) also rank exactly their best k when a floor is
+    /// probed; and the probe's floor, which skips scoring texts whose bound
+    /// cannot raise it, is the k-th best of every probed text scored.
+    @Test func extendedKeystrokesRankTheBestAndProbeTheFullFloor() {
+        var rng = SplitMix64(seed: 16)
+        let count = SearchIndex.floorProbeMinimum + 20_000
+        // Paths, and short texts holding the queries' chars apart (low
+        // scores) next to longer ones holding them as runs: the probe meets
+        // the weak ones first and must still score the strong ones.
+        let texts = Self.paths(count: count, rng: &rng).enumerated().map { j, path -> String? in
+            switch j % 256 {
+            case 0: return "sxw\(j % 10)"
+            case 1: return "/swift\(j % 10)"
+            default: return path
+            }
+        }
+        let index = SearchIndex(texts: texts)
+        let k = 50
+        for words in ["src sw", "lib !doc", "^/srv | ^/ho", "'swift .py$", "init .py$ !share", "sw !q", "s sw"] {
+            var last: SearchMatchSet?
+            for n in 1...words.count {
+                let query = SearchQuery(text: String(words.prefix(n)), mode: .fuzzy, order: .score)
+                let result = index.evaluate(query, narrowing: last, among: nil, rankOnly: k)
+                let full = index.evaluate(query, among: nil)
+                #expect(result.hits == Array(full.hits.prefix(k)), "\(query.text)")
+                #expect(result.matches.count == full.matches.count, "\(query.text)")
+                last = result.matches
+
+                let prepared = PreparedQuery(query)
+                guard SearchIndex.floorProbeApplies(prepared) else { continue }
+                index.withTable { table in
+                    let probed = index.probedFloor(prepared, best: k, universe: 0..<count, probes: [], table: table)
+                    let scanner = Scanner(table: table, query: prepared)
+                    var top = TopK(capacity: k)
+                    for i in SearchIndex.shortestTexts(table, 0..<count, limit: SearchIndex.floorProbeTexts) {
+                        if let (score, key) = scanner.scoredKey(i, known: nil, offsets: nil, extended: prepared.extended) {
+                            top.insert(RankKey(score: score, length: key, index: i))
+                        }
+                    }
+                    let expected = top.isFull ? top.worst.map { SharedFloor.pack(score: $0.score, length: $0.length) } : nil
+                    if prepared.extended != nil { #expect(probed == expected, "\(query.text)") }
+                }
+            }
+        }
+    }
+
     /// The first key of a new query narrows from no set, but the shortest
     /// texts another query found over the same universe of the same index
     /// serve it (they do not depend on the query); over another universe

@@ -91,6 +91,7 @@ struct SegmentStorage {
     /// Each copied text's bonus masks (read in order by a narrowing scan,
     /// rather than at scattered index positions).
     var masks: RawBuffer<BonusMasks>
+    var wordPairs: RawBuffer<UInt64>
     var ids: RawBuffer<Int>
     /// Per text: where a query extending the segment's query resumes
     /// matching (see `ChunkResult.resume`).
@@ -104,6 +105,7 @@ struct SegmentStorage {
         foldedOffsets = RawBuffer(capacity: texts + 1)
         flags = RawBuffer(capacity: texts)
         masks = RawBuffer(capacity: byteCount == 0 ? 0 : texts)
+        wordPairs = RawBuffer(capacity: byteCount == 0 ? 0 : texts)
         ids = RawBuffer(capacity: texts)
         resume = RawBuffer(capacity: texts)
         reset(texts: texts, bytes: byteCount)
@@ -118,6 +120,7 @@ struct SegmentStorage {
         foldedOffsets.reset(capacity: texts + 1)
         flags.reset(capacity: texts)
         masks.reset(capacity: isSelection ? 0 : texts)
+        wordPairs.reset(capacity: isSelection ? 0 : texts)
         ids.reset(capacity: texts)
         resume.reset(capacity: texts)
         offsets.append(0)
@@ -128,12 +131,14 @@ struct SegmentStorage {
     var capacity: Int { bytes.capacity }
     var textCapacity: Int { ids.capacity }
     /// Allocated bytes, roughly (what a pool compares).
-    var size: Int { 2 * bytes.capacity + 29 * ids.capacity + 16 * masks.capacity }
+    var size: Int {
+        2 * bytes.capacity + 29 * ids.capacity + (MemoryLayout<BonusMasks>.stride + 8) * masks.capacity
+    }
     /// Made for selections (no text bytes).
     let isSelection: Bool
 
     func free() {
-        bytes.free(); folded.free(); offsets.free(); foldedOffsets.free(); flags.free(); masks.free(); ids.free(); resume.free()
+        bytes.free(); folded.free(); offsets.free(); foldedOffsets.free(); flags.free(); masks.free(); wordPairs.free(); ids.free(); resume.free()
     }
 }
 
@@ -254,6 +259,7 @@ struct SegmentBuilder {
         storage.foldedOffsets.append(storage.folded.count)
         storage.flags.append(table.flags[i])
         storage.masks.append(i < table.masks.count ? table.masks[i] : .unknown)
+        storage.wordPairs.append(table.wordPairsOf(i))
         storage.ids.append(id)
         storage.resume.append(resume)
     }
@@ -349,7 +355,8 @@ final class CompactSegment: @unchecked Sendable {
         } else {
             copiedTable = TextTable(bytes: storage.bytes.buffer, folded: storage.folded.buffer,
                                     offsets: storage.offsets.buffer, foldedOffsets: storage.foldedOffsets.buffer,
-                                    flags: storage.flags.buffer, masks: storage.masks.buffer)
+                                    flags: storage.flags.buffer, masks: storage.masks.buffer,
+                                    wordPairs: storage.wordPairs.buffer)
             textIds = storage.ids.buffer
             positions = nil
         }

@@ -30,6 +30,7 @@ struct FzfQueryBounds: Sendable {
         let first: UInt32
         let later: UInt32
         let pairs: Range<Int>
+        let firstPair: PairKeys
         let length: Int
         /// Bounded by `FuzzyMatcher.maxScore(queryLength:)` only: the
         /// equal-match score is fixed by the scheme, not the text.
@@ -50,6 +51,9 @@ struct FzfQueryBounds: Sendable {
         let setEnds: UnsafeMutableBufferPointer<Int>
         let bytes: UnsafeMutableBufferPointer<UInt8>
         let pairBits: UnsafeMutableBufferPointer<UInt32>
+        /// Per set, its one term when `tightened` may tighten its bound (a
+        /// fuzzy or exact term whose first pair is classed), else -1.
+        let refinedTerms: UnsafeMutableBufferPointer<Int>
 
         init(terms: [Term], setEnds: [Int], bytes: [UInt8], pairBits: [UInt32]) {
             self.terms = .allocate(capacity: terms.count)
@@ -60,10 +64,20 @@ struct FzfQueryBounds: Sendable {
             _ = self.bytes.initialize(from: bytes)
             self.pairBits = .allocate(capacity: pairBits.count)
             _ = self.pairBits.initialize(from: pairBits)
+            var refined: [Int] = []
+            var start = 0
+            for end in setEnds {
+                let term = end - start == 1 ? terms[start] : nil
+                let tightens = term.map { !$0.inverse && !$0.loose && $0.placeable && $0.firstPair.classed } ?? false
+                refined.append(tightens ? start : -1)
+                start = end
+            }
+            refinedTerms = .allocate(capacity: refined.count)
+            _ = refinedTerms.initialize(from: refined)
         }
 
         deinit {
-            terms.deallocate(); setEnds.deallocate(); bytes.deallocate(); pairBits.deallocate()
+            terms.deallocate(); setEnds.deallocate(); bytes.deallocate(); pairBits.deallocate(); refinedTerms.deallocate()
         }
     }
 
@@ -83,6 +97,9 @@ struct FzfQueryBounds: Sendable {
     /// The first and last bytes a matching ASCII text may have, when a set
     /// is tied to the start or the end (`FzfAnchorBytes`).
     let anchors: FzfAnchorBytes?
+    /// Some set's bound may be tightened from a text's word pairs
+    /// (`tightened`).
+    let refinable: Bool
 
     /// nil for a query with no term. `knownSets[s]`: every candidate
     /// satisfies set `s`, a set of one term (see `knowing(_:)`).
@@ -111,7 +128,7 @@ struct FzfQueryBounds: Sendable {
                                   bytes: bytes.count..<bytes.count + own.count,
                                   first: own.first.map { BonusMasks.bucket[Int($0)] } ?? 0,
                                   later: own.dropFirst().reduce(0) { $0 | BonusMasks.bucket[Int($1)] },
-                                  pairs: start..<pairBits.count, length: own.count,
+                                  pairs: start..<pairBits.count, firstPair: PairKeys(own), length: own.count,
                                   loose: term.type == .equal, known: known,
                                   presenceBit: Self.presenceBit(of: term)))
                 bytes += own
@@ -131,6 +148,7 @@ struct FzfQueryBounds: Sendable {
             }
         }
         storage = Storage(terms: terms, setEnds: setEnds, bytes: bytes, pairBits: pairBits)
+        refinable = storage.refinedTerms.contains { $0 >= 0 }
         self.maxScore = maxScore
         self.required = required
         self.requiredByte = requiredByte
@@ -230,6 +248,33 @@ struct FzfQueryBounds: Sendable {
         guard term.bytes.count == 1, let b = term.bytes.first, !term.pattern.caseSensitive,
               term.type == .fuzzy || term.type == .exact, BytePresence.isExact(b) else { return 0 }
         return BytePresence.bits[Int(b)]
+    }
+
+    /// `total`, the bound `bound(…)` gave a text (its index in the
+    /// `SearchIndex` being `id`), tightened where a set of one fuzzy term
+    /// starts with a letter or digit that earns less before its second
+    /// char than its best (`BonusMasks.firstPairBound`, from the text's
+    /// `wordPairs`); `setBounds` are tightened with it. Taken only on a
+    /// text whose `bound` may enter, so that most texts never read their
+    /// word pairs.
+    /// - Complexity: O(terms)
+    @inline(__always)
+    func tightened(_ total: Int, masks: BonusMasks, wordPairs: UInt64, setBounds: UnsafeMutablePointer<Int>?,
+                   known: SetScoreTables?, id: Int) -> Int {
+        var total = total
+        for s in 0..<storage.setEnds.count {
+            let k = storage.refinedTerms[s]
+            guard k >= 0, known?.bound(set: s, id: id) == nil else { continue }
+            let term = storage.terms[k]
+            guard masks.firstPairEarnsLess(term.firstPair, first: term.first, wordPairs: wordPairs) else { continue }
+            let pairs = UnsafeBufferPointer(rebasing: storage.pairBits[term.pairs])
+            let loose = masks.scoreBound(first: term.first, later: term.later, pairs: pairs, length: term.length)
+            let tight = masks.firstPairBound(first: term.first, later: term.later, firstPair: term.firstPair,
+                                             wordPairs: wordPairs, pairs: pairs, length: term.length)
+            total &-= loose &- tight
+            setBounds?[s] = tight
+        }
+        return total
     }
 
     /// The sets decided from `isPlaced(k)` of each term `k`, in fzf's

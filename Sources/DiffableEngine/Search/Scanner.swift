@@ -175,6 +175,7 @@ struct Scanner {
         let presence = table.presence
         let checksPresence = required != 0 && presence.count == table.count
         let anchors = extendedBounds?.anchors
+        let refinesExtended = extendedBounds?.refinable ?? false
         let fieldViews = extended?.fielded == true ? workspace.fieldViews : nil
         let oneCharUnit = query.pattern.isASCII ? query.unitBytes.first : nil
         let needsOffsets = query.needsOffsets
@@ -285,6 +286,17 @@ struct Scanner {
                     // lets the bounds reject before this heap is full.
                     if top.isFull || shared != 0 {
                         if !top.admitsNext(score: best, length: length) { continue }
+                        if refinesExtended, let loose = extendedBound {
+                            // Where its sets' first pairs stand (the text's
+                            // word pairs, read only now).
+                            let tight = extendedBounds?.tightened(
+                                loose, masks: masks.count == table.count ? masks[i] : .unknown,
+                                wordPairs: table.wordPairsOf(i), setBounds: setBounds, known: knownScores,
+                                id: knownScores == nil ? 0 : id()) ?? loose
+                            if !top.admitsNext(score: tight, length: length) { continue }
+                            if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
+                            extendedBound = tight
+                        }
                         if known == nil && extendedBound == nil {
                             // A bound from the masks (a few instructions)
                             // rejects most texts before one that reads them.
@@ -295,6 +307,19 @@ struct Scanner {
                                 if splitLast && masks[i].pairs & lastPairBit != 0 { quick &+= FuzzyScoring.gapStart }
                                 if !top.admitsNext(score: quick, length: length) { continue }
                                 if shared != 0 && SharedFloor.pack(score: quick, length: length) < shared { continue }
+                                // Where the query's first pair stands: tighter, at a
+                                // few more instructions, on what passed.
+                                if query.firstPairKeys.classed,
+                                   case let wordPairs = table.wordPairsOf(i),
+                                   masks[i].firstPairEarnsLess(query.firstPairKeys, first: query.firstBucket,
+                                                               wordPairs: wordPairs) {
+                                    let run = masks[i].firstPairBound(first: query.firstBucket, later: query.laterBuckets,
+                                                                      firstPair: query.firstPairKeys, wordPairs: wordPairs,
+                                                                      pairs: pairs,
+                                                                      length: queryLength, lastPairSplit: splitLast)
+                                    if !top.admitsNext(score: run, length: length) { continue }
+                                    if shared != 0 && SharedFloor.pack(score: run, length: length) < shared { continue }
+                                }
                             }
                             if oneChar && table.isASCII(i) && !needsOffsets, let unit = oneCharUnit {
                                 // One char on ASCII: fzf's rule in one pass (the

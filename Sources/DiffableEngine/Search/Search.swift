@@ -187,10 +187,11 @@ struct PreparedQuery: Sendable {
     let laterBytes: [Bool]
     /// The needle in the terms of `BonusMasks.scoreBound`: the bucket of its
     /// first byte, the buckets of the later ones, the Bloom bits of its
-    /// adjacent pairs.
+    /// adjacent pairs, and the classed keys of its first pair.
     let firstBucket: UInt32
     let laterBuckets: UInt32
     let pairBits: [UInt32]
+    let firstPairKeys: PairKeys
     /// An extended query that is not one plain fuzzy term (those take the
     /// single-needle path, with `pattern`): scored term by term, with no
     /// needle (`bytes` empty).
@@ -287,6 +288,7 @@ struct PreparedQuery: Sendable {
         firstBucket = bytes.first.map { BonusMasks.bucket[Int($0)] } ?? 0
         laterBuckets = bytes.dropFirst().reduce(0) { $0 | BonusMasks.bucket[Int($1)] }
         pairBits = BonusMasks.pairBits(bytes)
+        firstPairKeys = PairKeys(bytes)
     }
 }
 

@@ -98,6 +98,9 @@ extension SearchIndex {
         foldedOffsets.reserveCapacity(texts + 1)
         flags.reserveCapacity(texts)
         presence.reserveCapacity(texts)
-        if tracksBonusMasks { bonusMasks.reserveCapacity(texts) }
+        if tracksBonusMasks {
+            bonusMasks.reserveCapacity(texts)
+            wordPairs.reserveCapacity(texts)
+        }
     }
 }

@@ -283,8 +283,8 @@ extension Scanner {
         guard query.mode == .fuzzy, query.isASCII, !query.bytes.isEmpty, table.masks.count == table.count
         else { return Int.max }
         return query.pairBits.withUnsafeBufferPointer {
-            masks.scoreBound(first: query.firstBucket, later: query.laterBuckets, pairs: $0,
-                             length: query.scalars.count)
+            masks.firstPairBound(first: query.firstBucket, later: query.laterBuckets, firstPair: query.firstPairKeys,
+                                 wordPairs: table.wordPairsOf(i), pairs: $0, length: query.scalars.count)
         }
     }
 }

@@ -36,6 +36,7 @@ extension SearchIndex {
         out.foldedOffsets.reserveCapacity(newCount + 1)
         out.flags.reserveCapacity(newCount)
         out.bonusMasks.reserveCapacity(newCount)
+        out.wordPairs.reserveCapacity(newCount)
         out.presence.reserveCapacity(newCount)
 
         var old = 0      // next position of `self` to consider
@@ -81,7 +82,10 @@ extension SearchIndex {
         folded.append(contentsOf: other.folded[other.foldedOffsets[range.lowerBound]..<other.foldedOffsets[range.upperBound]])
         flags.append(contentsOf: other.flags[range])
         presence.append(contentsOf: other.presence[range])
-        if tracksBonusMasks { bonusMasks.append(contentsOf: other.bonusMasks[range]) }
+        if tracksBonusMasks {
+            bonusMasks.append(contentsOf: other.bonusMasks[range])
+            wordPairs.append(contentsOf: other.wordPairs[range])
+        }
         let ends = range.lowerBound + 1...range.upperBound
         offsets.append(contentsOf: other.offsets[ends].lazy.map { $0 + byteDelta })
         foldedOffsets.append(contentsOf: other.foldedOffsets[ends].lazy.map { $0 + foldedDelta })

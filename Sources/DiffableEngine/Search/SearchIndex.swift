@@ -24,6 +24,8 @@ public struct SearchIndex: Sendable {
     /// `tracksBonusMasks` (an index only substring queries read goes
     /// without: its splices then copy 16 bytes less per text).
     var bonusMasks: PrefixSharingArray<BonusMasks>
+    /// Per text, its word pairs (see `BonusMasks`), kept with the masks.
+    var wordPairs: PrefixSharingArray<UInt64>
     /// Whether `bonusMasks` holds every text's masks and is kept up to date.
     var tracksBonusMasks = true
     /// Per text, the set of its folded bytes (see `BytePresence`).
@@ -52,6 +54,7 @@ public struct SearchIndex: Sendable {
         foldedOffsets.append(0)
         flags = PrefixSharingArray()
         bonusMasks = PrefixSharingArray()
+        wordPairs = PrefixSharingArray()
         presence = PrefixSharingArray()
     }
 
@@ -88,20 +91,34 @@ public struct SearchIndex: Sendable {
         guard !tracksBonusMasks else { return }
         tracksBonusMasks = true
         bonusMasks = PrefixSharingArray()
+        wordPairs = PrefixSharingArray()
         appendMissingBonusMasks()
     }
 
-    /// Masks for the texts past the last one that has them.
-    /// - Complexity: O(their UTF-8 length)
+    /// Masks for the texts past the last one that has them, in two halves
+    /// on two threads for a long list (`halvedBuildMinimum`): the wait of
+    /// the first fuzzy keystroke on an index built for substring queries.
+    /// - Complexity: O(their UTF-8 length), over two threads.
     private mutating func appendMissingBonusMasks() {
         let first = bonusMasks.count
         guard first < count else { return }
+        let parts = count - first >= Self.halvedBuildMinimum
+            ? [first..<first + (count - first) / 2, first + (count - first) / 2..<count] : [first..<count]
         // Built apart and appended after: `withTable` reads `self`, so
         // appending inside it would copy the whole array first.
-        var added: [BonusMasks] = []
-        added.reserveCapacity(count - first)
-        withTable { table in BonusMasks.append(table, first..<table.count, to: &added) }
-        bonusMasks.append(contentsOf: added)
+        let halves = withTable { table in
+            Parallel.map(parts.count, placeholder: ([BonusMasks](), [UInt64]())) { part in
+                var added: [BonusMasks] = [], pairs: [UInt64] = []
+                added.reserveCapacity(parts[part].count)
+                pairs.reserveCapacity(parts[part].count)
+                BonusMasks.append(table, parts[part], to: &added, wordPairs: &pairs)
+                return (added, pairs)
+            }
+        }
+        for (masks, pairs) in halves {
+            bonusMasks.append(contentsOf: masks)
+            wordPairs.append(contentsOf: pairs)
+        }
     }
 
     /// Number of texts.
@@ -238,7 +255,10 @@ public struct SearchIndex: Sendable {
         folded.replaceSubrange(foldedRange, with: piece.folded)
         flags.replaceSubrange(lower..<upper, with: piece.flags)
         presence.replaceSubrange(lower..<upper, with: piece.presence)
-        if tracksBonusMasks { bonusMasks.replaceSubrange(lower..<upper, with: piece.bonusMasks) }
+        if tracksBonusMasks {
+            bonusMasks.replaceSubrange(lower..<upper, with: piece.bonusMasks)
+            wordPairs.replaceSubrange(lower..<upper, with: piece.wordPairs)
+        }
         // Offsets: entries lower+1...upper are replaced by the piece's ends.
         for k in piece.offsets.indices {
             piece.offsets[k] += byteRange.lowerBound
@@ -300,8 +320,10 @@ public struct SearchIndex: Sendable {
                     foldedOffsets.withUnsafeBufferPointer { fo in
                         flags.withUnsafeBufferPointer { fl in
                             bonusMasks.withUnsafeBufferPointer { m in presence.withUnsafeBufferPointer { p in
-                                body(TextTable(bytes: b, folded: f, offsets: o, foldedOffsets: fo, flags: fl, masks: m,
-                                               presence: p))
+                                wordPairs.withUnsafeBufferPointer { w in
+                                    body(TextTable(bytes: b, folded: f, offsets: o, foldedOffsets: fo, flags: fl, masks: m,
+                                                   presence: p, wordPairs: w))
+                                }
                             } }
                         }
                     }
@@ -323,6 +345,13 @@ struct TextTable: @unchecked Sendable {
     let masks: UnsafeBufferPointer<BonusMasks>
     /// Each text's byte set (`BytePresence`); empty for a copied segment.
     var presence = UnsafeBufferPointer<UInt64>(start: nil, count: 0)
+    /// Each text's word pairs (`BonusMasks`), when `masks` are there.
+    var wordPairs = UnsafeBufferPointer<UInt64>(start: nil, count: 0)
+
+    /// Text `i`'s word pairs (every key set when there are none).
+    @inline(__always) func wordPairsOf(_ i: Int) -> UInt64 {
+        i < wordPairs.count ? wordPairs[i] : BonusMasks.unknownWordPairs
+    }
 
     var count: Int { flags.count }
 

@@ -32,20 +32,47 @@ import DiffableTestSupport
             for (k, b) in bytes.enumerated() {
                 if k == 0 { first = BonusMasks.bucket[Int(b)] } else { later |= BonusMasks.bucket[Int(b)] }
             }
+            let keys = PairKeys(bytes)
             for i in texts.indices {
                 guard let score = index.score(of: i, for: q) else { continue }
                 scored += 1
-                let bound = BonusMasks.pairBits(bytes).withUnsafeBufferPointer {
-                    index.bonusMasks[i].scoreBound(first: first, later: later, pairs: $0, length: prepared.scalars.count)
+                let masks = index.bonusMasks[i], wordPairs = index.wordPairs[i]
+                let m = prepared.scalars.count
+                let (quick, bound) = BonusMasks.pairBits(bytes).withUnsafeBufferPointer {
+                    (masks.scoreBound(first: first, later: later, pairs: $0, length: m),
+                     masks.firstPairBound(first: first, later: later, firstPair: keys, wordPairs: wordPairs,
+                                          pairs: $0, length: m))
                 }
-                #expect(bound >= score, "\"\(texts[i])\" for \"\(query)\": bound \(bound) < score \(score)")
+                #expect(quick >= score, "\"\(texts[i])\" for \"\(query)\": bound \(quick) < score \(score)")
+                #expect(bound >= score, "\"\(texts[i])\" for \"\(query)\": first pair's bound \(bound) < score \(score)")
+                #expect(bound <= quick)
+                // What the scan knows beyond the masks lowers the bound, never
+                // below the score: the needle is not one run of the text, or
+                // its last pair never stands together in it.
+                let folded = Array(texts[i].lowercased().utf8)
+                let holdsRun = bytes.isEmpty || (0...max(folded.count - bytes.count, -1)).contains {
+                    Array(folded[$0..<$0 + bytes.count]) == bytes
+                }
+                let lastPair = bytes.suffix(2)
+                let lastPairStands = bytes.count < 2 || zip(folded, folded.dropFirst()).contains {
+                    [$0.0, $0.1] == Array(lastPair)
+                }
+                if !holdsRun || !lastPairStands {
+                    let lowered = BonusMasks.pairBits(bytes).withUnsafeBufferPointer {
+                        masks.firstPairBound(first: first, later: later, firstPair: keys, wordPairs: wordPairs,
+                                             pairs: $0, length: m,
+                                             lastPairSplit: !lastPairStands, split: !holdsRun)
+                    }
+                    #expect(lowered >= score, "\"\(texts[i])\" for \"\(query)\": split bound \(lowered) < score \(score)")
+                    #expect(lowered <= bound)
+                }
                 let tight = index.withTable { table in
                     bytes.withUnsafeBufferPointer { FuzzyMatcher.maxScore(table, i, query: prepared, needle: $0) }
                 }
                 // Without the pairs it is also at least the bound that reads
                 // the text (which does not count gaps).
                 let loose = [UInt32]().withUnsafeBufferPointer {
-                    index.bonusMasks[i].scoreBound(first: first, later: later, pairs: $0, length: prepared.scalars.count)
+                    masks.scoreBound(first: first, later: later, pairs: $0, length: m)
                 }
                 #expect(loose >= tight, "\"\(texts[i])\" for \"\(query)\": bound \(loose) < tight bound \(tight)")
             }
@@ -65,15 +92,24 @@ import DiffableTestSupport
             for i in texts.indices {
                 guard table.isASCII(i) else {
                     #expect(index.bonusMasks[i] == .unknown, "\"\(texts[i])\"")
+                    #expect(index.wordPairs[i] == BonusMasks.unknownWordPairs, "\"\(texts[i])\"")
                     continue
                 }
                 let units = Array(table.foldedText(i)), classes = Array(table.classBytes(i))
                 var expected = BonusMasks(white: 0, boundary: 0, any: 0, pairs: 0)
+                var expectedWordPairs: UInt64 = 0
                 var previous = CharClass.white
+                var previousBonus = 0
                 for (j, unit) in units.enumerated() {
                     let current = CharClass.of(byte: classes[j])
                     let bonus = CharClass.boundBonus(prev: previous, cur: current, byte: classes[j])
+                    // A pair keyed by its first byte's bonus, when that byte
+                    // is a letter or digit with a bonus.
+                    if j > 0, previous > CharClass.delimiter, previousBonus > 0 {
+                        expectedWordPairs |= PairKeys.key(units[j - 1], unit, bonus: previousBonus)
+                    }
                     previous = current
+                    previousBonus = bonus
                     let bit = BonusMasks.bucket[Int(unit)]
                     if bonus > 0 { expected.any |= bit }
                     if bonus >= FuzzyScoring.boundary { expected.boundary |= bit }
@@ -81,6 +117,7 @@ import DiffableTestSupport
                     if j > 0 { expected.pairs |= BonusMasks.pairBit(units[j - 1], unit) }
                 }
                 #expect(index.bonusMasks[i] == expected, "\"\(texts[i])\"")
+                #expect(index.wordPairs[i] == expectedWordPairs, "\"\(texts[i])\"")
             }
         }
     }
@@ -94,6 +131,33 @@ import DiffableTestSupport
         #expect(index.bonusMasks[0].bonus(BonusMasks.bucket[Int(UInt8(ascii: "s"))]) == FuzzyScoring.boundaryWhite)
         #expect(index.bonusMasks[1].bonus(g) == 0)
         #expect(index.bonusMasks[2] == .unknown)
+    }
+
+    /// An `s` at the start earns 10, but `sw` stands together only in
+    /// `.swift`, where the `s` earns 8: the bound is the score, 56, not the
+    /// 62 of the start's bonus carried onto the `w`; `swi` likewise.
+    @Test func aRunIsBoundedByWhereItsFirstPairStands() {
+        let index = SearchIndex(texts: ["src/view/grid_render1234.swift", "sw/x"])
+        for (query, score) in [("sw", 56), ("swi", 80), ("swift", 128)] {
+            let prepared = PreparedQuery(SearchQuery(text: query, mode: .fuzzy, order: .score))
+            let bound = prepared.pairBits.withUnsafeBufferPointer {
+                index.bonusMasks[0].firstPairBound(first: prepared.firstBucket, later: prepared.laterBuckets,
+                                                   firstPair: prepared.firstPairKeys, wordPairs: index.wordPairs[0],
+                                                   pairs: $0,
+                                                   length: prepared.scalars.count)
+            }
+            #expect(index.score(of: 0, for: SearchQuery(text: query, mode: .fuzzy, order: .score)) == score, "\(query)")
+            #expect(bound == score, "\(query)")
+        }
+        // Where the pair does stand at the start, the start's bonus carries.
+        let sw = PreparedQuery(SearchQuery(text: "sw", mode: .fuzzy, order: .score))
+        let bound = sw.pairBits.withUnsafeBufferPointer {
+            index.bonusMasks[1].firstPairBound(first: sw.firstBucket, later: sw.laterBuckets,
+                                               firstPair: sw.firstPairKeys, wordPairs: index.wordPairs[1],
+                                               pairs: $0, length: 2)
+        }
+        #expect(bound == 62)
+        #expect(index.score(of: 1, for: SearchQuery(text: "sw", mode: .fuzzy, order: .score)) == 62)
     }
 }
 
@@ -120,12 +184,14 @@ import DiffableTestSupport
         let fuzzy = try #require(source.searchCache.index)
         #expect(fuzzy.tracksBonusMasks)
         #expect(fuzzy.bonusMasks == SearchIndex(snapshot: source.snapshot).bonusMasks)
+        #expect(fuzzy.wordPairs == SearchIndex(snapshot: source.snapshot).wordPairs)
         #expect(source.visible == (try IndexPrebuildTests.fresh(source.snapshot, Self.fuzzy("ps12"))))
         // Later splices keep them.
         _ = try source.edit([.setContent([ContentUpdate(id: "a7", content: nil, text: "pers 12")], style: .reload)])
         _ = source.setSearch(Self.fuzzy("ps1"))
         let edited = try #require(source.searchCache.index)
         #expect(edited.tracksBonusMasks && edited.bonusMasks == SearchIndex(snapshot: source.snapshot).bonusMasks)
+        #expect(edited.wordPairs == SearchIndex(snapshot: source.snapshot).wordPairs)
         #expect(source.visible == (try IndexPrebuildTests.fresh(source.snapshot, Self.fuzzy("ps1"))))
     }
 }

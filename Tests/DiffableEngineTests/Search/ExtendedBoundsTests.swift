@@ -30,6 +30,7 @@ import DiffableTestSupport
         var rng = SplitMix64(seed: seed)
         var bounded = 0
         var rejectedByEdges = 0
+        var tightened = 0
         for q in 0..<250 {
             let text = FzfCorpus.extendedQuery(from: lines, rng: &rng)
             let scheme = SearchScheme.allCases[q % SearchScheme.allCases.count]
@@ -54,11 +55,18 @@ import DiffableTestSupport
                         #expect(bound >= score, "\(text) on \(lines[i]): bound \(bound) < score \(score)")
                         #expect(bound <= bounds.maxScore, "\(text)")
                         bounded += 1
+                        // Tightened where a set's first pair stands: still a
+                        // bound, never looser.
+                        let tight = bounds.tightened(bound, masks: table.masks[i], wordPairs: table.wordPairsOf(i),
+                                                     setBounds: nil, known: nil, id: i)
+                        #expect(tight >= score && tight <= bound, "\(text) on \(lines[i]): \(tight), score \(score)")
+                        if tight < bound { tightened += 1 }
                     }
                 }
             }
         }
         #expect(bounded > 1_000)
+        #expect(tightened > 10, "\(tightened) of \(bounded) bounds tightened")
         if !fielded { #expect(rejectedByEdges > 1_000) }
     }
 
@@ -196,6 +204,11 @@ import DiffableTestSupport
                             let tight = FuzzyMatcher.maxScore(table, i, query: prepared, needle: needle)
                             let quick = table.masks[i].scoreBound(first: prepared.firstBucket, later: prepared.laterBuckets,
                                                                   pairs: pairs, length: prepared.scalars.count)
+                            let run = table.masks[i].firstPairBound(first: prepared.firstBucket, later: prepared.laterBuckets,
+                                                                    firstPair: prepared.firstPairKeys,
+                                                                    wordPairs: table.wordPairsOf(i), pairs: pairs,
+                                                                    length: prepared.scalars.count)
+                            #expect(run >= score, "\(text) \(scheme) on \(texts[i])")
                             #expect(tight >= score, "\(text) \(scheme) on \(texts[i])")
                             #expect(quick >= score, "\(text) \(scheme) on \(texts[i])")
                             checked += 1

@@ -119,7 +119,8 @@ import DiffableTestSupport
         let rebuilt = SearchIndex(texts: first + more)
         #expect(index.folded == rebuilt.folded && index.offsets == rebuilt.offsets
                 && index.foldedOffsets == rebuilt.foldedOffsets && index.flags == rebuilt.flags
-                && index.presence == rebuilt.presence && index.bonusMasks == rebuilt.bonusMasks)
+                && index.presence == rebuilt.presence && index.bonusMasks == rebuilt.bonusMasks
+                && index.wordPairs == rebuilt.wordPairs)
     }
 }
 

@@ -11,7 +11,7 @@ import DiffableTestSupport
             && a.foldedOffsets == b.foldedOffsets && a.flags == b.flags && a.presence == b.presence
             // Masks are compared when both keep them (a substring-only
             // index goes without).
-            && (a.tracksBonusMasks != b.tracksBonusMasks || a.bonusMasks == b.bonusMasks)
+            && (a.tracksBonusMasks != b.tracksBonusMasks || (a.bonusMasks == b.bonusMasks && a.wordPairs == b.wordPairs))
     }
 
     /// A snapshot's index, read from its items' stored texts (and, for a

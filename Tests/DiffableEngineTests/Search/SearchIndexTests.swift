@@ -140,6 +140,7 @@ import DiffableTestSupport
         #expect(index.foldedOffsets == rebuilt.foldedOffsets)
         #expect(index.flags == rebuilt.flags)
         #expect(index.bonusMasks == rebuilt.bonusMasks)
+        #expect(index.wordPairs == rebuilt.wordPairs)
         #expect((0..<texts.count).map { index.text(at: $0) } == texts)
     }
 

@@ -202,13 +202,12 @@ struct BonusMasks: Sendable, Equatable {
     /// later carries a later byte's bonus.
     ///
     /// `lastPairSplit`: the last pair never stands together in the text
-    /// (known beyond the Bloom filter). `split`: the text does not hold the
-    /// needle as one run, so every alignment has a gap somewhere.
+    /// (known beyond the Bloom filter).
     /// - Complexity: O(pairs); a few more instructions than `scoreBound`,
     ///   so it is taken where `firstPairEarnsLess`.
     func firstPairBound(first: UInt32, later: UInt32, firstPair: PairKeys, wordPairs: UInt64,
                         pairs needed: UnsafeBufferPointer<UInt32>, length m: Int,
-                        lastPairSplit: Bool = false, split: Bool = false) -> Int {
+                        lastPairSplit: Bool = false) -> Int {
         let best = bonus(first)
         guard m > 1 else { return FuzzyScoring.match &* m &+ best &* FuzzyScoring.firstCharMultiplier }
         let own = bonus(later)
@@ -229,7 +228,6 @@ struct BonusMasks: Sendable, Equatable {
         guard firstPairStands else { return gapped }
         let head = Self.firstPairBonus(firstPair, best: best, wordPairs: wordPairs)
         let run = base &+ head &* FuzzyScoring.firstCharMultiplier &+ max(head, rest) &* (m &- 1)
-            &+ (split && gaps == 0 ? FuzzyScoring.gapStart : 0)
         return max(run, gapped)
     }
 }

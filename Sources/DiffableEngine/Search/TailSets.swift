@@ -144,7 +144,9 @@ extension TailSets {
                     }
                     block[n] = i
                     ends[n] = end >= 0 && end <= Int(Int32.max) ? Int32(truncatingIfNeeded: end) : -1
-                    split[n] = known && tail.followers & filter.lastBit == 0
+                    // With more than one byte left there is no last pair to
+                    // prove split (`lastBit` 0).
+                    split[n] = known && filter.lastBit != 0 && tail.followers & filter.lastBit == 0
                     n &+= 1
                 }
                 if n > 0 {

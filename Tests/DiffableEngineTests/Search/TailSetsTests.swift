@@ -109,6 +109,31 @@ import Testing
         }
         #expect(split > 1000, "names split \"s\" and \"r\"")
     }
+
+    /// With two bytes or more left to match there is no last pair whose gap
+    /// the followers could prove: a key that jumps ahead of its set (`s`
+    /// then `sra`, typed before the reply) marks no candidate split, or its
+    /// bounds would take a gap from texts that hold the query as one run.
+    @Test func noPairIsSplitWithTwoBytesLeft() throws {
+        let first = Self.index.evaluate(Self.fuzzy("s"), narrowing: nil, among: nil, rankOnly: 50)
+        #expect(first.matches.waitForTailSets())
+        let query = PreparedQuery(Self.fuzzy("sra"))
+        let filter = try #require(TailFilter(query, skip: 1))
+        var matched = 0
+        for segment in first.matches.scanSegments {
+            let tails = try #require(segment.tails)
+            let range = 0..<segment.resume.count
+            segment.withTable { table in
+                TailSets.forEachBlock(of: segment.positions.map { UnsafeBufferPointer(rebasing: $0[range]) }, range,
+                                      tails: tails, resume: segment.resume, skip: 1, filter: filter, takesOnBit: false,
+                                      scanner: Scanner(table: table, query: query)) { block, found in
+                    matched += block.count
+                    #expect(!found.split.contains(true))
+                }
+            }
+        }
+        #expect(matched > 100)
+    }
 }
 
 extension TailSetsTests {

@@ -42,6 +42,9 @@ struct FzfQueryBounds: Sendable {
         /// placed exactly when the text's byte set holds this bit (0: read
         /// the text).
         let presenceBit: UInt64
+        /// Its chars for `BonusMasks.runsBound` in `Storage.runChars`
+        /// (empty: not bounded so).
+        let runs: Range<Int>
     }
 
     /// The flat records, allocated once per query and never written after.
@@ -54,8 +57,13 @@ struct FzfQueryBounds: Sendable {
         /// Per set, its one term when `tightened` may tighten its bound (a
         /// fuzzy or exact term whose first pair is classed), else -1.
         let refinedTerms: UnsafeMutableBufferPointer<Int>
+        let runChars: UnsafeMutableBufferPointer<RunChar>
+        /// Per set, its one term when `runsTightened` may tighten its bound
+        /// (an exact term of 2 to 16 ASCII chars that is not inverse),
+        /// else -1.
+        let runTerms: UnsafeMutableBufferPointer<Int>
 
-        init(terms: [Term], setEnds: [Int], bytes: [UInt8], pairBits: [UInt32]) {
+        init(terms: [Term], setEnds: [Int], bytes: [UInt8], pairBits: [UInt32], runChars: [RunChar]) {
             self.terms = .allocate(capacity: terms.count)
             _ = self.terms.initialize(from: terms)
             self.setEnds = .allocate(capacity: setEnds.count)
@@ -64,20 +72,27 @@ struct FzfQueryBounds: Sendable {
             _ = self.bytes.initialize(from: bytes)
             self.pairBits = .allocate(capacity: pairBits.count)
             _ = self.pairBits.initialize(from: pairBits)
-            var refined: [Int] = []
+            self.runChars = .allocate(capacity: runChars.count)
+            _ = self.runChars.initialize(from: runChars)
+            var refined: [Int] = [], runTerms: [Int] = []
             var start = 0
             for end in setEnds {
                 let term = end - start == 1 ? terms[start] : nil
                 let tightens = term.map { !$0.inverse && !$0.loose && $0.placeable && $0.firstPair.classed } ?? false
                 refined.append(tightens ? start : -1)
+                let runs = term.map { !$0.inverse && !$0.loose && $0.placeable && !$0.runs.isEmpty } ?? false
+                runTerms.append(runs ? start : -1)
                 start = end
             }
             refinedTerms = .allocate(capacity: refined.count)
             _ = refinedTerms.initialize(from: refined)
+            self.runTerms = .allocate(capacity: runTerms.count)
+            _ = self.runTerms.initialize(from: runTerms)
         }
 
         deinit {
             terms.deallocate(); setEnds.deallocate(); bytes.deallocate(); pairBits.deallocate(); refinedTerms.deallocate()
+            runChars.deallocate(); runTerms.deallocate()
         }
     }
 
@@ -100,6 +115,9 @@ struct FzfQueryBounds: Sendable {
     /// Some set's bound may be tightened from a text's word pairs
     /// (`tightened`).
     let refinable: Bool
+    /// Some set's bound may be tightened by what its runs earn
+    /// (`runsTightened`).
+    let runsRefinable: Bool
 
     /// nil for a query with no term. `knownSets[s]`: every candidate
     /// satisfies set `s`, a set of one term (see `knowing(_:)`).
@@ -110,6 +128,7 @@ struct FzfQueryBounds: Sendable {
         var setEnds: [Int] = []
         var bytes: [UInt8] = []
         var pairBits: [UInt32] = []
+        var runChars: [RunChar] = []
         var maxScore = 0
         var required: UInt64 = 0
         var requiredByte: UInt8?
@@ -123,6 +142,16 @@ struct FzfQueryBounds: Sendable {
                 let own = term.bytes
                 let start = pairBits.count
                 pairBits += BonusMasks.pairBits(own)
+                let runsStart = runChars.count
+                // An exact term's score is one of its runs. A prefix or
+                // suffix term is scored where it stands, in O(term length):
+                // no bound beats that. A fuzzy term is left to the run
+                // bound that scores it: the texts its runs would reject
+                // unscored leave no score (`TermScores`) for the keys
+                // after it, which then score them.
+                if term.type == .exact, (2...BonusMasks.runsMaximumLength).contains(own.count) {
+                    runChars += BonusMasks.runChars(units: own, folded: own, caseSensitive: term.pattern.caseSensitive)
+                }
                 terms.append(Term(type: term.type, inverse: term.inverse, caseSensitive: term.pattern.caseSensitive,
                                   placeable: term.pattern.isASCII && !own.isEmpty,
                                   bytes: bytes.count..<bytes.count + own.count,
@@ -130,7 +159,7 @@ struct FzfQueryBounds: Sendable {
                                   later: own.dropFirst().reduce(0) { $0 | BonusMasks.bucket[Int($1)] },
                                   pairs: start..<pairBits.count, firstPair: PairKeys(own), length: own.count,
                                   loose: term.type == .equal, known: known,
-                                  presenceBit: Self.presenceBit(of: term)))
+                                  presenceBit: Self.presenceBit(of: term), runs: runsStart..<runChars.count))
                 bytes += own
                 if !term.inverse { best = max(best, FuzzyMatcher.maxScore(queryLength: term.pattern.units.count)) }
             }
@@ -147,8 +176,9 @@ struct FzfQueryBounds: Sendable {
                 }
             }
         }
-        storage = Storage(terms: terms, setEnds: setEnds, bytes: bytes, pairBits: pairBits)
+        storage = Storage(terms: terms, setEnds: setEnds, bytes: bytes, pairBits: pairBits, runChars: runChars)
         refinable = storage.refinedTerms.contains { $0 >= 0 }
+        runsRefinable = storage.runTerms.contains { $0 >= 0 }
         self.maxScore = maxScore
         self.required = required
         self.requiredByte = requiredByte
@@ -273,6 +303,38 @@ struct FzfQueryBounds: Sendable {
                                              wordPairs: wordPairs, pairs: pairs, length: term.length)
             total &-= loose &- tight
             setBounds?[s] = tight
+        }
+        return total
+    }
+
+    /// `total`, a text's bound after `tightened` (its index in the
+    /// `SearchIndex` being `id`), tightened where a set of one exact term
+    /// earns less in its runs (`BonusMasks.runsBound`), each set's bound
+    /// in `setBounds` lowered with it. Taken only on a text the other
+    /// bounds admit: it costs O(term length) per set.
+    /// - Complexity: O(Σ term length)
+    @inline(__always)
+    func runsTightened(_ total: Int, masks: BonusMasks, wordPairs: UInt64, setBounds: UnsafeMutablePointer<Int>,
+                       known: SetScoreTables?, id: Int) -> Int {
+        var total = total
+        for s in 0..<storage.runTerms.count {
+            let k = storage.runTerms[s]
+            guard k >= 0, known?.bound(set: s, id: id) == nil else { continue }
+            let term = storage.terms[k]
+            var missing: UInt32 = 0
+            var pair: UInt32 = 1
+            for bit in storage.pairBits[term.pairs] {
+                if masks.pairs & bit == 0 { missing |= 1 << pair }
+                pair &+= 1
+            }
+            // An exact term stands as one run: its gapped alignments are
+            // not its.
+            let runs = max(masks.runsBound(UnsafeBufferPointer(rebasing: storage.runChars[term.runs]),
+                                           wordPairs: wordPairs, missingPairs: missing).run, 0)
+            if runs < setBounds[s] {
+                total &-= setBounds[s] &- runs
+                setBounds[s] = runs
+            }
         }
         return total
     }

@@ -7,101 +7,6 @@ struct Scanner {
     /// of the chain (`TermScores`), read and recorded by ranked scans.
     var knownScores: SetScoreTables?
 
-    /// The score of text `i`, or `nil` when it does not match.
-    /// - Complexity: O(L) substring, O(L × query length) fuzzy.
-    func score(_ i: Int) -> Int? { score(i, extended: query.extended) }
-
-    /// `score(i)` given `query.extended`, which a scan loop reads once: each
-    /// read of the optional costs reference counting on its arrays.
-    @inline(__always)
-    func score(_ i: Int, extended: FzfQuery?) -> Int? {
-        if query.isEmpty { return 0 }
-        switch query.mode {
-        case .substring:
-            return query.bytes.withUnsafeBufferPointer { SubstringMatcher.score(table, i, needle: $0) }
-        case .fuzzy, .exact:
-            if let extended {
-                var offsets = FzfOffsets()
-                return extendedScore(extended, i, offsets: &offsets, exactStart: false)
-            }
-            return FuzzyMatcher.score(table, i, query: query, workspace: workspace)
-        }
-    }
-
-    /// The tie-break key of text `i` (`RankKey.length`): the length in
-    /// scalars for substring queries; fzf's tie-breaks for the others
-    /// (`FzfTiebreakKey`), a lower bound of them when `offsets` is nil and
-    /// they read the matched spans.
-    @inline(__always)
-    func rankLength(_ i: Int) -> Int {
-        switch query.keyKind {
-        case .scalarLength: return table.scalarLength(i)
-        case .trimmedLength: return table.trimmedLength(i)
-        case .none: return 0
-        case .criteria: return criteriaKey(i, offsets: nil)
-        }
-    }
-
-    /// Kept out of line: the scan loop stays small enough to keep its
-    /// locals in registers.
-    @inline(never)
-    func criteriaKey(_ i: Int, offsets: FzfOffsets?) -> Int {
-        FzfTiebreakKey.key(query.criteria, table, i, offsets: offsets)
-    }
-
-    /// `extended.score(…)` of text `i`: an ASCII text of a query that is
-    /// not of fields is read from the bounds' flat records
-    /// (`FzfQueryBounds.asciiScore`), which cost no reference counting.
-    @inline(__always)
-    func extendedScore(_ extended: FzfQuery, _ i: Int, offsets: inout FzfOffsets, exactStart: Bool) -> Int? {
-        // Optional chaining reads the bounds in place (a binding would
-        // copy them); they exist whenever `extended` does.
-        if !exactStart && !extended.fielded && table.isASCII(i) && query.extendedBounds != nil {
-            return query.extendedBounds?.asciiScore(table, i, scheme: query.scheme, forward: query.forward,
-                                                    workspace: workspace, offsets: &offsets) ?? nil
-        }
-        return extended.score(table, i, scheme: query.scheme, forward: query.forward, workspace: workspace,
-                              offsets: &offsets, exactStart: exactStart)
-    }
-
-    /// An extended query's score of text `i` and its matched spans.
-    @inline(never)
-    func extendedMatch(_ extended: FzfQuery, _ i: Int) -> (Int, FzfOffsets)? {
-        var offsets = FzfOffsets()
-        guard let s = extendedScore(extended, i, offsets: &offsets, exactStart: query.exactStart) else { return nil }
-        return (s, offsets)
-    }
-
-    /// The score of text `i` (`known` when already computed) and its
-    /// tie-break key, or nil when it does not match. Tie-breaks that read
-    /// the matched spans score the text again when its spans are unknown.
-    /// `extended`: `query.extended`, read once by the caller.
-    @inline(__always)
-    func scoredKey(_ i: Int, known: Int?, offsets: FzfOffsets?, extended: FzfQuery?) -> (score: Int, key: Int)? {
-        if query.needsOffsets { return scoredKeyWithOffsets(i, known: known, offsets: offsets, extended: extended) }
-        guard let s = known ?? score(i, extended: extended) else { return nil }
-        return (s, rankLength(i))
-    }
-
-    @inline(never)
-    func scoredKeyWithOffsets(_ i: Int, known: Int?, offsets: FzfOffsets?,
-                              extended: FzfQuery?) -> (score: Int, key: Int)? {
-        if let known, let offsets { return (known, criteriaKey(i, offsets: offsets)) }
-        var found = FzfOffsets()
-        let s: Int?
-        if let extended {
-            s = extendedScore(extended, i, offsets: &found, exactStart: query.exactStart)
-        } else if let span = FuzzyMatcher.match(table, i, query: query, workspace: workspace) {
-            let start = query.exactStart ? FuzzyMatcher.positions(table, i, query: query).first ?? span.start : span.start
-            found.add(start, span.end)
-            s = span.score
-        } else {
-            s = known
-        }
-        guard let s else { return nil }
-        return (s, criteriaKey(i, offsets: found))
-    }
-
     /// Scans `candidates` (positions in `table`, ascending, in range) into
     /// `state`. `ids` maps a position to its index in the `SearchIndex`
     /// (`nil` = the same); ranking and matches use those indices. Fuzzy
@@ -176,6 +81,7 @@ struct Scanner {
         let checksPresence = required != 0 && presence.count == table.count
         let anchors = extendedBounds?.anchors
         let refinesExtended = extendedBounds?.refinable ?? false
+        let runsRefine = (extendedBounds?.runsRefinable ?? false) && masks.count == table.count
         let fieldViews = extended?.fielded == true ? workspace.fieldViews : nil
         let oneCharUnit = query.pattern.isASCII ? query.unitBytes.first : nil
         let needsOffsets = query.needsOffsets
@@ -186,7 +92,7 @@ struct Scanner {
         let runBounded = query.mode == .fuzzy && query.pattern.isASCII && queryLength >= 2 && extended == nil
         let noPairs = UnsafeBufferPointer<UInt32>(start: nil, count: 0)
         query.bytes.withUnsafeBufferPointer { needle in query.pairBits.withUnsafeBufferPointer { pairs in
-        query.unitBytes.withUnsafeBufferPointer { units in
+        query.unitBytes.withUnsafeBufferPointer { units in query.runChars.withUnsafeBufferPointer { runChars in
             for i in candidates {
                 k &+= 1
                 // A stopped search's result is discarded: leave at once.
@@ -297,6 +203,16 @@ struct Scanner {
                             if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
                             extendedBound = tight
                         }
+                        if runsRefine, let setBounds, let loose = extendedBound {
+                            // What its sets' runs earn, before they are scored.
+                            let tight = extendedBounds?.runsTightened(
+                                loose, masks: masks.count == table.count ? masks[i] : .unknown,
+                                wordPairs: table.wordPairsOf(i), setBounds: setBounds, known: knownScores,
+                                id: knownScores == nil ? 0 : id()) ?? loose
+                            if !top.admitsNext(score: tight, length: length) { continue }
+                            if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
+                            extendedBound = tight
+                        }
                         if known == nil && extendedBound == nil {
                             // A bound from the masks (a few instructions)
                             // rejects most texts before one that reads them.
@@ -330,7 +246,31 @@ struct Scanner {
                                 if shared != 0 && SharedFloor.pack(score: s, length: length) < shared { continue }
                                 known = s
                             } else if runBounded && table.isASCII(i) {
-                                if useMasks {
+                                if useMasks && !runChars.isEmpty {
+                                    // What runs of the query earn, from the
+                                    // masks and word pairs: a tie at the
+                                    // floor's score is rejected unread.
+                                    let textMasks = masks[i]
+                                    var missing: UInt32 = splitLast ? 1 << UInt32(pairs.count) : 0
+                                    var pair: UInt32 = 1
+                                    for bit in pairs {
+                                        if textMasks.pairs & bit == 0 { missing |= 1 << pair }
+                                        pair &+= 1
+                                    }
+                                    let (run, gapped) = textMasks.runsBound(runChars, wordPairs: table.wordPairsOf(i),
+                                                                            missingPairs: missing)
+                                    let runs = max(run, gapped)
+                                    if !top.admitsNext(score: runs, length: length) { continue }
+                                    if shared != 0 && SharedFloor.pack(score: runs, length: length) < shared { continue }
+                                    // Only a run can enter: the text must hold one (a
+                                    // byte search, cheaper than the run bound).
+                                    if !top.admitsNext(score: gapped, length: length)
+                                        || (shared != 0 && SharedFloor.pack(score: gapped, length: length) < shared),
+                                       SubstringMatcher.firstOccurrence(
+                                           of: units, in: query.caseSensitive ? table.original(i) : table.foldedText(i)) == nil {
+                                        continue
+                                    }
+                                } else if useMasks {
                                     // A text that does not hold the query as one
                                     // run has a gap in every alignment: the masks'
                                     // bound without pairs, less a gap, bounds it
@@ -386,6 +326,6 @@ struct Scanner {
                     }
                 }
             }
-        } } }
+        } } } }
     }
 }

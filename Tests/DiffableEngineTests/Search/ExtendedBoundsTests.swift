@@ -57,10 +57,22 @@ import DiffableTestSupport
                         bounded += 1
                         // Tightened where a set's first pair stands: still a
                         // bound, never looser.
-                        let tight = bounds.tightened(bound, masks: table.masks[i], wordPairs: table.wordPairsOf(i),
-                                                     setBounds: nil, known: nil, id: i)
+                        let setBounds = UnsafeMutablePointer<Int>.allocate(capacity: max(bounds.storage.setEnds.count, 1))
+                        defer { setBounds.deallocate() }
+                        let staged = bounds.bound(table, i, masks: table.masks[i],
+                                                  query: prepared.extended ?? FzfQuery("", fuzzy: true),
+                                                  fields: scanner.workspace.fieldViews, setBounds: setBounds) ?? bound
+                        let tight = bounds.tightened(staged, masks: table.masks[i], wordPairs: table.wordPairsOf(i),
+                                                     setBounds: setBounds, known: nil, id: i)
                         #expect(tight >= score && tight <= bound, "\(text) on \(lines[i]): \(tight), score \(score)")
                         if tight < bound { tightened += 1 }
+                        // Then by what the sets' runs earn: still a bound,
+                        // each set's own too (the sum the scan stops on).
+                        let runs = bounds.runsTightened(tight, masks: table.masks[i], wordPairs: table.wordPairsOf(i),
+                                                        setBounds: setBounds, known: nil, id: i)
+                        #expect(runs >= score && runs <= tight, "\(text) on \(lines[i]): runs \(runs), score \(score)")
+                        #expect(runs == (0..<bounds.storage.setEnds.count).reduce(0) { $0 + setBounds[$1] },
+                                "\(text) on \(lines[i])")
                     }
                 }
             }
@@ -68,6 +80,33 @@ import DiffableTestSupport
         #expect(bounded > 1_000)
         #expect(tightened > 10, "\(tightened) of \(bounded) bounds tightened")
         if !fielded { #expect(rejectedByEdges > 1_000) }
+    }
+
+    /// An exact term stands as one run: `'.json` in a path is bounded at its
+    /// score (128), where the masks credit its letters with the path's word
+    /// starts after a `/`.
+    @Test func anExactTermIsBoundedByItsRun() throws {
+        let paths = ["/usr/share/node/package.json", "/srv/opt/nix/settings.json"]
+        let index = SearchIndex(texts: paths)
+        let prepared = PreparedQuery(SearchQuery(text: "'.json", mode: .fuzzy, order: .score))
+        let bounds = try #require(prepared.extendedBounds)
+        let query = try #require(prepared.extended)
+        let setBounds = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        defer { setBounds.deallocate() }
+        index.withTable { table in
+            for i in paths.indices {
+                let score = Scanner(table: table, query: prepared).score(i)
+                let loose = bounds.bound(table, i, masks: table.masks[i], query: query, fields: nil,
+                                         setBounds: setBounds) ?? 0
+                let tight = bounds.tightened(loose, masks: table.masks[i], wordPairs: table.wordPairsOf(i),
+                                             setBounds: setBounds, known: nil, id: i)
+                let runs = bounds.runsTightened(tight, masks: table.masks[i], wordPairs: table.wordPairsOf(i),
+                                                setBounds: setBounds, known: nil, id: i)
+                #expect(score == 128, "\(paths[i])")
+                #expect(tight > 128, "\(paths[i])")
+                #expect(runs == 128 && setBounds[0] == 128, "\(paths[i])")
+            }
+        }
     }
 
     /// A ranked scan scores ASCII texts from the bounds' flat records

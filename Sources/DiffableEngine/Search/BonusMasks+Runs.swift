@@ -118,8 +118,37 @@ extension BonusMasks {
     @inline(__always)
     func runsBound(_ chars: UnsafeBufferPointer<RunChar>, wordPairs: UInt64,
                    missingPairs: UInt32) -> (run: Int, gapped: Int) {
+        (missingPairs == 0 ? oneRunBound(chars, wordPairs: wordPairs) : Int.min / 2,
+         gappedBound(chars, wordPairs: wordPairs, missingPairs: missingPairs))
+    }
+
+    /// The bound of the needle's alignments as one run: a few instructions
+    /// a char, taken first (a text whose run may enter is scored anyway).
+    /// - Complexity: O(m), no allocation
+    @inline(__always)
+    func oneRunBound(_ chars: UnsafeBufferPointer<RunChar>, wordPairs: UInt64) -> Int {
         let m = chars.count
-        guard m >= 2, m <= Self.runsMaximumLength, let c = chars.baseAddress else { return (.max, .max) }
+        guard m >= 2, m <= Self.runsMaximumLength, let c = chars.baseAddress else { return .max }
+        let first = Swift.min(bonus(c[0].bucket), c[0].anywhere)
+        let head = Self.firstPairBonus(c[0].pair, best: first, wordPairs: wordPairs)
+        var run = head &* FuzzyScoring.firstCharMultiplier
+        var carry = Swift.max(head, FuzzyScoring.consecutive)
+        var k = 1
+        while k < m {
+            let inRun = Swift.min(Swift.min(bonus(c[k].bucket), c[k].anywhere), c[k].inRun)
+            if inRun >= FuzzyScoring.boundary { carry = Swift.max(carry, inRun) }
+            run &+= Swift.max(inRun, carry)
+            k &+= 1
+        }
+        return FuzzyScoring.match &* m &+ run
+    }
+
+    /// The bound of the needle's alignments with a gap.
+    /// - Complexity: O(m), no allocation
+    @inline(__always)
+    func gappedBound(_ chars: UnsafeBufferPointer<RunChar>, wordPairs: UInt64, missingPairs: UInt32) -> Int {
+        let m = chars.count
+        guard m >= 2, m <= Self.runsMaximumLength, let c = chars.baseAddress else { return .max }
         let consecutive = FuzzyScoring.consecutive
         // Each later char's best bonus, the best from it on (at least
         // `consecutive`), and the best a char from it on earns in a run, 4
@@ -153,15 +182,17 @@ extension BonusMasks {
                 if k &+ 1 < m {
                     let rest = m &- 1 &- k
                     let shift = UInt64(truncatingIfNeeded: (k &+ 1) &* 4)
-                    // Char k's bonus where char k + 1 follows it: what a
-                    // run from char k carries.
-                    let carried = Self.firstPairBonus(c[k].pair, best: a, wordPairs: wordPairs)
+                    let later = Int(truncatingIfNeeded: fromHere &>> shift & 0xF)
+                    let laterInRun = Int(truncatingIfNeeded: inRunFromHere &>> shift & 0xF)
+                    // Char k's bonus where char k + 1 follows it: what a run
+                    // from char k carries (read only where it may matter).
+                    let carried = a > laterInRun ? Self.firstPairBonus(c[k].pair, best: a, wordPairs: wordPairs) : a
                     // Another gap later: each later char at the best from
                     // k + 1 on, or that carry.
-                    after = rest &* Swift.max(carried, Int(truncatingIfNeeded: fromHere &>> shift & 0xF)) &+ FuzzyScoring.gapStart
+                    after = rest &* Swift.max(carried, later) &+ FuzzyScoring.gapStart
                     // No other gap: one run from char k.
                     if missingPairs &>> UInt32(truncatingIfNeeded: k &+ 1) == 0 {
-                        after = Swift.max(after, rest &* Swift.max(carried, Int(truncatingIfNeeded: inRunFromHere &>> shift & 0xF)))
+                        after = Swift.max(after, rest &* Swift.max(carried, laterInRun))
                     }
                 }
                 gapped = Swift.max(gapped, before &+ a &+ after)
@@ -172,7 +203,6 @@ extension BonusMasks {
             run &+= Swift.max(inRun, carry)
             k &+= 1
         }
-        let base = FuzzyScoring.match &* m
-        return (missingPairs == 0 ? base &+ run : Int.min / 2, base &+ gapped &+ FuzzyScoring.gapStart)
+        return FuzzyScoring.match &* m &+ gapped &+ FuzzyScoring.gapStart
     }
 }

@@ -321,16 +321,9 @@ struct FzfQueryBounds: Sendable {
             let k = storage.runTerms[s]
             guard k >= 0, known?.bound(set: s, id: id) == nil else { continue }
             let term = storage.terms[k]
-            var missing: UInt32 = 0
-            var pair: UInt32 = 1
-            for bit in storage.pairBits[term.pairs] {
-                if masks.pairs & bit == 0 { missing |= 1 << pair }
-                pair &+= 1
-            }
-            // An exact term stands as one run: its gapped alignments are
-            // not its.
-            let runs = max(masks.runsBound(UnsafeBufferPointer(rebasing: storage.runChars[term.runs]),
-                                           wordPairs: wordPairs, missingPairs: missing).run, 0)
+            // An exact term stands as one run.
+            let runs = max(masks.oneRunBound(UnsafeBufferPointer(rebasing: storage.runChars[term.runs]),
+                                             wordPairs: wordPairs), 0)
             if runs < setBounds[s] {
                 total &-= setBounds[s] &- runs
                 setBounds[s] = runs

@@ -246,31 +246,10 @@ struct Scanner {
                                 if shared != 0 && SharedFloor.pack(score: s, length: length) < shared { continue }
                                 known = s
                             } else if runBounded && table.isASCII(i) {
-                                if useMasks && !runChars.isEmpty {
-                                    // What runs of the query earn, from the
-                                    // masks and word pairs: a tie at the
-                                    // floor's score is rejected unread.
-                                    let textMasks = masks[i]
-                                    var missing: UInt32 = splitLast ? 1 << UInt32(pairs.count) : 0
-                                    var pair: UInt32 = 1
-                                    for bit in pairs {
-                                        if textMasks.pairs & bit == 0 { missing |= 1 << pair }
-                                        pair &+= 1
-                                    }
-                                    let (run, gapped) = textMasks.runsBound(runChars, wordPairs: table.wordPairsOf(i),
-                                                                            missingPairs: missing)
-                                    let runs = max(run, gapped)
-                                    if !top.admitsNext(score: runs, length: length) { continue }
-                                    if shared != 0 && SharedFloor.pack(score: runs, length: length) < shared { continue }
-                                    // Only a run can enter: the text must hold one (a
-                                    // byte search, cheaper than the run bound).
-                                    if !top.admitsNext(score: gapped, length: length)
-                                        || (shared != 0 && SharedFloor.pack(score: gapped, length: length) < shared),
-                                       SubstringMatcher.firstOccurrence(
-                                           of: units, in: query.caseSensitive ? table.original(i) : table.foldedText(i)) == nil {
-                                        continue
-                                    }
-                                } else if useMasks {
+                                // Whether the text holds the query as one run
+                                // (nil: not looked for yet).
+                                var holdsRun: Bool?
+                                if useMasks {
                                     // A text that does not hold the query as one
                                     // run has a gap in every alignment: the masks'
                                     // bound without pairs, less a gap, bounds it
@@ -279,10 +258,45 @@ struct Scanner {
                                                                      pairs: noPairs, length: queryLength)
                                         &+ FuzzyScoring.gapStart
                                     if !top.admitsNext(score: gapped, length: length)
-                                        || (shared != 0 && SharedFloor.pack(score: gapped, length: length) < shared),
-                                       SubstringMatcher.firstOccurrence(
-                                           of: units, in: query.caseSensitive ? table.original(i) : table.foldedText(i)) == nil {
-                                        continue
+                                        || (shared != 0 && SharedFloor.pack(score: gapped, length: length) < shared) {
+                                        let found = SubstringMatcher.firstOccurrence(
+                                            of: units, in: query.caseSensitive ? table.original(i) : table.foldedText(i)) != nil
+                                        if !found { continue }
+                                        holdsRun = true
+                                    }
+                                }
+                                if useMasks && !runChars.isEmpty {
+                                    // What runs of the query earn, from the masks
+                                    // and word pairs, taken only before the run
+                                    // bound's pass: a tie at the floor's score is
+                                    // rejected unread.
+                                    let textMasks = masks[i]
+                                    var missing: UInt32 = splitLast ? 1 << UInt32(pairs.count) : 0
+                                    var pair: UInt32 = 1
+                                    for bit in pairs {
+                                        if textMasks.pairs & bit == 0 { missing |= 1 << pair }
+                                        pair &+= 1
+                                    }
+                                    let wordPairs = table.wordPairsOf(i)
+                                    let run = missing == 0 ? textMasks.oneRunBound(runChars, wordPairs: wordPairs) : Int.min / 2
+                                    let runEnters = top.admitsNext(score: run, length: length)
+                                        && (shared == 0 || SharedFloor.pack(score: run, length: length) >= shared)
+                                    // A text known to hold the run, whose run may
+                                    // enter, goes on as it is.
+                                    if !(runEnters && holdsRun == true) {
+                                        let gapped = textMasks.gappedBound(runChars, wordPairs: wordPairs,
+                                                                           missingPairs: missing)
+                                        let gappedEnters = top.admitsNext(score: gapped, length: length)
+                                            && (shared == 0 || SharedFloor.pack(score: gapped, length: length) >= shared)
+                                        if !gappedEnters {
+                                            // Only a run can enter: the text must hold
+                                            // one (a byte search).
+                                            if !runEnters { continue }
+                                            if holdsRun == nil, SubstringMatcher.firstOccurrence(
+                                                of: units, in: query.caseSensitive ? table.original(i) : table.foldedText(i)) == nil {
+                                                continue
+                                            }
+                                        }
                                     }
                                 }
                                 // One pass over the text, and tighter than

@@ -193,7 +193,7 @@ struct PreparedQuery: Sendable {
     let pairBits: [UInt32]
     let firstPairKeys: PairKeys
     /// The needle's chars for `BonusMasks.runsBound` (empty: it does not
-    /// apply, e.g. one char, or more than `runsMaximumLength`).
+    /// apply: fewer than 3 chars, or more than `runsMaximumLength`).
     let runChars: [RunChar]
     /// An extended query that is not one plain fuzzy term (those take the
     /// single-needle path, with `pattern`): scored term by term, with no
@@ -292,7 +292,9 @@ struct PreparedQuery: Sendable {
         laterBuckets = bytes.dropFirst().reduce(0) { $0 | BonusMasks.bucket[Int($1)] }
         pairBits = BonusMasks.pairBits(bytes)
         firstPairKeys = PairKeys(bytes)
-        runChars = mode == .fuzzy && isASCII && (2...BonusMasks.runsMaximumLength).contains(bytes.count)
+        // Two chars: the first pair's bound (`BonusMasks.firstPairBound`)
+        // already knows what their one run earns.
+        runChars = mode == .fuzzy && isASCII && (3...BonusMasks.runsMaximumLength).contains(bytes.count)
             ? BonusMasks.runChars(units: unitBytes, folded: bytes, caseSensitive: caseSensitive) : []
     }
 }

@@ -192,25 +192,28 @@ struct Scanner {
                     // lets the bounds reject before this heap is full.
                     if top.isFull || shared != 0 {
                         if !top.admitsNext(score: best, length: length) { continue }
-                        if refinesExtended, let loose = extendedBound {
-                            // Where its sets' first pairs stand (the text's
-                            // word pairs, read only now).
-                            let tight = extendedBounds?.tightened(
-                                loose, masks: masks.count == table.count ? masks[i] : .unknown,
-                                wordPairs: table.wordPairsOf(i), setBounds: setBounds, known: knownScores,
-                                id: knownScores == nil ? 0 : id()) ?? loose
-                            if !top.admitsNext(score: tight, length: length) { continue }
-                            if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
-                            extendedBound = tight
-                        }
-                        if runsRefine, let setBounds, let loose = extendedBound {
-                            // What its sets' runs earn, before they are scored.
-                            let tight = extendedBounds?.runsTightened(
-                                loose, masks: masks.count == table.count ? masks[i] : .unknown,
-                                wordPairs: table.wordPairsOf(i), setBounds: setBounds, known: knownScores,
-                                id: knownScores == nil ? 0 : id()) ?? loose
-                            if !top.admitsNext(score: tight, length: length) { continue }
-                            if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
+                        if refinesExtended || runsRefine, let loose = extendedBound {
+                            let textMasks = masks.count == table.count ? masks[i] : .unknown
+                            let wordPairs = table.wordPairsOf(i), textID = knownScores == nil ? 0 : id()
+                            var tight = loose
+                            if refinesExtended {
+                                // Where its sets' first pairs stand (the text's
+                                // word pairs, read only now).
+                                tight = extendedBounds?.tightened(tight, masks: textMasks, wordPairs: wordPairs,
+                                                                  setBounds: setBounds, known: knownScores, id: textID)
+                                    ?? tight
+                                if !top.admitsNext(score: tight, length: length) { continue }
+                                if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
+                            }
+                            if runsRefine, let setBounds {
+                                // What its exact sets' runs earn, before they
+                                // are scored.
+                                tight = extendedBounds?.runsTightened(tight, masks: textMasks, wordPairs: wordPairs,
+                                                                      setBounds: setBounds, known: knownScores, id: textID)
+                                    ?? tight
+                                if !top.admitsNext(score: tight, length: length) { continue }
+                                if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
+                            }
                             extendedBound = tight
                         }
                         if known == nil && extendedBound == nil {

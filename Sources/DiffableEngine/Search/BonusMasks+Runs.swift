@@ -33,7 +33,8 @@
 /// run, which a byte search tells before the pass of `FzfAlgo.runBound`.
 /// - Complexity: O(m) for a query of m chars (at most
 ///   `runsMaximumLength`), no allocation.
-/// One char of an ASCII needle, as `BonusMasks.runsBound` reads it.
+/// One char of an ASCII needle, as `BonusMasks.oneRunBound` and
+/// `gappedBound` read it.
 struct RunChar: Sendable {
     /// Its bucket in the masks (`BonusMasks.bucket`).
     let bucket: UInt32
@@ -48,11 +49,11 @@ struct RunChar: Sendable {
 }
 
 extension BonusMasks {
-    /// The longest needle `runsBound` takes (its per-char values are packed
+    /// The longest needle the runs bounds take (its per-char values are packed
     /// in 64 bits, 4 bits a char).
     static let runsMaximumLength = 16
 
-    /// The chars of an ASCII needle for `runsBound`. `units`: the compared
+    /// The chars of an ASCII needle for the runs bounds. `units`: the compared
     /// chars (their case matters when `caseSensitive`); `folded`: the same
     /// chars folded, as the masks' buckets and the word pairs hold them.
     /// Empty when the needle is not ASCII.
@@ -107,23 +108,10 @@ extension BonusMasks {
         }
     }
 
-    /// The bound described above for a needle of `chars` (`runChars`, 2 to
-    /// `runsMaximumLength` of them) in a text with these masks and
-    /// `wordPairs`, for its alignments as one run (`run`; `Int.min / 2`
-    /// when a pair of the needle never stands together) and for those
-    /// with a gap (`gapped`). `missingPairs`: bit k set when the needle's
-    /// chars k - 1 and k never stand together in the text (the Bloom
-    /// filter, or what the scan knows beyond it).
-    /// - Complexity: O(m), no allocation
-    @inline(__always)
-    func runsBound(_ chars: UnsafeBufferPointer<RunChar>, wordPairs: UInt64,
-                   missingPairs: UInt32) -> (run: Int, gapped: Int) {
-        (missingPairs == 0 ? oneRunBound(chars, wordPairs: wordPairs) : Int.min / 2,
-         gappedBound(chars, wordPairs: wordPairs, missingPairs: missingPairs))
-    }
-
-    /// The bound of the needle's alignments as one run: a few instructions
-    /// a char, taken first (a text whose run may enter is scored anyway).
+    /// The bound described above of a needle of `chars` (`runChars`, 2 to
+    /// `runsMaximumLength` of them), in a text with these masks and
+    /// `wordPairs`, for its alignments as one run: a few instructions a
+    /// char, taken first (a text whose run may enter is read anyway).
     /// - Complexity: O(m), no allocation
     @inline(__always)
     func oneRunBound(_ chars: UnsafeBufferPointer<RunChar>, wordPairs: UInt64) -> Int {
@@ -143,7 +131,10 @@ extension BonusMasks {
         return FuzzyScoring.match &* m &+ run
     }
 
-    /// The bound of the needle's alignments with a gap.
+    /// The bound described above for the needle's alignments with a gap.
+    /// `missingPairs`: bit k set when the needle's chars k - 1 and k never
+    /// stand together in the text (the Bloom filter, or what the scan knows
+    /// beyond it).
     /// - Complexity: O(m), no allocation
     @inline(__always)
     func gappedBound(_ chars: UnsafeBufferPointer<RunChar>, wordPairs: UInt64, missingPairs: UInt32) -> Int {

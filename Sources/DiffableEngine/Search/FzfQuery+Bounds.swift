@@ -42,7 +42,7 @@ struct FzfQueryBounds: Sendable {
         /// placed exactly when the text's byte set holds this bit (0: read
         /// the text).
         let presenceBit: UInt64
-        /// Its chars for `BonusMasks.runsBound` in `Storage.runChars`
+        /// Its chars for `BonusMasks.oneRunBound` in `Storage.runChars`
         /// (empty: not bounded so).
         let runs: Range<Int>
     }
@@ -309,7 +309,7 @@ struct FzfQueryBounds: Sendable {
 
     /// `total`, a text's bound after `tightened` (its index in the
     /// `SearchIndex` being `id`), tightened where a set of one exact term
-    /// earns less in its runs (`BonusMasks.runsBound`), each set's bound
+    /// earns less in its run (`BonusMasks.oneRunBound`), each set's bound
     /// in `setBounds` lowered with it. Taken only on a text the other
     /// bounds admit: it costs O(term length) per set.
     /// - Complexity: O(Σ term length)

@@ -192,7 +192,7 @@ struct PreparedQuery: Sendable {
     let laterBuckets: UInt32
     let pairBits: [UInt32]
     let firstPairKeys: PairKeys
-    /// The needle's chars for `BonusMasks.runsBound` (empty: it does not
+    /// The needle's chars for `BonusMasks.oneRunBound` (empty: it does not
     /// apply: fewer than 3 chars, or more than `runsMaximumLength`).
     let runChars: [RunChar]
     /// An extended query that is not one plain fuzzy term (those take the

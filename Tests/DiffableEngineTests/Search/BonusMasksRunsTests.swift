@@ -2,9 +2,10 @@ import Testing
 @testable import DiffableEngine
 import DiffableTestSupport
 
-/// `BonusMasks.runsBound` lets a ranked scan reject a text without reading
-/// it: it must never be below the text's score (in any scheme, either case),
-/// or a text that belongs in the window would be skipped.
+/// The runs bounds (`BonusMasks.oneRunBound`, `gappedBound`) let a ranked
+/// scan reject a text without reading it: they must never be below the
+/// text's score (in any scheme, either case), or a text that belongs in the
+/// window would be skipped.
 @Suite struct BonusMasksRunsTests {
     /// The bounds of `query` on text `i` of `index` (its alignments as one
     /// run, those with a gap), as the scan computes them.
@@ -19,8 +20,10 @@ import DiffableTestSupport
         let masks = index.bonusMasks[i]
         var missing: UInt32 = 0
         for (k, bit) in prepared.pairBits.enumerated() where masks.pairs & bit == 0 { missing |= 1 << UInt32(k + 1) }
+        let known = missingPairs ?? missing
         return chars.withUnsafeBufferPointer {
-            masks.runsBound($0, wordPairs: index.wordPairs[i], missingPairs: missingPairs ?? missing)
+            (known == 0 ? masks.oneRunBound($0, wordPairs: index.wordPairs[i]) : Int.min / 2,
+             masks.gappedBound($0, wordPairs: index.wordPairs[i], missingPairs: known))
         }
     }
 

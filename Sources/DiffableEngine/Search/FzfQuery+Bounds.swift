@@ -143,14 +143,15 @@ struct FzfQueryBounds: Sendable {
                 let start = pairBits.count
                 pairBits += BonusMasks.pairBits(own)
                 let runsStart = runChars.count
-                // An exact term's score is one of its runs. A prefix or
-                // suffix term is scored where it stands, in O(term length):
-                // no bound beats that. A fuzzy term is left to the run
-                // bound that scores it: the texts its runs would reject
-                // unscored leave no score (`TermScores`) for the keys
-                // after it, which then score them.
-                if term.type == .exact, (2...BonusMasks.runsMaximumLength).contains(own.count) {
-                    runChars += BonusMasks.runChars(units: own, folded: own, caseSensitive: term.pattern.caseSensitive)
+                // An exact term's score is one of its runs; a fuzzy term's
+                // is a run or has a gap. A prefix or suffix term is scored
+                // where it stands, in O(term length): no bound beats that.
+                // A fuzzy term of two chars is left to the run bound that
+                // scores it (its runs say little more than its masks).
+                if term.type == .exact && (2...BonusMasks.runsMaximumLength).contains(own.count)
+                    || term.type == .fuzzy && (3...BonusMasks.runsMaximumLength).contains(own.count) {
+                    runChars += BonusMasks.runChars(units: own, folded: own.map { $0 &- 0x41 < 26 ? $0 | 0x20 : $0 },
+                                                   caseSensitive: term.pattern.caseSensitive)
                 }
                 terms.append(Term(type: term.type, inverse: term.inverse, caseSensitive: term.pattern.caseSensitive,
                                   placeable: term.pattern.isASCII && !own.isEmpty,
@@ -309,9 +310,10 @@ struct FzfQueryBounds: Sendable {
 
     /// `total`, a text's bound after `tightened` (its index in the
     /// `SearchIndex` being `id`), tightened where a set of one exact term
-    /// earns less in its run (`BonusMasks.oneRunBound`), each set's bound
-    /// in `setBounds` lowered with it. Taken only on a text the other
-    /// bounds admit: it costs O(term length) per set.
+    /// earns less in its run (`BonusMasks.oneRunBound`), or a set of one
+    /// fuzzy term in its run or with a gap (`BonusMasks.gappedBound`), each
+    /// set's bound in `setBounds` lowered with it. Taken only on a text the
+    /// other bounds admit: it costs O(term length) per set.
     /// - Complexity: O(Σ term length)
     @inline(__always)
     func runsTightened(_ total: Int, masks: BonusMasks, wordPairs: UInt64, setBounds: UnsafeMutablePointer<Int>,
@@ -321,15 +323,40 @@ struct FzfQueryBounds: Sendable {
             let k = storage.runTerms[s]
             guard k >= 0, known?.bound(set: s, id: id) == nil else { continue }
             let term = storage.terms[k]
-            // An exact term stands as one run.
-            let runs = max(masks.oneRunBound(UnsafeBufferPointer(rebasing: storage.runChars[term.runs]),
-                                             wordPairs: wordPairs), 0)
+            let chars = UnsafeBufferPointer(rebasing: storage.runChars[term.runs])
+            let runs: Int
+            if term.type == .exact {
+                // An exact term stands as one run.
+                runs = max(masks.oneRunBound(chars, wordPairs: wordPairs), 0)
+            } else {
+                // A fuzzy term: one run where none of its pairs is missing,
+                // or a gap.
+                var missing: UInt32 = 0
+                var pair: UInt32 = 1
+                for bit in storage.pairBits[term.pairs] {
+                    if masks.pairs & bit == 0 { missing |= 1 << pair }
+                    pair &+= 1
+                }
+                let run = missing == 0 ? masks.oneRunBound(chars, wordPairs: wordPairs) : 0
+                runs = max(run, masks.gappedBound(chars, wordPairs: wordPairs, missingPairs: missing), 0)
+            }
             if runs < setBounds[s] {
                 total &-= setBounds[s] &- runs
                 setBounds[s] = runs
             }
         }
         return total
+    }
+
+    /// Records each set's bound in `setBounds` (after `tightened` and
+    /// `runsTightened`) as a loose bound of text `id` in the set's table,
+    /// where nothing is known of it yet.
+    /// - Complexity: O(sets)
+    @inline(__always)
+    func recordLooseBounds(_ setBounds: UnsafeMutablePointer<Int>, known: SetScoreTables, id: Int) {
+        for s in 0..<storage.setEnds.count {
+            known.record(set: s, id: id, looseBound: setBounds[s])
+        }
     }
 
     /// The sets decided from `isPlaced(k)` of each term `k`, in fzf's

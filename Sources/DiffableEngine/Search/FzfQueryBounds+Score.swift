@@ -36,8 +36,17 @@ extension FzfQueryBounds {
         var total = 0
         var unscored = 0
         if let setBounds { for s in storage.setEnds.indices { unscored &+= setBounds[s] } }
-        var k = 0
-        for (s, end) in storage.setEnds.enumerated() {
+        // Sets of one fuzzy term (scored by the DP) after the others, which
+        // are scored where they stand: a cheap set that earns less than its
+        // bound may stop the text before the DP runs.
+        let setCount = storage.setEnds.count
+        var done = 0
+        for pass in 0..<2 { for s in 0..<setCount {
+            let start = s == 0 ? 0 : storage.setEnds[s &- 1]
+            let end = storage.setEnds[s]
+            let scoredByDP = end &- start == 1 && terms[start].type == .fuzzy
+            if scoredByDP != (pass == 1) { continue }
+            var k = start
             // fzf's rule for a set (`FzfQuery.matchSet`): the first term
             // that matches, skipping inverse ones that do; an inverse term
             // that does not match counts as 0 unless a later one matches.
@@ -52,10 +61,10 @@ extension FzfQueryBounds {
                 let units = term.caseSensitive ? table.original(i) : table.foldedText(i)
                 let p = UnsafeBufferPointer(rebasing: storage.bytes[term.bytes])
                 var tight = setBounds[s]
-                if known?.bound(set: s, id: id) == nil {
+                if known?.runBound(set: s, id: id) == nil {
                     // Bonuses read only where the term's chars stand: most
                     // texts stop here, and never pay for the whole row.
-                    tight = FzfAlgo.runBound(table, i, scheme: scheme, units: units, pattern: p)
+                    tight = min(FzfAlgo.runBound(table, i, scheme: scheme, units: units, pattern: p), tight)
                     known?.record(set: s, id: id, bound: tight)
                 }
                 if tight < setBounds[s] && !admitted(total &+ unscored &- setBounds[s] &+ tight) { return nil }
@@ -86,15 +95,15 @@ extension FzfQueryBounds {
                 }
                 k &+= 1
             }
-            k = end
             guard let score else { return nil }
             if let span { offsets.add(span.start, span.end) }
             total &+= score
+            done &+= 1
             if let setBounds {
                 unscored &-= setBounds[s]
-                if s &+ 1 < storage.setEnds.count && !admitted(total &+ unscored) { return nil }
+                if done < setCount && !admitted(total &+ unscored) { return nil }
             }
-        }
+        } }
         return total
     }
 }

@@ -196,24 +196,31 @@ struct Scanner {
                             let textMasks = masks.count == table.count ? masks[i] : .unknown
                             let wordPairs = table.wordPairsOf(i), textID = knownScores == nil ? 0 : id()
                             var tight = loose
+                            var enters = true
                             if refinesExtended {
                                 // Where its sets' first pairs stand (the text's
                                 // word pairs, read only now).
                                 tight = extendedBounds?.tightened(tight, masks: textMasks, wordPairs: wordPairs,
                                                                   setBounds: setBounds, known: knownScores, id: textID)
                                     ?? tight
-                                if !top.admitsNext(score: tight, length: length) { continue }
-                                if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
+                                enters = top.admitsNext(score: tight, length: length)
+                                    && (shared == 0 || SharedFloor.pack(score: tight, length: length) >= shared)
                             }
-                            if runsRefine, let setBounds {
+                            if enters && runsRefine, let setBounds {
                                 // What its exact sets' runs earn, before they
                                 // are scored.
                                 tight = extendedBounds?.runsTightened(tight, masks: textMasks, wordPairs: wordPairs,
                                                                       setBounds: setBounds, known: knownScores, id: textID)
                                     ?? tight
-                                if !top.admitsNext(score: tight, length: length) { continue }
-                                if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
+                                enters = top.admitsNext(score: tight, length: length)
+                                    && (shared == 0 || SharedFloor.pack(score: tight, length: length) >= shared)
                             }
+                            // Kept for the chain's next keys, which then read
+                            // these sets' bounds instead of the masks.
+                            if let knownScores, let setBounds {
+                                extendedBounds?.recordLooseBounds(setBounds, known: knownScores, id: textID)
+                            }
+                            if !enters { continue }
                             extendedBound = tight
                         }
                         if known == nil && extendedBound == nil {

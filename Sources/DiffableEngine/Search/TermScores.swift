@@ -13,8 +13,11 @@ import Synchronization
 ///
 /// One table per term (its type, case, compared bytes, scheme and
 /// direction), indexed by the text's index in the `SearchIndex`, holding
-/// the score, a bound of it (`boundFlag`), or `unknown`; an entry is made
-/// only for a text the term matches. It is shared by the match sets of one chain
+/// the score, a bound of it (`boundFlag`: the run bound, read where the
+/// term's chars stand), a looser bound from the masks and word pairs alone
+/// (`boundFlag | looseFlag`, so that a text the masks reject is not bounded
+/// again at every key, yet is still run-bounded before it is scored), or
+/// `unknown`; an entry is made only for a text the term matches. It is shared by the match sets of one chain
 /// (like `ProbeTexts`) and valid for the index they were made from: a
 /// spliced match set starts a new one. At most `maximumTerms` tables are
 /// kept (the least recently used goes).
@@ -27,6 +30,15 @@ final class TermScores: @unchecked Sendable {
     static let unknown: Int16 = -1
     /// Marks an entry that holds a bound of the score, not the score.
     static let boundFlag: Int16 = 0x4000
+    /// With `boundFlag`: the bound is the masks' and word pairs' (looser
+    /// than the run bound).
+    static let looseFlag: Int16 = 0x2000
+
+    /// Whether an entry holds a loose bound.
+    @inline(__always)
+    static func isLoose(_ value: Int16) -> Bool {
+        value & (boundFlag | looseFlag) == boundFlag | looseFlag
+    }
     /// Tables kept at most.
     static let maximumTerms = 4
 
@@ -121,7 +133,18 @@ struct SetScoreTables: @unchecked Sendable {
     func bound(set s: Int, id: Int) -> Int? {
         guard let table = tables[s] else { return nil }
         let value = table[id]
-        return value < 0 ? nil : Int(value & ~TermScores.boundFlag)
+        if value < 0 { return nil }
+        return Int(TermScores.isLoose(value) ? value & ~(TermScores.boundFlag | TermScores.looseFlag)
+                                             : value & ~TermScores.boundFlag)
+    }
+
+    /// Set `s`'s known score of text `id`, or else its run bound, or nil
+    /// (also when only a loose bound is known).
+    @inline(__always)
+    func runBound(set s: Int, id: Int) -> Int? {
+        guard let table = tables[s] else { return nil }
+        let value = table[id]
+        return value < 0 || TermScores.isLoose(value) ? nil : Int(value & ~TermScores.boundFlag)
     }
 
     /// Records set `s`'s score of text `id` (when the set has a table).
@@ -131,11 +154,20 @@ struct SetScoreTables: @unchecked Sendable {
         table[id] = Int16(score)
     }
 
-    /// Records a bound of set `s`'s score of text `id` when nothing is
-    /// known of it.
+    /// Records set `s`'s run bound of text `id` when nothing or only a
+    /// loose bound is known of it.
     @inline(__always)
     func record(set s: Int, id: Int, bound: Int) {
-        guard let table = tables[s], table[id] < 0, bound >= 0, bound < Int(TermScores.boundFlag) else { return }
+        guard let table = tables[s], table[id] < 0 || TermScores.isLoose(table[id]),
+              bound >= 0, bound < Int(TermScores.looseFlag) else { return }
         table[id] = Int16(bound) | TermScores.boundFlag
+    }
+
+    /// Records a loose bound (the masks' and word pairs') of set `s`'s
+    /// score of text `id` when nothing is known of it.
+    @inline(__always)
+    func record(set s: Int, id: Int, looseBound bound: Int) {
+        guard let table = tables[s], table[id] < 0, bound >= 0, bound < Int(TermScores.looseFlag) else { return }
+        table[id] = Int16(bound) | TermScores.boundFlag | TermScores.looseFlag
     }
 }

@@ -322,30 +322,34 @@ struct FzfQueryBounds: Sendable {
         for s in 0..<storage.runTerms.count {
             let k = storage.runTerms[s]
             guard k >= 0, known?.bound(set: s, id: id) == nil else { continue }
-            let term = storage.terms[k]
-            let chars = UnsafeBufferPointer(rebasing: storage.runChars[term.runs])
-            let runs: Int
-            if term.type == .exact {
-                // An exact term stands as one run.
-                runs = max(masks.oneRunBound(chars, wordPairs: wordPairs), 0)
-            } else {
-                // A fuzzy term: one run where none of its pairs is missing,
-                // or a gap.
-                var missing: UInt32 = 0
-                var pair: UInt32 = 1
-                for bit in storage.pairBits[term.pairs] {
-                    if masks.pairs & bit == 0 { missing |= 1 << pair }
-                    pair &+= 1
-                }
-                let run = missing == 0 ? masks.oneRunBound(chars, wordPairs: wordPairs) : 0
-                runs = max(run, masks.gappedBound(chars, wordPairs: wordPairs, missingPairs: missing), 0)
-            }
+            let runs = runsBound(storage.terms[k], masks: masks, wordPairs: wordPairs)
             if runs < setBounds[s] {
                 total &-= setBounds[s] &- runs
                 setBounds[s] = runs
             }
         }
         return total
+    }
+
+    /// What `term` (one with `runs`) earns in its runs in a text with these
+    /// `masks` and `wordPairs`.
+    /// - Complexity: O(term length)
+    @inline(__always)
+    func runsBound(_ term: Term, masks: BonusMasks, wordPairs: UInt64) -> Int {
+        let chars = UnsafeBufferPointer(rebasing: storage.runChars[term.runs])
+        if term.type == .exact {
+            // An exact term stands as one run.
+            return max(masks.oneRunBound(chars, wordPairs: wordPairs), 0)
+        }
+        // A fuzzy term: one run where none of its pairs is missing, or a gap.
+        var missing: UInt32 = 0
+        var pair: UInt32 = 1
+        for bit in storage.pairBits[term.pairs] {
+            if masks.pairs & bit == 0 { missing |= 1 << pair }
+            pair &+= 1
+        }
+        let run = missing == 0 ? masks.oneRunBound(chars, wordPairs: wordPairs) : 0
+        return max(run, masks.gappedBound(chars, wordPairs: wordPairs, missingPairs: missing), 0)
     }
 
     /// Records each set's bound in `setBounds` (after `tightened` and

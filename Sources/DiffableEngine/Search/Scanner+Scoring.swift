@@ -67,6 +67,29 @@ extension Scanner {
         return (s, offsets)
     }
 
+    /// The whole query's score of text `i`, scanned in the needle form
+    /// (`NeedleOffsets`), with `length` as its key; nil when it does not
+    /// match or, for an ASCII text, once its sets scored so far and the
+    /// others' bounds are not `admitted`. `setBounds` holds the other sets'
+    /// bounds (`knownSetsBound`); `needleRun` bounds the needle's set.
+    @inline(__always)
+    func needleScore(_ offsets: NeedleOffsets, _ i: Int, setBounds: UnsafeMutablePointer<Int>?, needleRun: Int,
+                     known: SetScoreTables?, id: Int, length: Int,
+                     admitted: (Int) -> Bool) -> (score: Int, key: Int)? {
+        guard table.isASCII(i), let setBounds else {
+            return extendedMatch(offsets.extended, i).map { ($0.0, length) }
+        }
+        setBounds[offsets.needleSet] = needleRun
+        // The scan's run bound of the needle, not taken again.
+        if needleRun < FuzzyMatcher.maxScore(queryLength: query.scalars.count) {
+            known?.record(set: offsets.needleSet, id: id, bound: needleRun)
+        }
+        var spans = FzfOffsets()
+        return offsets.bounds.asciiScore(table, i, scheme: query.scheme, forward: query.forward, workspace: workspace,
+                                         offsets: &spans, setBounds: setBounds, known: known, id: id,
+                                         admitted: admitted).map { ($0, length) }
+    }
+
     /// The score of text `i` (`known` when already computed) and its
     /// tie-break key, or nil when it does not match. Tie-breaks that read
     /// the matched spans score the text again when its spans are unknown.

@@ -74,6 +74,17 @@ struct Scanner {
         let stagedScoring = hasExtendedBounds && extended?.fielded == false && !query.needsOffsets && !query.exactStart
         let setBounds = stagedScoring ? workspace.setBounds(for: extended?.sets.count ?? 0) : nil
         let knownScores = stagedScoring ? self.knownScores : nil
+        // The needle form of an extended query (`NeedleOffsets`): every
+        // bound is raised by what its other sets may earn, and a text that
+        // may enter is scored as the whole query.
+        let needleOffsets = query.needleOffsets
+        let needleSet = needleOffsets?.needleSet ?? 0
+        let needleSetBounds = needleOffsets.map { workspace.setBounds(for: $0.extended.sets.count) }
+        let needleKnown = needleOffsets == nil ? nil : self.knownScores
+        // Along a chain (the needle resumes), the other sets' bounds are
+        // tightened and kept for every candidate, since the next keys read
+        // them; at its first key, only for the texts the needle admits.
+        let eagerBase = resume != nil || matched != nil
         // The bytes every match holds, checked here before the bounds are
         // called (most texts of a large scan lack one).
         let required = extendedBounds?.required ?? 0
@@ -116,6 +127,8 @@ struct Scanner {
                     // scored only if its bound may enter (`FzfQueryBounds`).
                     // Optional chaining reads the bounds in place; binding
                     // them here would copy (retain) their storage per text.
+                    // Where a term ended is not recorded (-1: unknown).
+                    end = -1
                     if hasExtendedBounds, table.isASCII(i) {
                         if checksPresence && presence[i] & required != required { continue }
                         if let anchors, !anchors.admits(table.foldedText(i)) { continue }
@@ -183,15 +196,31 @@ struct Scanner {
                     // Another thread already keeps k keys better than this
                     // text can score: skip it.
                     let shared = floor?.value ?? 0
+                    // What the other sets of the needle's query may earn
+                    // (a non-ASCII text is scored whatever its bounds).
+                    var base = 0
+                    var needleRun = bound
+                    // Some other set bounded by the masks alone: tightened
+                    // only once the needle's bounds admit the text.
+                    var looseBase = false
+                    if let needleOffsets, let needleSetBounds {
+                        base = table.isASCII(i)
+                            ? needleOffsets.bounds.knownSetsBound(masks: masks.count == table.count ? masks[i] : .unknown,
+                                                                  wordPairs: eagerBase ? table.wordPairsOf(i) : 0,
+                                                                  setBounds: needleSetBounds,
+                                                                  known: needleKnown, id: id(), skipping: needleSet,
+                                                                  tightening: eagerBase, unknown: &looseBase)
+                            : needleOffsets.bounds.maxScore
+                    }
                     let best = known ?? extendedBound ?? bound
-                    if shared != 0 && SharedFloor.pack(score: best, length: length) < shared { continue }
+                    if shared != 0 && SharedFloor.pack(score: best &+ base, length: length) < shared { continue }
                     // Skip the DP when even the best possible score cannot
                     // enter (indices ascend within a chunk, so a full tie
                     // never enters: no need to read the index).
                     // A floor (another thread's, or probed before the scan)
                     // lets the bounds reject before this heap is full.
                     if top.isFull || shared != 0 {
-                        if !top.admitsNext(score: best, length: length) { continue }
+                        if !top.admitsNext(score: best &+ base, length: length) { continue }
                         if refinesExtended || runsRefine, let loose = extendedBound {
                             let textMasks = masks.count == table.count ? masks[i] : .unknown
                             let wordPairs = table.wordPairsOf(i), textID = knownScores == nil ? 0 : id()
@@ -203,8 +232,8 @@ struct Scanner {
                                 tight = extendedBounds?.tightened(tight, masks: textMasks, wordPairs: wordPairs,
                                                                   setBounds: setBounds, known: knownScores, id: textID)
                                     ?? tight
-                                enters = top.admitsNext(score: tight, length: length)
-                                    && (shared == 0 || SharedFloor.pack(score: tight, length: length) >= shared)
+                                enters = top.admitsNext(score: tight &+ base, length: length)
+                                    && (shared == 0 || SharedFloor.pack(score: tight &+ base, length: length) >= shared)
                             }
                             if enters && runsRefine, let setBounds {
                                 // What its exact sets' runs earn, before they
@@ -212,8 +241,8 @@ struct Scanner {
                                 tight = extendedBounds?.runsTightened(tight, masks: textMasks, wordPairs: wordPairs,
                                                                       setBounds: setBounds, known: knownScores, id: textID)
                                     ?? tight
-                                enters = top.admitsNext(score: tight, length: length)
-                                    && (shared == 0 || SharedFloor.pack(score: tight, length: length) >= shared)
+                                enters = top.admitsNext(score: tight &+ base, length: length)
+                                    && (shared == 0 || SharedFloor.pack(score: tight &+ base, length: length) >= shared)
                             }
                             // Kept for the chain's next keys, which then read
                             // these sets' bounds instead of the masks.
@@ -231,8 +260,8 @@ struct Scanner {
                                                                 pairs: pairs, length: queryLength)
                                 // A gap the Bloom filter missed (it held the pair).
                                 if splitLast && masks[i].pairs & lastPairBit != 0 { quick &+= FuzzyScoring.gapStart }
-                                if !top.admitsNext(score: quick, length: length) { continue }
-                                if shared != 0 && SharedFloor.pack(score: quick, length: length) < shared { continue }
+                                if !top.admitsNext(score: quick &+ base, length: length) { continue }
+                                if shared != 0 && SharedFloor.pack(score: quick &+ base, length: length) < shared { continue }
                                 // Where the query's first pair stands: tighter, at a
                                 // few more instructions, on what passed.
                                 if query.firstPairKeys.classed,
@@ -243,8 +272,8 @@ struct Scanner {
                                                                       firstPair: query.firstPairKeys, wordPairs: wordPairs,
                                                                       pairs: pairs,
                                                                       length: queryLength, lastPairSplit: splitLast)
-                                    if !top.admitsNext(score: run, length: length) { continue }
-                                    if shared != 0 && SharedFloor.pack(score: run, length: length) < shared { continue }
+                                    if !top.admitsNext(score: run &+ base, length: length) { continue }
+                                    if shared != 0 && SharedFloor.pack(score: run &+ base, length: length) < shared { continue }
                                 }
                             }
                             if oneChar && table.isASCII(i) && !needsOffsets, let unit = oneCharUnit {
@@ -252,8 +281,8 @@ struct Scanner {
                                 // cost of a bound), so no bound and no DP.
                                 guard let s = FuzzyMatcher.oneCharScore(table, i, unit: unit, query: query)
                                 else { continue }
-                                if !top.admitsNext(score: s, length: length) { continue }
-                                if shared != 0 && SharedFloor.pack(score: s, length: length) < shared { continue }
+                                if !top.admitsNext(score: s &+ base, length: length) { continue }
+                                if shared != 0 && SharedFloor.pack(score: s &+ base, length: length) < shared { continue }
                                 known = s
                             } else if runBounded && table.isASCII(i) {
                                 // Whether the text holds the query as one run
@@ -267,8 +296,8 @@ struct Scanner {
                                     let gapped = masks[i].scoreBound(first: query.firstBucket, later: query.laterBuckets,
                                                                      pairs: noPairs, length: queryLength)
                                         &+ FuzzyScoring.gapStart
-                                    if !top.admitsNext(score: gapped, length: length)
-                                        || (shared != 0 && SharedFloor.pack(score: gapped, length: length) < shared) {
+                                    if !top.admitsNext(score: gapped &+ base, length: length)
+                                        || (shared != 0 && SharedFloor.pack(score: gapped &+ base, length: length) < shared) {
                                         let found = SubstringMatcher.firstOccurrence(
                                             of: units, in: query.caseSensitive ? table.original(i) : table.foldedText(i)) != nil
                                         if !found { continue }
@@ -289,15 +318,15 @@ struct Scanner {
                                     }
                                     let wordPairs = table.wordPairsOf(i)
                                     let run = missing == 0 ? textMasks.oneRunBound(runChars, wordPairs: wordPairs) : Int.min / 2
-                                    let runEnters = top.admitsNext(score: run, length: length)
-                                        && (shared == 0 || SharedFloor.pack(score: run, length: length) >= shared)
+                                    let runEnters = top.admitsNext(score: run &+ base, length: length)
+                                        && (shared == 0 || SharedFloor.pack(score: run &+ base, length: length) >= shared)
                                     // A text known to hold the run, whose run may
                                     // enter, goes on as it is.
                                     if !(runEnters && holdsRun == true) {
                                         let gapped = textMasks.gappedBound(runChars, wordPairs: wordPairs,
                                                                            missingPairs: missing)
-                                        let gappedEnters = top.admitsNext(score: gapped, length: length)
-                                            && (shared == 0 || SharedFloor.pack(score: gapped, length: length) >= shared)
+                                        let gappedEnters = top.admitsNext(score: gapped &+ base, length: length)
+                                            && (shared == 0 || SharedFloor.pack(score: gapped &+ base, length: length) >= shared)
                                         if !gappedEnters {
                                             // Only a run can enter: the text must hold
                                             // one (a byte search).
@@ -312,23 +341,40 @@ struct Scanner {
                                 // One pass over the text, and tighter than
                                 // the two bounds below on most texts.
                                 let run = FuzzyMatcher.runBound(table, i, query: query, units: units)
-                                if !top.admitsNext(score: run, length: length) { continue }
-                                if shared != 0 && SharedFloor.pack(score: run, length: length) < shared { continue }
+                                if !top.admitsNext(score: run &+ base, length: length) { continue }
+                                if shared != 0 && SharedFloor.pack(score: run &+ base, length: length) < shared { continue }
+                                needleRun = run
                             } else {
                                 var tight = FuzzyMatcher.maxScore(table, i, query: query, needle: needle)
-                                if !top.admitsNext(score: tight, length: length) { continue }
-                                if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
+                                if !top.admitsNext(score: tight &+ base, length: length) { continue }
+                                if shared != 0 && SharedFloor.pack(score: tight &+ base, length: length) < shared { continue }
                                 // About to be scored: first the gaps it cannot avoid.
                                 if !oneChar {
                                     tight &+= FuzzyMatcher.splitPairGaps(table, i, query: query, needle: needle)
-                                    if !top.admitsNext(score: tight, length: length) { continue }
-                                    if shared != 0 && SharedFloor.pack(score: tight, length: length) < shared { continue }
+                                    if !top.admitsNext(score: tight &+ base, length: length) { continue }
+                                    if shared != 0 && SharedFloor.pack(score: tight &+ base, length: length) < shared { continue }
                                 }
                             }
                         }
                     }
+                    if looseBase && !eagerBase, let needleOffsets, let needleSetBounds, top.isFull || shared != 0 {
+                        // The other sets tightened, and kept for the next keys.
+                        base = needleOffsets.bounds.knownSetsBound(masks: masks[i], wordPairs: table.wordPairsOf(i),
+                                                                   setBounds: needleSetBounds, known: needleKnown,
+                                                                   id: id(), skipping: needleSet,
+                                                                   tightening: true, unknown: &looseBase)
+                        let needle = known ?? needleRun
+                        if !top.admitsNext(score: needle &+ base, length: length) { continue }
+                        if shared != 0 && SharedFloor.pack(score: needle &+ base, length: length) < shared { continue }
+                    }
                     let scored: (score: Int, key: Int)?
-                    if let setBounds, extendedBound != nil, top.isFull || shared != 0 {
+                    if let needleOffsets {
+                        scored = needleScore(needleOffsets, i, setBounds: needleSetBounds, needleRun: needleRun,
+                                             known: needleKnown, id: id(), length: length) { b in
+                            top.admitsNext(score: b, length: length)
+                                && (shared == 0 || SharedFloor.pack(score: b, length: length) >= shared)
+                        }
+                    } else if let setBounds, extendedBound != nil, top.isFull || shared != 0 {
                         // Set by set, stopped once it cannot enter (the key
                         // is `length`: no tie-break reads the spans here).
                         var offsets = FzfOffsets()

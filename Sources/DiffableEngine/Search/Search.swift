@@ -231,6 +231,15 @@ struct PreparedQuery: Sendable {
         }
     }
 
+    /// The extended query this needle stands for (`needleForm`), scanned
+    /// with its stop signal.
+    private(set) var needleOffsets: NeedleOffsets?
+
+    mutating func scanned(asPartOf whole: PreparedQuery, offsets: NeedleOffsets) {
+        stop = whole.stop
+        needleOffsets = offsets
+    }
+
     /// For a scan of `previous`'s matches only: the sets of `extended`
     /// they all satisfy are not placed again.
     mutating func knowSets(matchedBy previous: SearchQuery) {

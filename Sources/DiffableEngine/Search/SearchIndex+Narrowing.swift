@@ -228,12 +228,16 @@ extension SearchIndex {
     /// match set is scanned) ended: the number of needle bytes already
     /// matched. True when `previous` is empty, or both are fuzzy with the
     /// same case sensitivity and `previous`'s needle is a prefix of
-    /// `query`'s (greedy matching is incremental).
+    /// `query`'s (greedy matching is incremental); for extended queries,
+    /// when the last term resumes (`FzfQuery.lastTermResumes`).
     /// - Complexity: O(query length)
     static func resumeFrom(_ query: SearchQuery, after previous: SearchQuery) -> Int? {
         let old = PreparedQuery(previous)
         if old.isEmpty { return 0 }
         let new = PreparedQuery(query)
+        if old.mode == .fuzzy, new.mode == .fuzzy, let o = old.extended, let n = new.extended {
+            return n.lastTermResumes(after: o)
+        }
         guard old.mode == .fuzzy, new.mode == .fuzzy, old.extended == nil, new.extended == nil,
               old.caseSensitive == new.caseSensitive,
               new.bytes.starts(with: old.bytes) else { return nil }

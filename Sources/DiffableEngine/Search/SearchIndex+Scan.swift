@@ -56,7 +56,10 @@ extension SearchIndex {
              termScores: TermScores? = nil) -> (result: SearchResult, segments: [CompactSegment]) {
         var knowing = PreparedQuery(query)
         if let narrowedFrom { knowing.knowSets(matchedBy: narrowedFrom) }
-        let prepared = knowing
+        // The query as a whole: its floor is probed and its sets' scores
+        // kept for it. A narrowed query typed term after term is scanned as
+        // its last term (`needleForm`).
+        let whole = knowing
         let limit = query.limit.map { max($0, 0) } ?? rankOnly.map { max($0, 0) }
         let ranking: ScanRanking
         if !scoring {
@@ -68,6 +71,14 @@ extension SearchIndex {
         } else {
             ranking = .all
         }
+        // Only the best k are scored as the whole query in the needle form.
+        var needleRanks = false
+        switch ranking {
+        case .none, .best: needleRanks = true
+        case .all, .firstInSource: needleRanks = false
+        }
+        let prepared = narrowedFrom == nil || !needleRanks ? whole
+            : whole.needleForm(scheme: query.scheme, tiebreak: query.tiebreak) ?? whole
         let total: Int
         switch source {
         case .index(let list): total = list?.count ?? count
@@ -94,7 +105,7 @@ extension SearchIndex {
         let chunkBounds = bounds
         var sharedFloor: SharedFloor?
         if chunks > 1, case .best = ranking { sharedFloor = SharedFloor() }
-        if case .best(let k) = ranking, total >= Self.floorProbeMinimum, Self.floorProbeApplies(prepared) {
+        if case .best(let k) = ranking, total >= Self.floorProbeMinimum, Self.floorProbeApplies(whole) {
             var probed: Range<Int>?
             switch source {
             case .index(nil): probed = 0..<count
@@ -102,7 +113,7 @@ extension SearchIndex {
             case .range(let range): probed = range
             case .compact: probed = universe
             }
-            if let probed, let value = withTable({ probedFloor(prepared, best: k, universe: probed, probes: probes, table: $0,
+            if let probed, let value = withTable({ probedFloor(whole, best: k, universe: probed, probes: probes, table: $0,
                                                                        known: probeTexts) }) {
                 let seeded = sharedFloor ?? SharedFloor()
                 seeded.raise(to: value)
@@ -113,10 +124,10 @@ extension SearchIndex {
         // A ranked extended query reads and records its one-term sets'
         // scores in the chain's tables.
         var knownScores: SetScoreTables?
-        if case .best = ranking, let termScores, let extended = prepared.extended, !extended.fielded,
-           !prepared.needsOffsets, !prepared.exactStart, termScores.claim() {
+        if case .best = ranking, let termScores, let extended = whole.extended, !extended.fielded,
+           !whole.needsOffsets, !whole.exactStart, termScores.claim() {
             knownScores = SetScoreTables(termScores.tables(for: extended, scheme: query.scheme,
-                                                           forward: prepared.forward, count: count))
+                                                           forward: whole.forward, count: count))
         }
         defer {
             if let knownScores {

@@ -313,4 +313,43 @@ import DiffableTestSupport
             }
         }
     }
+
+    /// A query typed term after term resumes its last fuzzy term where the
+    /// previous key's ended (`FzfQuery.lastTermResumes`), and only then.
+    @Test func theLastTermResumesOnlyWhereItExtendsTheLastOne() {
+        func resumes(_ new: String, after old: String) -> Int? {
+            FzfQuery(new, fuzzy: true).lastTermResumes(after: FzfQuery(old, fuzzy: true))
+        }
+        #expect(resumes("src swift", after: "src swif") == 4)
+        #expect(resumes("src !test sw", after: "src !test s") == 1)
+        #expect(resumes("src swift$", after: "src swift") == nil)
+        #expect(resumes("src swift", after: "sr swif") == nil)
+        #expect(resumes("src sWift", after: "src sW") == nil)
+        #expect(resumes("src swift", after: "src wif") == nil)
+        #expect(resumes("src swift", after: "src") == nil)
+    }
+
+    /// A match set scanned term by term (not narrowed: the needle form does
+    /// not apply) records no end for its last term, so a key narrowing from
+    /// it matches that term from the start: every window and match count
+    /// equals a scan of every text.
+    @Test func aChainFromASetScannedTermByTermStaysExact() {
+        let texts = Self.texts(count: SearchIndex.floorProbeMinimum + 5_000, seed: 11, fielded: false)
+        let index = SearchIndex(texts: texts)
+        for (first, next) in [("src sw", "src swi"), ("core ma", "core mat"), ("app j", "app js")] {
+            let scratch = index.evaluate(SearchQuery(text: first, mode: .fuzzy, order: .score), narrowing: nil,
+                                         among: nil, rankOnly: 50)
+            let query = SearchQuery(text: next, mode: .fuzzy, order: .score)
+            let narrowed = index.evaluate(query, narrowing: scratch.matches, among: nil, rankOnly: 50)
+            let full = index.evaluate(query, among: nil)
+            #expect(narrowed.hits == Array(full.hits.prefix(50)), "\(next)")
+            #expect(narrowed.matches.count == full.matches.count, "\(next)")
+            // And the key after it, from the needle form's ends.
+            let last = SearchQuery(text: next + "x", mode: .fuzzy, order: .score)
+            let after = index.evaluate(last, narrowing: narrowed.matches, among: nil, rankOnly: 50)
+            let fullAfter = index.evaluate(last, among: nil)
+            #expect(after.hits == Array(fullAfter.hits.prefix(50)), "\(last.text)")
+            #expect(after.matches.count == fullAfter.matches.count, "\(last.text)")
+        }
+    }
 }

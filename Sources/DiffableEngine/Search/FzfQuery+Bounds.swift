@@ -297,15 +297,25 @@ struct FzfQueryBounds: Sendable {
             let k = storage.refinedTerms[s]
             guard k >= 0, known?.bound(set: s, id: id) == nil else { continue }
             let term = storage.terms[k]
-            guard masks.firstPairEarnsLess(term.firstPair, first: term.first, wordPairs: wordPairs) else { continue }
+            guard let tight = firstPairBound(term, masks: masks, wordPairs: wordPairs) else { continue }
             let pairs = UnsafeBufferPointer(rebasing: storage.pairBits[term.pairs])
             let loose = masks.scoreBound(first: term.first, later: term.later, pairs: pairs, length: term.length)
-            let tight = masks.firstPairBound(first: term.first, later: term.later, firstPair: term.firstPair,
-                                             wordPairs: wordPairs, pairs: pairs, length: term.length)
             total &-= loose &- tight
             setBounds?[s] = tight
         }
         return total
+    }
+
+    /// `term`'s bound where its first pair stands in a text with these
+    /// `masks` and `wordPairs` (`BonusMasks.firstPairBound`), or nil when
+    /// its first char earns no less there than its best.
+    /// - Complexity: O(term length)
+    @inline(__always)
+    func firstPairBound(_ term: Term, masks: BonusMasks, wordPairs: UInt64) -> Int? {
+        guard masks.firstPairEarnsLess(term.firstPair, first: term.first, wordPairs: wordPairs) else { return nil }
+        return masks.firstPairBound(first: term.first, later: term.later, firstPair: term.firstPair,
+                                    wordPairs: wordPairs, pairs: UnsafeBufferPointer(rebasing: storage.pairBits[term.pairs]),
+                                    length: term.length)
     }
 
     /// `total`, a text's bound after `tightened` (its index in the

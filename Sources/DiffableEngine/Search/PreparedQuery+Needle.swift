@@ -84,13 +84,11 @@ extension FzfQueryBounds {
                         var bound = masks.scoreBound(first: term.first, later: term.later, pairs: pairs,
                                                      length: term.length)
                         unknown = true
-                        if tightening, storage.refinedTerms[s] >= 0,
-                           masks.firstPairEarnsLess(term.firstPair, first: term.first, wordPairs: wordPairs) {
-                            bound = min(bound, masks.firstPairBound(first: term.first, later: term.later,
-                                                                    firstPair: term.firstPair, wordPairs: wordPairs,
-                                                                    pairs: pairs, length: term.length))
-                        }
                         if tightening {
+                            if storage.refinedTerms[s] >= 0,
+                               let tight = firstPairBound(term, masks: masks, wordPairs: wordPairs) {
+                                bound = min(bound, tight)
+                            }
                             if storage.runTerms[s] >= 0 {
                                 bound = min(bound, runsBound(term, masks: masks, wordPairs: wordPairs))
                             }

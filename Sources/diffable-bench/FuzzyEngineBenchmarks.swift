@@ -24,8 +24,14 @@ enum FuzzyEngineBenchmarks {
         var source = DataSource(name: "c")
         let items = lines.enumerated().map { Item(id: String($0.offset), text: $0.element) }
         source.prepareViewport(window)
-        let applyMs = try timeMilliseconds { _ = try source.apply(Snapshot(sections: [Section(id: "list", items: items)])) }
+        let snapshot = Snapshot(sections: [Section(id: "list", items: items)])
+        let applyMs = try timeMilliseconds { _ = try source.apply(snapshot) }
         r.row("fuzzy.\(label) apply", Sample([applyMs]))
+        // What the first key after `search ""` waits for when it comes
+        // before the background build is done: folding, byte sets, masks.
+        r.row("fuzzy.\(label) search index build (two threads)", Sample((0..<context.runs(full: 5, quick: 3)).map { _ in
+            timeMilliseconds { blackHole(SearchIndex(snapshot: snapshot)) }
+        }))
         func search(_ text: String) -> Double {
             BackgroundBuilds.holdStarts()
             source.prepareViewport(window)

@@ -73,6 +73,7 @@ enum FuzzyPickerBenchmarks {
             + (progressive ? #""progressive":true,"# : "") + #""query":"#
         var nextID = 100_000
         var exactTimes: [[Double]] = []
+        var slowestExact: [(key: String, round: Int, ms: Double)] = []
         var late = 0, partials = 0
         /// One key: the answer's time, and (progressive) the exact window's.
         func key(_ text: String, last: Bool) throws -> (answer: Double, exact: Double?) {
@@ -127,7 +128,10 @@ enum FuzzyPickerBenchmarks {
                     let (ms, exactMs) = try key(text, last: k == keys.count - 1)
                     answered = sent + UInt64(ms * 1e6)
                     times[k].append(ms)
-                    if let exactMs { exact[k].append(exactMs) }
+                    if let exactMs {
+                        exact[k].append(exactMs)
+                        slowestExact.append((text, round, exactMs))
+                    }
                 }
                 if round == 0 { checks.append((query, try windowTexts(daemon), try matchCount(daemon, search, query))) }
                 try declare()
@@ -140,6 +144,9 @@ enum FuzzyPickerBenchmarks {
             r.note("progressive: \(partials) partial answers; \(late) refinements not in before the next key (dropped by it)")
             r.keystroke("fuzzy.\(label)-1m progressive: the exact window, every key it came for", Sample(all),
                         median: 100, p90: 100, worst: 100)
+            let slowest = slowestExact.sorted { $0.ms > $1.ms }.prefix(5)
+                .map { "\"\($0.key)\" (round \($0.round + 1)) \(formatMilliseconds($0.ms)) ms" }
+            r.note("the exact window's slowest keys: " + slowest.joined(separator: ", "))
         }
         if let memory = daemon.memory() {
             r.value("fuzzy.\(label)-1m daemon VmRSS with the search index", memory.rss, unit: "MB",
@@ -150,10 +157,13 @@ enum FuzzyPickerBenchmarks {
 
         // fzf on the same lines: each key's query alone (a batch filter
         // reads the input again each time); its input reading measured
-        // apart with a query no line can match cheaply.
-        let ingest = Sample(try (0..<context.runs(full: 3, quick: 1)).map { _ in
-            try fzfMilliseconds(fzf, query: "^\u{7E}\u{7E}\u{7E}\u{7E}\u{7E}", corpus: corpusFile).ms
-        }).median
+        // apart with a query no line can match cheaply. Both are medians
+        // of three runs: one run's reading varies by more than a short
+        // query's matching time.
+        func fzfMedian(_ query: String) throws -> Double {
+            Sample(try (0..<3).map { _ in try fzfMilliseconds(fzf, query: query, corpus: corpusFile).ms }).median
+        }
+        let ingest = try fzfMedian("^\u{7E}\u{7E}\u{7E}\u{7E}\u{7E}")
         r.note("fzf columns: fzf --filter's matching time (its run minus its input reading, "
                + "\(formatMilliseconds(ingest)) ms); ours/fzf: our median over it")
         r.keystrokeHeader()
@@ -166,8 +176,7 @@ enum FuzzyPickerBenchmarks {
                 all += sample.values
                 var fzfMatching: Double?
                 if !context.quick || k == keys.count - 1 {
-                    let total = try fzfMilliseconds(fzf, query: key, corpus: corpusFile).ms
-                    fzfMatching = max(total - ingest, 1)
+                    fzfMatching = max(try fzfMedian(key) - ingest, 1)
                 }
                 r.keystroke("fuzzy.\(label)-1m \"\(key)\"", sample, median: 16, p90: 50, worst: 100, fzf: fzfMatching,
                             fzfRatio: 0.02)

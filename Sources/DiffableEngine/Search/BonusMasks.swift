@@ -58,68 +58,6 @@ struct BonusMasks: Sendable, Equatable {
         }
     }
 
-    /// Appends the masks of texts `texts` of `table` to `out` and their word
-    /// pairs to `wordPairsOut`, from the best position bonus any scheme
-    /// gives (`CharClass.boundBonus`; non-ASCII texts: `unknown`,
-    /// `unknownWordPairs`).
-    /// - Complexity: O(total length of the texts)
-    static func append(_ table: TextTable, _ texts: Range<Int>, to out: inout [BonusMasks],
-                       wordPairs wordPairsOut: inout [UInt64]) {
-        CharClass.ascii.withUnsafeBufferPointer { cls in
-            CharClass.bonus.withUnsafeBufferPointer { bonusTable in
-                CharClass.pathNonWordBonus.withUnsafeBufferPointer { pathNonWord in
-                bucket.withUnsafeBufferPointer { buckets in
-                    for i in texts {
-                        guard table.isASCII(i) else {
-                            out.append(.unknown)
-                            wordPairsOut.append(unknownWordPairs)
-                            continue
-                        }
-                        let units = table.foldedText(i)
-                        let classes = table.classBytes(i)
-                        let n = min(units.count, classes.count)
-                        var white: UInt32 = 0, boundary: UInt32 = 0, any: UInt32 = 0, pairs: UInt32 = 0
-                        var wordPairs: UInt64 = 0
-                        var prev = Int(CharClass.white)
-                        // `pairBit` of folded ASCII, which has no capitals to
-                        // lower: the previous unit's first product is kept,
-                        // and the salt of its bonus (0: no classed key).
-                        var previousKey: UInt64 = 0
-                        var previousSalt: UInt64 = 0
-                        // Without a branch on the bonus: word starts come
-                        // every few bytes, too irregularly to predict.
-                        for j in 0..<n {
-                            let unit = units[j]
-                            let byte = Int(classes[j])
-                            let cur = Int(cls[byte])
-                            let b = max(Int(bonusTable[prev &* 8 &+ cur]), Int(pathNonWord[byte]))
-                            prev = cur
-                            let bit = buckets[Int(unit)]
-                            any |= b > 0 ? bit : 0
-                            boundary |= b >= FuzzyScoring.boundary ? bit : 0
-                            white |= b >= FuzzyScoring.boundaryWhite ? bit : 0
-                            if j > 0 {
-                                let product = previousKey ^ (UInt64(unit) &* pairSecond)
-                                let pair: UInt32 = 1 << UInt32(truncatingIfNeeded: product >> 59)
-                                assert(pair == pairBit(units[j &- 1], unit), "folded ASCII has no capitals")
-                                pairs |= pair
-                                let classed: UInt64 = 1 << ((product ^ previousSalt) >> 58)
-                                wordPairs |= previousSalt != 0 ? classed : 0
-                            }
-                            previousKey = UInt64(unit) &* pairFirst
-                            assert(cur <= Int(CharClass.delimiter) || [0, 7, 8, 9, 10].contains(b),
-                                   "a letter or digit earns one of the bonuses PairKeys looks up")
-                            previousSalt = cur > Int(CharClass.delimiter) ? UInt64(b) &* PairKeys.salt : 0
-                        }
-                        out.append(BonusMasks(white: white, boundary: boundary, any: any, pairs: pairs))
-                        wordPairsOut.append(wordPairs)
-                    }
-                }
-                }
-            }
-        }
-    }
-
     /// The Bloom bit of byte `a` followed by byte `b` (ASCII letters in
     /// either case alike, as in the folded text).
     /// - Complexity: O(1)

@@ -197,6 +197,7 @@ final class PrefixStorage<Element: BitwiseCopyable>: @unchecked Sendable {
     init(capacity: Int) {
         self.capacity = capacity
         base = .allocate(capacity: Swift.max(capacity, 1))
+        LargeBuffers.preferHugePages(UnsafeMutableRawPointer(base), bytes: capacity &* MemoryLayout<Element>.stride)
     }
 
     deinit { base.deallocate() }

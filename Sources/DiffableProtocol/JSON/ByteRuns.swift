@@ -86,6 +86,15 @@ package enum ByteRuns {
         return memcmp(base + offset, literal.utf8Start, count) == 0
     }
 
+    /// Whether `bytes[offset ..< offset + other.count]` equals `other`.
+    /// - Complexity: O(other.count), one `memcmp`.
+    @inline(__always)
+    package static func hasBytes(_ other: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
+        guard offset >= 0, other.count <= bytes.count - offset else { return false }
+        guard let base = bytes.baseAddress, let source = other.baseAddress else { return other.isEmpty }
+        return memcmp(base + offset, source, other.count) == 0
+    }
+
     /// The first index in `from ..< end` of `target`, or nil: the C
     /// library's `memchr`, which reads a vector register per step rather
     /// than the eight bytes of the engine's `ByteScan.find` (the framer

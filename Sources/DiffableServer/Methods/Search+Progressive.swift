@@ -63,6 +63,8 @@ extension Server {
             if method == "search", object["id"] != nil, case .object(let params)? = object["params"],
                params["source"] == .string(pending.source) {
                 pending.stop.stop()
+                logger.log(.debug, "search \(pending.source) \"\(pending.request.settings.query.text)\": refinement dropped "
+                           + "by the next key, " + Self.milliseconds(since: pending.started) + " after its key")
                 refinement = nil
                 return
             }
@@ -81,6 +83,10 @@ extension Server {
         let patchBase = patchBase(current, patchUpdates)
         let update = current.adoptRefinement(exact)
         sources[current.name] = current
+        logger.log(.debug, "search \(current.name) \"\(pending.request.settings.query.text)\": refined, "
+                   + "\(current.searchMatchCount ?? 0) matches, the exact pass "
+                   + Self.milliseconds(since: 0, until: pending.passNanoseconds) + ", sent "
+                   + Self.milliseconds(since: pending.started) + " after its key")
         let params = searchResult(current, update, pending.request, patchBase: patchBase)
         notificationSink?(.object(JSONObject([
             ("jsonrpc", .string("2.0")), ("method", .string("searchRefined")), ("params", params),

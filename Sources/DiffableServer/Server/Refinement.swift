@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import DiffableEngine
 import DiffableProtocol
 
@@ -27,6 +28,10 @@ extension Server {
         /// Written once by the worker before `done` is signalled: the copy
         /// with the search set, and its update from the source as it was.
         private var result: (source: DataSource, update: DataSource.Update)?
+        /// When the pass started, and (written with `result`) how long it
+        /// ran: the debug log's figures.
+        let started = DispatchTime.now().uptimeNanoseconds
+        private(set) var passNanoseconds: UInt64 = 0
 
         init(source: String, request: SearchPlan, stop: SearchStop) {
             self.source = source
@@ -34,15 +39,25 @@ extension Server {
             self.stop = stop
         }
 
-        /// Runs `setSearch` on `copy` on a worker thread, then `then`.
+        /// Runs `setSearch` on `copy` on a thread of its own, then `then`.
+        ///
+        /// Not on a dispatch queue: a pass dropped by the next key may still
+        /// be waiting for the index being built in the background, and on
+        /// Linux the queues' few threads are then not replaced at once, so a
+        /// newer key's pass (and the build's own parallel half) would queue
+        /// behind the blocked ones.
         func start(_ copy: DataSource, settings: SearchSettings, then: (@Sendable () -> Void)?) {
-            DispatchQueue.global(qos: .userInitiated).async { [self] in
+            let thread = Thread { [self] in
                 var exact = copy
+                let begun = DispatchTime.now().uptimeNanoseconds
                 let update = exact.setSearch(settings)
+                passNanoseconds = DispatchTime.now().uptimeNanoseconds - begun
                 result = (exact, update)
                 done.signal()
                 then?()
             }
+            thread.stackSize = StdioSession.threadStackSize
+            thread.start()
         }
 
         /// The exact source, waiting up to `timeout` seconds (nil: as long as

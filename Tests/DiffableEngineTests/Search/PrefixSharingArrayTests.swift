@@ -63,6 +63,30 @@ import DiffableTestSupport
     /// holds writes after its end instead of copying the buffer; the held
     /// value keeps its elements. A second copy appending to the same prefix
     /// gets a buffer of its own.
+    /// A buffer large enough to be asked for huge pages (an index's texts)
+    /// holds what is written to it, at both ends and across the 2 MiB
+    /// boundaries the hint is aligned to, and a copy grown past it too.
+    @Test func aBufferAskedForHugePagesKeepsItsBytes() {
+        let size = LargeBuffers.hugePageMinimum + 3 * (1 << 20) + 17
+        var array = PrefixSharingArray<UInt8>()
+        array.reserveCapacity(size)
+        array.appendUninitialized(maximum: size) { room in
+            for k in room.indices { room[k] = UInt8(truncatingIfNeeded: k &* 31 &+ k >> 20) }
+            return size
+        }
+        var grown = array
+        grown.append(contentsOf: [1, 2, 3])
+        #expect(array.count == size)
+        #expect(grown.count == size + 3)
+        // Every 997th byte (a prime: it lands at every offset within the
+        // pages) and the last ones.
+        let probes = Array(stride(from: 0, to: size, by: 997)) + Array(size - 64..<size)
+        let wrong = probes.first { array[$0] != UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 20) }
+        #expect(wrong == nil)
+        #expect(Array(grown[size...]) == [1, 2, 3])
+        #expect(probes.allSatisfy { grown[$0] == array[$0] })
+    }
+
     @Test func appendingToAHeldArrayDoesNotCopyIt() {
         var array = PrefixSharingArray<UInt8>()
         array.reserveCapacity(1000)

@@ -56,9 +56,14 @@ extension Server {
                 done.signal()
                 then?()
             }
-            thread.stackSize = StdioSession.threadStackSize
+            thread.stackSize = Self.stackSize
             thread.start()
         }
+
+        /// The pass's call stack: it runs engine code only, which never
+        /// recurses on its input; fixed, so that a small `ulimit -s` does not
+        /// shrink it.
+        static let stackSize = 8 << 20
 
         /// The exact source, waiting up to `timeout` seconds (nil: as long as
         /// it takes); nil when not done by then.

@@ -7,8 +7,9 @@ import Testing
 /// every answer and notification in arrival order ends with exactly the
 /// window of a plain search.
 struct ProgressiveSearchTests {
-    /// 12,000 path-like items (more than the partial sample) in one section.
-    static func applyParams() -> String {
+    /// `count` path-like items (12,000: more than the partial sample) in
+    /// one section.
+    static func applyParams(count: Int = 12_000) -> String {
         let dirs = ["src", "lib", "share", "doc", "swift", "conf.d", "etc", "python3"]
         let files = ["README", "readme.md", "__init__.py", "main.swift", "config.json", "init.c"]
         var state: UInt64 = 42
@@ -16,7 +17,7 @@ struct ProgressiveSearchTests {
             state = state &* 6364136223846793005 &+ 1442695040888963407
             return Int((state >> 33) % UInt64(n))
         }
-        let items = (0..<12_000).map { i -> String in
+        let items = (0..<count).map { i -> String in
             var path = ""
             for _ in 0...next(5) { path += "/" + dirs[next(dirs.count)] }
             return #"{"id":"f\#(i)","content":"\#(path)/\#(files[next(files.count)])"}"#
@@ -104,5 +105,46 @@ struct ProgressiveSearchTests {
         #expect((last["search"] as? [String: Any])?["matches"] as? Int == exact["matches"] as? Int)
         #expect((last["search"] as? [String: Any])?["partial"] == nil)
         #expect(last["version"] as? Int == (progressive.answers[15]?["version"] as? Int).map { $0 + 1 })
+    }
+
+    /// Keys typed while the index of a large list is still being built in
+    /// the background: each key's exact pass waits for the index, and the
+    /// next key drops it. The dropped passes end once the index is there;
+    /// the daemon goes on answering (a pass's thread that ended after a
+    /// parallel scan once corrupted the heap, and the daemon aborted), and
+    /// the last key still ends exact.
+    @Test func keysTypedWhileTheIndexIsBuiltLeaveTheDaemonWhole() throws {
+        let queries = ["readme", "init.py", "conf.d/etc"]
+        var lines = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"initializationOptions":{"progressiveBudget":0,"supersedeSearches":false}}}"#,
+            // More items than `BackgroundBuilds.minimumItems`: the index is
+            // built in the background once the search field is declared.
+            ApplyTests.request(2, "apply", Self.applyParams(count: 60_000)),
+            #"{"jsonrpc":"2.0","id":3,"method":"search","params":{"source":"f","query":"","mode":"fuzzy","viewport":{"start":0,"count":20}}}"#,
+        ]
+        var id = 10
+        for query in queries {
+            for k in 1...query.count {
+                lines.append(Self.search(id, String(query.prefix(k)), progressive: true))
+                id += 1
+            }
+            // Waits for the last key's refinement.
+            lines.append(ApplyTests.request(id, "rows", #"{"source":"f","start":0,"count":20}"#))
+            id += 1
+        }
+        let output = try DaemonProcess.run(lines: lines, timeout: 300)
+        #expect(output.status == 0, "the daemon exits normally; stderr: \(output.stderr.suffix(600))")
+        let messages = try output.lines.map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        let answered = Set(messages.compactMap { $0["id"] as? Int })
+        #expect(answered.isSuperset(of: Set(10..<id)), "every request answered: missing \(Set(10..<id).subtracting(answered).sorted())")
+        let refined = messages.compactMap { message -> String? in
+            guard message["method"] as? String == "searchRefined" else { return nil }
+            return ((message["params"] as? [String: Any])?["search"] as? [String: Any])?["query"] as? String
+        }
+        // Each query's last key is refined (the `rows` after it waits for
+        // that); the keys before it may have been dropped.
+        for query in queries { #expect(refined.contains(query), "\(query) refined: \(refined)") }
     }
 }

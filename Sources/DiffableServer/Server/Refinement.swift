@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import DiffableEngine
 import DiffableProtocol
 
@@ -39,15 +38,9 @@ extension Server {
             self.stop = stop
         }
 
-        /// Runs `setSearch` on `copy` on a thread of its own, then `then`.
-        ///
-        /// Not on a dispatch queue: a pass dropped by the next key may still
-        /// be waiting for the index being built in the background, and on
-        /// Linux the queues' few threads are then not replaced at once, so a
-        /// newer key's pass (and the build's own parallel half) would queue
-        /// behind the blocked ones.
+        /// Runs `setSearch` on `copy` on one of `PassThreads`, then `then`.
         func start(_ copy: DataSource, settings: SearchSettings, then: (@Sendable () -> Void)?) {
-            let thread = Thread { [self] in
+            PassThreads.shared.run { [self] in
                 var exact = copy
                 let begun = DispatchTime.now().uptimeNanoseconds
                 let update = exact.setSearch(settings)
@@ -56,14 +49,7 @@ extension Server {
                 done.signal()
                 then?()
             }
-            thread.stackSize = Self.stackSize
-            thread.start()
         }
-
-        /// The pass's call stack: it runs engine code only, which never
-        /// recurses on its input; fixed, so that a small `ulimit -s` does not
-        /// shrink it.
-        static let stackSize = 8 << 20
 
         /// The exact source, waiting up to `timeout` seconds (nil: as long as
         /// it takes); nil when not done by then.

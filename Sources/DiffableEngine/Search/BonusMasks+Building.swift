@@ -1,4 +1,4 @@
-/// Computing a text's masks and word pairs: one pass over its bytes,
+/// Computing a text's masks and word pairs: two passes over its bytes,
 /// driven by tables so that a byte costs a few loads and `or`s.
 extension BonusMasks {
     /// Appends the masks of texts `texts` of `table` to `out` and their word

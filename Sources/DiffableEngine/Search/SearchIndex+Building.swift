@@ -62,30 +62,36 @@ extension SearchIndex {
     static let halvedBuildMinimum = 1 << 16
 
     /// Appends `texts` to an index; a long list into an empty index in two
-    /// halves folded, flagged and masked on two threads: the first one into
-    /// buffers with room for every text, the second into its own, then
-    /// copied after the first (bytes copied once, not folded again).
+    /// halves folded, flagged and masked on two threads, each writing its
+    /// half straight into the buffers' room (the second half's folded
+    /// bytes start where the first half's would end unfolded; when folding
+    /// shortened the first half, they are moved down to meet it).
     /// Building is the wait of the first keystroke after a list arrives.
-    /// - Complexity: O(total UTF-8 length), over two threads, plus a copy
-    ///   of the second half's buffers.
+    /// - Complexity: O(total UTF-8 length), over two threads.
     mutating func appendInHalves(_ texts: TextSource) {
         guard count == 0, texts.count >= Self.halvedBuildMinimum else {
             append(texts, 0..<texts.count, totalBytes: texts.byteCount(0..<texts.count))
             return
         }
-        let half = texts.count / 2, tracks = tracksBonusMasks
+        let half = texts.count / 2
         let parts = [0..<half, half..<texts.count]
         let sizes = Parallel.map(2, placeholder: 0) { part in texts.byteCount(parts[part]) }
-        var halves = Parallel.map(2, placeholder: SearchIndex()) { part in
-            var index = SearchIndex()
-            index.tracksBonusMasks = tracks
-            if part == 0 { index.reserveCapacity(texts: texts.count, bytes: sizes[0] + sizes[1]) }
-            index.append(texts, parts[part], totalBytes: sizes[part])
-            return index
+        reserveCapacity(texts: texts.count, bytes: sizes[0] + sizes[1])
+        fillRoom(texts: texts.count, bytes: sizes[0] + sizes[1]) { room, byteStart, foldedStart in
+            let written = Parallel.map(2, placeholder: 0) { part in
+                let from = part == 0 ? 0 : sizes[0]
+                return Self.fill(room.advanced(bytes: from, texts: parts[part].lowerBound), with: texts, parts[part],
+                                 totalBytes: sizes[part], byteStart: byteStart + from, foldedStart: foldedStart + from)
+            }
+            let gap = sizes[0] - written[0]
+            if gap > 0 {
+                // The two ranges overlap when the gap is short: a move, not a copy.
+                UnsafeMutableRawPointer(room.folded + written[0]).copyMemory(from: room.folded + sizes[0], byteCount: written[1])
+                for k in parts[1] { room.foldedEnds[k] -= gap }
+            }
+            return written[0] + written[1]
         }
-        let second = halves.removeLast()
-        self = halves.removeLast()
-        appendRun(of: second, 0..<second.count)
+        if tracksBonusMasks { appendMissingBonusMasks() }
     }
 
     /// Room for `texts` texts of `bytes` UTF-8 bytes in all (folding never

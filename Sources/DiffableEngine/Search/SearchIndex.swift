@@ -99,7 +99,7 @@ public struct SearchIndex: Sendable {
     /// on two threads for a long list (`halvedBuildMinimum`): the wait of
     /// the first fuzzy keystroke on an index built for substring queries.
     /// - Complexity: O(their UTF-8 length), over two threads.
-    private mutating func appendMissingBonusMasks() {
+    mutating func appendMissingBonusMasks() {
         let first = bonusMasks.count
         guard first < count else { return }
         let parts = count - first >= Self.halvedBuildMinimum
@@ -155,80 +155,8 @@ public struct SearchIndex: Sendable {
     /// Appends the texts `range` of `texts`, of `total` UTF-8 bytes.
     /// - Complexity: amortized O(total)
     mutating func append(_ texts: TextSource, _ range: Range<Int>, totalBytes total: Int) {
-        let start = bytes.count
-        let foldedStart = folded.count
-        Self.grow(&bytes, by: total)
-        Self.grow(&folded, by: total)
-        Self.grow(&offsets, by: range.count)
-        Self.grow(&foldedOffsets, by: range.count)
-        Self.grow(&flags, by: range.count)
-        Self.grow(&presence, by: range.count)
-
-        // Fill the UTF-8 and (for ASCII texts) the folded bytes directly,
-        // in the room after the last text (`raw[0]` is byte `start`).
-        var foldedEnd = foldedStart
-        var scratch: [UInt8] = []
-        bytes.appendUninitialized(maximum: total) { raw in
-            folded.appendUninitialized(maximum: total) { fold in
-                TextFolding.latin1Fold.withUnsafeBufferPointer { table in BytePresence.bits.withUnsafeBufferPointer { bits in
-                    var end = start
-                    for index in range { texts.withText(index) { source in
-                        guard let src = source else {
-                            flags.append(Flag.isNil)
-                            presence.append(0)
-                            offsets.append(end)
-                            foldedOffsets.append(foldedEnd)
-                            return
-                        }
-                        let n = src.count
-                        let foldedBefore = foldedEnd
-                        if n > 0, let from = src.baseAddress, let to = raw.baseAddress {
-                            (to + (end &- start)).update(from: from, count: n)
-                        }
-                        // Flags as bytes, not `Bool`s: no branch per byte.
-                        var humps: UInt8 = 0
-                        var any: UInt8 = 0
-                        var prevLower: UInt8 = 0
-                        for k in 0..<n {
-                            let b = src[k]
-                            fold[foldedEnd &- foldedStart &+ k] = table[Int(b)]
-                            any |= b
-                            humps |= prevLower & (b &- 0x41 < 26 ? 1 : 0)
-                            prevLower = b &- 0x61 < 26 ? 1 : 0
-                        }
-                        let hump = humps != 0
-                        var outer: UInt8 = 0
-                        if n > 0 {
-                            let head = raw[end &- start], tail = raw[end &- start &+ n &- 1]
-                            if head < 0x80 && tail < 0x80 {
-                                if CharClass.of(byte: head) == CharClass.white || CharClass.of(byte: tail) == CharClass.white {
-                                    outer = Flag.hasOuterSpace
-                                }
-                            } else if Self.hasOuterSpace(String(decoding: src, as: UTF8.self)) {
-                                outer = Flag.hasOuterSpace
-                            }
-                        }
-                        if any < 0x80 {
-                            flags.append((hump ? Flag.isASCII | Flag.hasHump : Flag.isASCII) | outer)
-                            foldedEnd += n
-                        } else {
-                            // Non-ASCII: fold scalar by scalar (never longer).
-                            flags.append(outer)
-                            scratch.removeAll(keepingCapacity: true)
-                            TextFolding.appendFolded(String(decoding: src, as: UTF8.self).unicodeScalars, to: &scratch)
-                            for (k, b) in scratch.enumerated() { fold[foldedEnd - foldedStart + k] = b }
-                            foldedEnd += scratch.count
-                        }
-                        presence.append(BytePresence.of(UnsafeBufferPointer(rebasing: fold[foldedBefore - foldedStart..<foldedEnd - foldedStart]),
-                                                        bits))
-                        end += n
-                        offsets.append(end)
-                        foldedOffsets.append(foldedEnd)
-                    } }
-                } }
-                return foldedEnd - foldedStart
-            }
-            return total
+        fillRoom(texts: range.count, bytes: total) { room, byteStart, foldedStart in
+            Self.fill(room, with: texts, range, totalBytes: total, byteStart: byteStart, foldedStart: foldedStart)
         }
         if tracksBonusMasks { appendMissingBonusMasks() }
     }

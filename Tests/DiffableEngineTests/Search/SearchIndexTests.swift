@@ -106,6 +106,40 @@ import DiffableTestSupport
         #expect(humps.map { $0 & SearchIndex.Flag.hasHump != 0 } == [true, false, false, false])
     }
 
+    /// Texts are folded eight bytes at a time: every byte below 0x80 in
+    /// every position of a word and of the tail, humps across words
+    /// included, folds and flags as the byte-by-byte rules say (ASCII
+    /// capitals lowered; a lowercase letter directly before a capital is a
+    /// hump; a byte of 0x80 or more makes the text non-ASCII).
+    @Test(arguments: 0..<8 as Range<UInt64>) func wordAtATimeFoldingFollowsTheByteRules(seed: UInt64) {
+        var rng = SplitMix64(seed: seed &+ 40)
+        let alphabet = Array("aZbYzA09_/.-@[`{ \t~".utf8) + [0x01, 0x7F, 0x41, 0x5A, 0x61, 0x7A, 0x40, 0x5B, 0x60, 0x7B]
+        var texts: [String?] = []
+        for _ in 0..<400 {
+            let n = Int.random(in: 0...40, using: &rng)
+            var bytes = (0..<n).map { _ in Bool.random(using: &rng) ? alphabet.randomElement(using: &rng) ?? 0x61
+                                                                     : UInt8.random(in: 1...0x7F, using: &rng) }
+            if n > 0 && Int.random(in: 0..<10, using: &rng) == 0 {
+                bytes[Int.random(in: 0..<n, using: &rng)] = 0xC3  // starts "é": the text is not ASCII
+                bytes.append(0xA9)
+            }
+            texts.append(String(decoding: bytes, as: UTF8.self))
+        }
+        let index = SearchIndex(texts: texts)
+        for (i, text) in texts.enumerated() {
+            let bytes = Array((text ?? "").utf8)
+            let ascii = bytes.allSatisfy { $0 < 0x80 }
+            let isUpper = { (b: UInt8) in b >= 0x41 && b <= 0x5A }, isLower = { (b: UInt8) in b >= 0x61 && b <= 0x7A }
+            let hump = zip(bytes, bytes.dropFirst()).contains { isLower($0) && isUpper($1) }
+            let flags = index.flags[i]
+            #expect((flags & SearchIndex.Flag.isASCII != 0) == ascii, "text \(i): \(bytes)")
+            guard ascii else { continue }
+            #expect((flags & SearchIndex.Flag.hasHump != 0) == hump, "text \(i): \(bytes)")
+            let folded = Array(index.folded[index.foldedOffsets[i]..<index.foldedOffsets[i + 1]])
+            #expect(folded == bytes.map { isUpper($0) ? $0 + 0x20 : $0 }, "text \(i): \(bytes)")
+        }
+    }
+
     @Test func snapshotInitFlattensSections() {
         let snapshot = Snapshot(sections: [
             Section(id: "s1", items: [Item(id: "a", text: "Ann"), Item(id: "b")]),

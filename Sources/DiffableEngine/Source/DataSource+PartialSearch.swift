@@ -154,6 +154,22 @@ extension DataSource {
         return sample
     }
 
+    /// The frontend asks for progressive answers before it has typed
+    /// anything (`search` with `progressive` and an empty query, declaring
+    /// its field): from now on the sample partial answers rank is prepared
+    /// in the background while nothing is typed
+    /// (`prebuildPartialSampleIfIdle`), as after a first partial answer, so
+    /// the first keystroke ranks it at once instead of making it while
+    /// the index is built on both cores.
+    /// - Complexity: O(1)
+    public mutating func expectProgressiveAnswers() {
+        answersProgressively = true
+    }
+
+    /// Whether this source's frontend asks for progressive answers (it sent
+    /// one, or `expectProgressiveAnswers`).
+    public var expectsProgressiveAnswers: Bool { answersProgressively }
+
     /// Prepares the sample partial answers rank in the background, when
     /// this source answers progressively, has a viewport and a search field
     /// with nothing typed in it over one section of 50,000 items or more,

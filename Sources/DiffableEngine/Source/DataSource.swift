@@ -35,9 +35,10 @@ public struct DataSource: Sendable {
     /// The frontend's viewport and the window rows it holds (nil: the
     /// frontend holds the whole visible list).
     public internal(set) var window: WindowState?
-    /// Whether a search was answered partially on this source: its
-    /// frontend asks for progressive answers, so the sample they rank is
-    /// prepared in the background while nothing is typed
+    /// Whether a search was answered partially on this source, or its
+    /// frontend declared its field for progressive answers
+    /// (`expectProgressiveAnswers`): the sample they rank is prepared in
+    /// the background while nothing is typed
     /// (`prebuildPartialSampleIfIdle`).
     var answersProgressively = false
 

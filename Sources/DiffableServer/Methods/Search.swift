@@ -20,6 +20,9 @@ extension Server {
         if request.progressive, source.partialSearchApplies(to: request.settings) {
             return try progressiveSearch(request, source, patchBase: patchBase)
         }
+        // A field declared for progressive keys: its sample is prepared
+        // while nothing is typed.
+        if request.progressive { source.expectProgressiveAnswers() }
         let started = DispatchTime.now().uptimeNanoseconds
         let update = source.setSearch(request.settings)
         logger.log(.debug, "search \(source.name) \"\(request.settings.query.text)\": \(source.searchMatchCount ?? 0) matches in "

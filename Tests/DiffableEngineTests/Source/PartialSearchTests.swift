@@ -166,6 +166,44 @@ import DiffableTestSupport
         #expect(memo.sample(section: 0)?.base == prepared.base, "the prepared sample was ranked, not made again")
     }
 
+    /// A frontend that declares its field for progressive answers
+    /// (`expectProgressiveAnswers`: the daemon's `search ""` with
+    /// `progressive`) has its sample prepared before its first keystroke,
+    /// which ranks that sample; a source not asked for them prepares none.
+    @Test func aFieldDeclaredForProgressiveAnswersHasItsSampleBeforeTheFirstKey() throws {
+        var rng = SplitMix64(seed: 9)
+        let snapshot = Self.snapshot(count: BackgroundBuilds.minimumItems + 5_000, sections: 1, rng: &rng)
+        let empty = SearchSettings(query: SearchQuery(text: "", mode: .fuzzy, order: .score))
+        var plain = DataSource(name: "p"), declared = DataSource(name: "d")
+        _ = try plain.apply(snapshot)
+        _ = try declared.apply(snapshot)
+        _ = plain.setViewport(Viewport(start: 0, count: 20))
+        _ = declared.setViewport(Viewport(start: 0, count: 20))
+        _ = plain.setSearch(empty)
+        #expect(!plain.expectsProgressiveAnswers)
+        #expect(plain.searchCache.partialSample.sample(section: 0) == nil, "nothing asked for a sample")
+        declared.expectProgressiveAnswers()
+        _ = declared.setSearch(empty)
+        #expect(declared.expectsProgressiveAnswers)
+        let memo = declared.searchCache.partialSample
+        var waited = 0
+        while memo.sample(section: 0) == nil && waited < 60_000 {
+            usleep(1_000)
+            waited += 1
+        }
+        let prepared = try #require(memo.sample(section: 0), "no sample prepared within a minute")
+        let settings = SearchSettings(query: SearchQuery(text: "rdm", mode: .fuzzy, order: .score))
+        var next = declared
+        let answered = next.setSearchPartially(settings)
+        #expect(answered != nil)
+        #expect(memo.sample(section: 0)?.base == prepared.base, "the prepared sample was ranked, not made again")
+        var exact = declared
+        _ = exact.setSearch(settings)
+        let rank = Dictionary(uniqueKeysWithValues: Self.ids(exact, section: 0).enumerated().map { ($1, $0) })
+        let places = Self.ids(next, section: 0).compactMap { rank[$0] }
+        #expect(!places.isEmpty && places.count == Self.ids(next, section: 0).count && places == places.sorted())
+    }
+
     /// A partial answer never shows the placeholder, and the refinement
     /// shows it when nothing matches; an outline, an unranked order or no
     /// viewport answer exactly.

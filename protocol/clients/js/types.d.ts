@@ -167,7 +167,7 @@ export interface SearchParams {
   baseVersion?: number;
   viewport?: ViewportInput;
   workDoneToken?: string | number;
-  /** true: a search that would take longer than the frame budget (initialize progressiveBudget, 8 ms by default) answers from a sample (`search.partial: true`), then the exact window follows as a `searchRefined` notification (search.md, Progressive answers); only a non-empty query in score order on a flat source with a viewport is answered so. Default false */
+  /** true: a search that would take longer than the frame budget (initialize progressiveBudget, 8 ms by default) answers from a sample (`search.partial: true`), then the exact window follows as a `searchRefined` notification (search.md, Progressive answers); only a non-empty query in score order on a flat source with a viewport is answered so; with an empty query it declares the field for progressive keys (the sample is prepared while nothing is typed). Default false */
   progressive?: boolean;
 }
 

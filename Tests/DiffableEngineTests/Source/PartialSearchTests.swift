@@ -33,6 +33,17 @@ import DiffableTestSupport
     }
 
     /// The ids of the visible items of section `s`, in order.
+    /// The sample `memo` gets in the background for section 0, waited for
+    /// up to a minute (a hang detector, not a timing).
+    static func preparedSample(_ memo: PartialSampleMemo) throws -> PartialSampleMemo.Sample {
+        var waited = 0
+        while memo.sample(section: 0) == nil && waited < 60_000 {
+            usleep(1_000)
+            waited += 1
+        }
+        return try #require(memo.sample(section: 0), "no sample prepared within a minute")
+    }
+
     static func ids(_ source: DataSource, section s: Int) -> [String] {
         source.visible.sections[s].items.map(\.id)
     }
@@ -147,12 +158,7 @@ import DiffableTestSupport
         _ = try source.apply(Self.snapshot(count: count, sections: 1, rng: &rng))
         _ = source.setSearch(SearchSettings(query: SearchQuery(text: "", mode: .fuzzy, order: .score)))
         let memo = source.searchCache.partialSample
-        var waited = 0
-        while memo.sample(section: 0) == nil && waited < 60_000 {
-            usleep(1_000)
-            waited += 1
-        }
-        let prepared = try #require(memo.sample(section: 0), "no sample prepared within a minute")
+        let prepared = try Self.preparedSample(memo)
         // The base: shortest texts and evenly spaced rows, some of them both.
         #expect(prepared.rows.count <= DataSource.partialSampleTexts - DataSource.partialPreviousRows)
         #expect(prepared.rows.count > DataSource.partialShortestTexts)
@@ -186,12 +192,7 @@ import DiffableTestSupport
         _ = declared.setSearch(empty)
         #expect(declared.expectsProgressiveAnswers)
         let memo = declared.searchCache.partialSample
-        var waited = 0
-        while memo.sample(section: 0) == nil && waited < 60_000 {
-            usleep(1_000)
-            waited += 1
-        }
-        let prepared = try #require(memo.sample(section: 0), "no sample prepared within a minute")
+        let prepared = try Self.preparedSample(memo)
         let settings = SearchSettings(query: SearchQuery(text: "rdm", mode: .fuzzy, order: .score))
         var next = declared
         let answered = next.setSearchPartially(settings)

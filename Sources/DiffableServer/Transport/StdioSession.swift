@@ -63,6 +63,17 @@ public final class StdioSession: @unchecked Sendable {
     /// daemon was started with; untouched stack pages cost no memory.
     static let threadStackSize = 64 << 20
 
+    /// Keeps the calling thread from ending: the process ends from the main
+    /// thread once `run` returns. The handler thread runs parallel scans and
+    /// decodes (`DispatchQueue.concurrentPerform`), and a thread that did
+    /// so and then ends has libdispatch free its per-thread cache in a way
+    /// that can corrupt the heap (see `PassThreads`); racing the process's
+    /// exit, that would turn a clean `exit` into an abort.
+    static func parkForever() -> Never {
+        let never = DispatchSemaphore(value: 0)
+        while true { never.wait() }
+    }
+
     /// Serves until `exit` or end of input; returns the process exit code.
     public func run() -> Int32 {
         final class ExitCode: @unchecked Sendable {
@@ -75,6 +86,7 @@ public final class StdioSession: @unchecked Sendable {
         let handler = Thread { [self] in
             code.value = serve()
             done.signal()
+            Self.parkForever()
         }
         handler.stackSize = Self.threadStackSize
         handler.start()
@@ -84,7 +96,10 @@ public final class StdioSession: @unchecked Sendable {
 
     private func serve() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        let reader = Thread { [self] in readLoop() }
+        let reader = Thread { [self] in
+            readLoop()
+            Self.parkForever()
+        }
         reader.stackSize = Self.threadStackSize
         reader.start()
         reaper.start()

@@ -226,8 +226,10 @@ struct PreparedQuery: Sendable {
             self.init(mode: .fuzzy, typed: single.typed, extended: nil, scheme: query.scheme, tiebreak: query.tiebreak)
         } else {
             parsed.fielded = query.fielded
+            // A query with no term left matches every text, which fzf
+            // leaves in input order whatever the tie-breaks.
             self.init(mode: query.mode, typed: [], extended: parsed.isEmpty ? nil : parsed, scheme: query.scheme,
-                      tiebreak: query.tiebreak)
+                      tiebreak: parsed.isEmpty ? [] : query.tiebreak)
         }
     }
 

@@ -159,6 +159,55 @@ import DiffableTestSupport
         }
     }
 
+    /// A query its operators leave without a term (`'`, `^`, `!`, spaces:
+    /// a picker's first key of an extended query) matches every line, and
+    /// fzf leaves them in input order, whatever the tie-breaks. Next to
+    /// them, queries that keep a term (`$`, `^a`; a `|` with no term before
+    /// it is a term of its own).
+    @Test(arguments: [(SearchMode.fuzzy, [String]()), (.exact, ["--exact"]), (.fuzzy, ["--tiebreak=length,end"])])
+    func queriesWithNoTermLeftKeepTheInputOrder(_ mode: SearchMode, _ arguments: [String]) throws {
+        try #require(FzfRunner.isInstalled, "fzf is not installed at \(FzfRunner.path)")
+        let lines = FzfCorpus.make(count: 400, seed: 39)
+        let file = try CorpusFile(lines)
+        let index = SearchIndex(texts: lines)
+        let tiebreak: [SearchTiebreak]? = arguments.contains("--tiebreak=length,end") ? [.length, .end] : nil
+        var inputOrder = 0
+        for query in ["", "'", "^", "!", " ", "  ", "' ^", "!^", "!'", "^$", "|", "' | ^", "!$", "$", "^a", "'a"] {
+            let expected = try FzfRunner.filter(query, file: file, arguments: arguments)
+            if expected == lines { inputOrder += 1 }
+            let actual = engineLines(index, lines, query, mode: mode, tiebreak: tiebreak)
+            let same = actual == expected
+            #expect(same, "query \(query.debugDescription): \(Self.firstDifference(actual, expected))")
+            // The best 50 (a viewport's rows), narrowed from the key before.
+            var previous: SearchMatchSet?
+            var prefix = ""
+            for c in query {
+                prefix.append(c)
+                let result = index.evaluate(SearchQuery(text: prefix, mode: mode, order: .score, limit: 50,
+                                                        tiebreak: tiebreak),
+                                            narrowing: previous, among: nil)
+                previous = result.matches
+                let top = result.hits.map { lines[$0.index] }
+                let best = Array(try FzfRunner.filter(prefix, file: file, arguments: arguments).prefix(50))
+                let sameBest = top == best
+                #expect(sameBest, """
+                    query \(prefix.debugDescription) typed after \(String(prefix.dropLast()).debugDescription): \
+                    \(Self.firstDifference(top, best))
+                    """)
+            }
+        }
+        // Most of these queries keep no term: the case is compared.
+        #expect(inputOrder >= 10)
+    }
+
+    /// Where two rankings first differ, for a failure's message.
+    static func firstDifference(_ actual: [String], _ expected: [String]) -> String {
+        let at = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(actual.count, expected.count)
+        return "engine \(actual.count) lines, fzf \(expected.count); first difference at \(at): engine "
+            + "\(at < actual.count ? actual[at].debugDescription : "-"), fzf \(at < expected.count ? expected[at].debugDescription : "-")"
+    }
+
     /// The normalization table equals what the installed fzf does: for each
     /// ASCII letter, the scalars U+00C0…U+FF61 a case-sensitive query of
     /// that letter matches.

@@ -11,9 +11,13 @@ import DiffableTestSupport
         #expect(index.matchingIndices(q, among: nil) == [0, 1, 2, 3])
         #expect(index.search(q, among: nil) == [0, 1, 2, 3].map { SearchHit(index: $0, score: 0) })
         #expect(index.search(q, among: [3, 1]).map(\.index) == [1, 3])
-        // Score order: all 0, so shorter text (nil = 0) then lower index.
+        // Score order: all 0. A fuzzy query with no term keeps the input
+        // order, as fzf; a substring one ties on the shorter text (nil = 0)
+        // then the lower index.
         var byScore = q
         byScore.order = .score
+        #expect(index.search(byScore, among: nil).map(\.index) == [0, 1, 2, 3])
+        byScore.mode = .substring
         #expect(index.search(byScore, among: nil).map(\.index) == [1, 2, 0, 3])
         #expect(index.search(SearchQuery(text: "a"), among: nil).map(\.index) == [2])
     }
@@ -42,10 +46,13 @@ import DiffableTestSupport
             #expect(all == index.search(q, among: nil))
             let matches = index.matchingIndices(q, among: nil)
             #expect(all.map(\.index).sorted() == matches)
-            // Fuzzy ties on fzf's length: without surrounding whitespace.
+            // Fuzzy ties on fzf's length: without surrounding whitespace;
+            // none for a query with no term left, which fzf leaves in
+            // input order.
             let length = { (i: Int) -> Int in
                 let scalars = Array(texts[i]?.unicodeScalars ?? "".unicodeScalars)
                 guard mode == .fuzzy else { return scalars.count }
+                if q.matchesEverything { return 0 }
                 let inner = scalars.drop { FzfText.isSpace($0.value) }.reversed().drop { FzfText.isSpace($0.value) }
                 return inner.count
             }

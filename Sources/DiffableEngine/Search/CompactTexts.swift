@@ -27,6 +27,20 @@ struct RawBuffer<T: BitwiseCopyable> {
         count &+= n
     }
 
+    /// Appends the integers of `range`, ascending.
+    /// - Complexity: O(range.count)
+    mutating func append(consecutive range: Range<Int>) where T == Int {
+        let n = range.count
+        guard n > 0 else { return }
+        if count &+ n > capacity { grow(to: count + n) }
+        var value = range.lowerBound
+        for k in 0..<n {
+            base[count &+ k] = value
+            value &+= 1
+        }
+        count &+= n
+    }
+
     /// Appends `n` copies of `value`.
     /// - Complexity: O(n)
     mutating func append(repeating value: T, count n: Int) {
@@ -241,6 +255,15 @@ struct SegmentBuilder {
     /// - Complexity: O(positions.count)
     mutating func select(contentsOf positions: UnsafeBufferPointer<Int>, resume: Int32) {
         storage.ids.append(positions)
+        storage.resume.append(repeating: resume, count: positions.count)
+    }
+
+    /// Selects the consecutive texts `positions` of the scanned table
+    /// (ascending, after those already selected), all with resume position
+    /// `resume`.
+    /// - Complexity: O(positions.count)
+    mutating func select(range positions: Range<Int>, resume: Int32) {
+        storage.ids.append(consecutive: positions)
         storage.resume.append(repeating: resume, count: positions.count)
     }
 

@@ -175,6 +175,8 @@ extension SearchIndex {
                     if case .range(let range) = source { texts = range.lowerBound + lo ..< range.lowerBound + hi }
                     if let listed {
                         listed.withUnsafeBufferPointer { scanner.scan($0[lo..<hi], ids: nil, floor: floor, into: &state) }
+                    } else if scanner.takesEveryText {
+                        scanner.takeEvery(texts, into: &state)
                     } else if let first = scanner.query.bytes.first,
                               BytePresence.isExact(first), table.presence.count == table.count {
                         // A one-byte substring query kept unranked (a picker's

@@ -86,7 +86,10 @@ struct FzfQuery: Sendable, Equatable {
         while scalars.last == space && !(scalars.count >= 2 && scalars[scalars.count - 2] == backslash) {
             scalars.removeLast()
         }
-        // Tokens: split on runs of spaces, `\ ` kept as a literal space.
+        // Tokens: split on runs of spaces, `\ ` kept as a literal space. A
+        // tab is a space inside its token: fzf marks an escaped space with a
+        // tab while it splits, then turns every tab of a token into a space.
+        let tab: Unicode.Scalar = "\t"
         var tokens: [[UInt32]] = [[]]
         var k = 0
         while k < scalars.count {
@@ -101,7 +104,7 @@ struct FzfQuery: Sendable, Equatable {
                 k += 1
                 continue
             }
-            tokens[tokens.count - 1].append(s.value)
+            tokens[tokens.count - 1].append(s == tab ? space.value : s.value)
             k += 1
         }
         var sets: [[FzfTerm]] = []

@@ -200,6 +200,38 @@ import DiffableTestSupport
         #expect(inputOrder >= 10)
     }
 
+    /// A tab in a query is a space inside its term, as fzf reads it (it
+    /// marks `\ ` with a tab while it splits the query): `a\tb` is the one
+    /// term `a b`, not a tab to find; typed key by key too.
+    @Test(arguments: [(SearchMode.fuzzy, [String]()), (.exact, ["--exact"])])
+    func tabsInAQueryAreSpacesInATerm(_ mode: SearchMode, _ arguments: [String]) throws {
+        try #require(FzfRunner.isInstalled, "fzf is not installed at \(FzfRunner.path)")
+        let lines = FzfCorpus.make(count: 600, seed: 41) + ["a\tb", "docs\tapp", "docs app", "\tlead", " lead"]
+        let file = try CorpusFile(lines)
+        let index = SearchIndex(texts: lines)
+        var matched = 0
+        for query in ["\t", "a\tb", "s\ta", "'s\ta", "^docs\ta", "p\t$", "!\t", "\tlead", "'\t", "docs\t| ^x", "\t\t", "a\\\tb"] {
+            let expected = try FzfRunner.filter(query, file: file, arguments: arguments)
+            if !expected.isEmpty && expected.count < lines.count { matched += 1 }
+            let actual = engineLines(index, lines, query, mode: mode)
+            let same = actual == expected
+            #expect(same, "query \(query.debugDescription): \(Self.firstDifference(actual, expected))")
+            var previous: SearchMatchSet?
+            var prefix = ""
+            for c in query {
+                prefix.append(c)
+                let result = index.evaluate(SearchQuery(text: prefix, mode: mode, order: .score, limit: 50),
+                                            narrowing: previous, among: nil)
+                previous = result.matches
+                let top = result.hits.map { lines[$0.index] }
+                let best = Array(try FzfRunner.filter(prefix, file: file, arguments: arguments).prefix(50))
+                let sameBest = top == best
+                #expect(sameBest, "query \(prefix.debugDescription): \(Self.firstDifference(top, best))")
+            }
+        }
+        #expect(matched >= 6, "only \(matched) queries matched some lines")
+    }
+
     /// Where two rankings first differ, for a failure's message.
     static func firstDifference(_ actual: [String], _ expected: [String]) -> String {
         let at = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset

@@ -175,26 +175,7 @@ import DiffableTestSupport
         for query in ["", "'", "^", "!", " ", "  ", "' ^", "!^", "!'", "^$", "|", "' | ^", "!$", "$", "^a", "'a"] {
             let expected = try FzfRunner.filter(query, file: file, arguments: arguments)
             if expected == lines { inputOrder += 1 }
-            let actual = engineLines(index, lines, query, mode: mode, tiebreak: tiebreak)
-            let same = actual == expected
-            #expect(same, "query \(query.debugDescription): \(Self.firstDifference(actual, expected))")
-            // The best 50 (a viewport's rows), narrowed from the key before.
-            var previous: SearchMatchSet?
-            var prefix = ""
-            for c in query {
-                prefix.append(c)
-                let result = index.evaluate(SearchQuery(text: prefix, mode: mode, order: .score, limit: 50,
-                                                        tiebreak: tiebreak),
-                                            narrowing: previous, among: nil)
-                previous = result.matches
-                let top = result.hits.map { lines[$0.index] }
-                let best = Array(try FzfRunner.filter(prefix, file: file, arguments: arguments).prefix(50))
-                let sameBest = top == best
-                #expect(sameBest, """
-                    query \(prefix.debugDescription) typed after \(String(prefix.dropLast()).debugDescription): \
-                    \(Self.firstDifference(top, best))
-                    """)
-            }
+            try expectSameAsFzf(query, expected, index, lines, file, mode: mode, arguments: arguments, tiebreak: tiebreak)
         }
         // Most of these queries keep no term: the case is compared.
         #expect(inputOrder >= 10)
@@ -213,23 +194,35 @@ import DiffableTestSupport
         for query in ["\t", "a\tb", "s\ta", "'s\ta", "^docs\ta", "p\t$", "!\t", "\tlead", "'\t", "docs\t| ^x", "\t\t", "a\\\tb"] {
             let expected = try FzfRunner.filter(query, file: file, arguments: arguments)
             if !expected.isEmpty && expected.count < lines.count { matched += 1 }
-            let actual = engineLines(index, lines, query, mode: mode)
-            let same = actual == expected
-            #expect(same, "query \(query.debugDescription): \(Self.firstDifference(actual, expected))")
-            var previous: SearchMatchSet?
-            var prefix = ""
-            for c in query {
-                prefix.append(c)
-                let result = index.evaluate(SearchQuery(text: prefix, mode: mode, order: .score, limit: 50),
-                                            narrowing: previous, among: nil)
-                previous = result.matches
-                let top = result.hits.map { lines[$0.index] }
-                let best = Array(try FzfRunner.filter(prefix, file: file, arguments: arguments).prefix(50))
-                let sameBest = top == best
-                #expect(sameBest, "query \(prefix.debugDescription): \(Self.firstDifference(top, best))")
-            }
+            try expectSameAsFzf(query, expected, index, lines, file, mode: mode, arguments: arguments)
         }
         #expect(matched >= 6, "only \(matched) queries matched some lines")
+    }
+
+    /// The engine's ranking of `query` is fzf's (`expected`), and so is the
+    /// best 50 (a viewport's rows) of each of its prefixes typed key by
+    /// key, each narrowed from the key before.
+    func expectSameAsFzf(_ query: String, _ expected: [String], _ index: SearchIndex, _ lines: [String],
+                         _ file: CorpusFile, mode: SearchMode, arguments: [String],
+                         tiebreak: [SearchTiebreak]? = nil) throws {
+        let actual = engineLines(index, lines, query, mode: mode, tiebreak: tiebreak)
+        let same = actual == expected
+        #expect(same, "query \(query.debugDescription): \(Self.firstDifference(actual, expected))")
+        var previous: SearchMatchSet?
+        var prefix = ""
+        for c in query {
+            prefix.append(c)
+            let result = index.evaluate(SearchQuery(text: prefix, mode: mode, order: .score, limit: 50, tiebreak: tiebreak),
+                                        narrowing: previous, among: nil)
+            previous = result.matches
+            let top = result.hits.map { lines[$0.index] }
+            let best = Array(try FzfRunner.filter(prefix, file: file, arguments: arguments).prefix(50))
+            let sameBest = top == best
+            #expect(sameBest, """
+                query \(prefix.debugDescription) typed after \(String(prefix.dropLast()).debugDescription): \
+                \(Self.firstDifference(top, best))
+                """)
+        }
     }
 
     /// Where two rankings first differ, for a failure's message.

@@ -365,14 +365,15 @@ extension SearchIndex {
         }
     }
 
-    /// The score of text `index` for `query`, or `nil` when it does not match.
+    /// The score of text `index` for `query` as it ranks (clamped as fzf
+    /// clamps it, `RankKey.rankedScore`), or `nil` when it does not match.
     /// - Complexity: O(L × query length)
     public func score(of index: Int, for query: SearchQuery) -> Int? {
         guard index >= 0, index < count else { return nil }
         let prepared = PreparedQuery(query)
         if prepared.isEmpty { return 0 }
         return withTable { table in
-            Scanner(table: table, query: prepared).score(index)
+            Scanner(table: table, query: prepared).score(index).map(RankKey.rankedScore)
         }
     }
 

@@ -70,7 +70,7 @@ extension SearchIndex {
         /// bound cannot reach the k kept (a tie is scored: probed texts
         /// come in no order of index).
         func probe(_ i: Int) {
-            guard let bound = scanner.boundWithoutScoring(i) else { return }
+            guard let bound = scanner.boundWithoutScoring(i).map(RankKey.rankedScore) else { return }
             if top.isFull, let worst = top.worst, bound < worst.score
                 || (bound == worst.score && scanner.rankLength(i) > worst.length) { return }
             guard let (score, key) = scanner.scoredKey(i, known: nil, offsets: nil, extended: extended) else { return }

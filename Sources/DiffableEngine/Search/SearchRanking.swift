@@ -7,6 +7,23 @@ struct RankKey {
     var length: Int
     var index: Int
 
+    /// `score` as it ranks: clamped to `rankedScore`.
+    @inline(__always)
+    init(score: Int, length: Int, index: Int) {
+        self.score = Self.rankedScore(score)
+        self.length = length
+        self.index = index
+    }
+
+    /// A score as fzf ranks it: its sort key holds the score in 16 bits,
+    /// so a negative one (fzf's greedy v1 scoring of a long text keeps
+    /// every gap's cost) ranks as 0, and ties there on the length.
+    /// Bounds are compared clamped too (`TopK.admitsNext`,
+    /// `SharedFloor.pack`), so that they stay at least the ranked score.
+    /// - Complexity: O(1)
+    @inline(__always)
+    static func rankedScore(_ score: Int) -> Int { min(max(score, 0), Int(UInt16.max)) }
+
     /// Whether `self` ranks before `other`: higher score, then shorter text,
     /// then lower index.
     @inline(__always)
@@ -49,6 +66,7 @@ struct TopK {
     func admitsNext(score: Int, length: Int) -> Bool {
         guard capacity > 0 else { return false }
         guard isFull, let worst = heap.first else { return true }
+        let score = RankKey.rankedScore(score)
         return score > worst.score || (score == worst.score && length < worst.length)
     }
 
@@ -103,7 +121,7 @@ final class SharedFloor: Sendable {
     /// (score, length) packed: score ascending in the high half, length
     /// descending in the low half (both clamped, which only makes more ties).
     @inline(__always) static func pack(score: Int, length: Int) -> UInt64 {
-        let s = UInt64(min(max(score &+ (1 << 31), 0), Int(UInt32.max)))
+        let s = UInt64(RankKey.rankedScore(score) &+ (1 << 31))
         let l = UInt64(min(max(length, 0), Int(UInt32.max)))
         return s << 32 | (UInt64(UInt32.max) &- l)
     }

@@ -10,6 +10,11 @@ final class FuzzyWorkspace {
     private(set) var first: UnsafeMutablePointer<Int>
     private(set) var bonus: UnsafeMutablePointer<UInt8>
     private(set) var units: UnsafeMutablePointer<UInt32>
+    /// The units `load` wrote, case-folded but not normalized, and whether
+    /// normalizing changed any (then the greedy v1 shrinks its span on
+    /// these, as fzf does: `FzfAlgo.spanV1`).
+    private(set) var plainUnits: UnsafeMutablePointer<UInt32>
+    private(set) var loadNormalized = false
     /// One bound per set of an extended query (`FzfQueryBounds.bound`).
     private(set) var setBounds: UnsafeMutablePointer<Int>
     private var sets = 16
@@ -22,13 +27,14 @@ final class FuzzyWorkspace {
         rowH0 = .allocate(capacity: 256); rowC0 = .allocate(capacity: 256)
         rowH1 = .allocate(capacity: 256); rowC1 = .allocate(capacity: 256)
         bonus = .allocate(capacity: 256); units = .allocate(capacity: 256)
+        plainUnits = .allocate(capacity: 256)
         first = .allocate(capacity: 16)
         setBounds = .allocate(capacity: 16)
     }
 
     deinit {
         rowH0.deallocate(); rowC0.deallocate(); rowH1.deallocate(); rowC1.deallocate()
-        bonus.deallocate(); units.deallocate(); first.deallocate(); setBounds.deallocate()
+        bonus.deallocate(); units.deallocate(); plainUnits.deallocate(); first.deallocate(); setBounds.deallocate()
     }
 
     /// `setBounds` with room for the bounds of `n` sets.
@@ -51,20 +57,31 @@ final class FuzzyWorkspace {
         reserveColumns(n)
     }
 
+    /// `plainUnits` when `text` is what `load` wrote in `units` and
+    /// normalizing changed some unit, else nil.
+    func plainView<T>(of text: UnsafeBufferPointer<T>) -> UnsafeBufferPointer<T>? {
+        guard loadNormalized, T.self == UInt32.self, let base = text.baseAddress else { return nil }
+        let loaded = UnsafeRawPointer(units)
+        guard UnsafeRawPointer(base) == loaded else { return nil }
+        let plain = UnsafeRawPointer(plainUnits)
+        return UnsafeBufferPointer(start: plain.assumingMemoryBound(to: T.self), count: text.count)
+    }
+
     /// Room for a text of `n` units (bonuses, units, rows).
     @inline(__always) func reserveColumns(_ n: Int) {
         guard n > columns else { return }
         rowH0.deallocate(); rowC0.deallocate(); rowH1.deallocate(); rowC1.deallocate()
-        bonus.deallocate(); units.deallocate()
+        bonus.deallocate(); units.deallocate(); plainUnits.deallocate()
         columns = max(n, columns * 2)
         rowH0 = .allocate(capacity: columns); rowC0 = .allocate(capacity: columns)
         rowH1 = .allocate(capacity: columns); rowC1 = .allocate(capacity: columns)
         bonus = .allocate(capacity: columns); units = .allocate(capacity: columns)
+        plainUnits = .allocate(capacity: columns)
     }
 
     /// Decodes text `i` of `table` (valid UTF-8) into `units` as `pattern`
-    /// compares it, with each unit's bonus under `scheme` in `bonus`;
-    /// returns the unit count.
+    /// compares it (and into `plainUnits` without normalizing), with each
+    /// unit's bonus under `scheme` in `bonus`; returns the unit count.
     /// - Complexity: O(length of the text)
     @inline(never)
     func load(_ table: TextTable, _ i: Int, pattern: FzfPattern, scheme: FzfBonusTable) -> Int {
@@ -72,15 +89,21 @@ final class FuzzyWorkspace {
         reserveColumns(bytes.count)
         var n = 0
         var prev = scheme.initialClass
-        let units = self.units, bonus = self.bonus
+        let units = self.units, bonus = self.bonus, plain = self.plainUnits
         let cls = scheme.asciiClass, bt = scheme.bonus
+        var normalized = false
         FzfText.forEachScalar(bytes) { v in
             let cur = v < 0x80 ? cls[Int(v)] : FzfText.charClass(nonASCII: v)
             bonus[n] = bt[Int(prev) &* 8 &+ Int(cur)]
-            units[n] = pattern.transform(v, class: cur)
+            let folded = pattern.fold(v, class: cur)
+            let unit = pattern.normalize && folded >= 0x80 ? FzfText.normalize(folded) : folded
+            units[n] = unit
+            plain[n] = folded
+            normalized = normalized || unit != folded
             prev = cur
             n &+= 1
         }
+        loadNormalized = normalized
         return n
     }
 }

@@ -72,7 +72,8 @@ enum FzfAlgo {
         guard m > 0 else { return Span(score: 0, start: 0, end: 0) }
         guard n >= m else { return nil }
         if n &* m > v1Cells {
-            guard let span = spanV1(text: text, pattern: pattern, from: start, forward: forward) else { return nil }
+            guard let span = spanV1(text: text, pattern: pattern, from: start, forward: forward,
+                                    plain: ws.plainView(of: text)) else { return nil }
             return Span(score: scoreSpan(text: text, bonus: bonus, pattern: pattern, span: span, positions: nil),
                         start: span.lowerBound, end: span.upperBound)
         }
@@ -172,17 +173,24 @@ enum FzfAlgo {
     /// fzf's v1 span: the greedy forward match, then the shortest span
     /// ending at its end found backwards; `nil` when it does not match.
     /// Backward: the same from the text's end (mirrored).
+    /// `plain`: the text's units case-folded but not normalized, which the
+    /// shrinking pass compares, as fzf does (it normalizes only while it
+    /// finds the match); a pass that then misses a char keeps the greedy
+    /// match's whole span. `nil`: the same units as `text`.
     /// - Complexity: O(text.count)
     static func spanV1<T: FixedWidthInteger>(text: UnsafeBufferPointer<T>, pattern: UnsafeBufferPointer<T>,
-                                             from start: Int, forward: Bool = true) -> Range<Int>? {
+                                             from start: Int, forward: Bool = true,
+                                             plain: UnsafeBufferPointer<T>? = nil) -> Range<Int>? {
         let m = pattern.count, n = text.count
         guard m > 0 else { return nil }
+        let shrink = plain.flatMap { $0.count == n ? $0 : nil } ?? text
         if !forward {
             // Greedy from the end for the last char back to the first, then
             // the shortest span from that start found forwards.
-            var k = m &- 1, j = n &- 1, begin = -1
+            var k = m &- 1, j = n &- 1, begin = -1, last = -1
             while j >= start {
                 if text[j] == pattern[k] {
+                    if last < 0 { last = j }
                     if k == 0 { begin = j; break }
                     k &-= 1
                 }
@@ -191,18 +199,19 @@ enum FzfAlgo {
             guard begin >= 0 else { return nil }
             k = 0
             j = begin
-            while j < n {
-                if text[j] == pattern[k] {
+            while j <= last {
+                if shrink[j] == pattern[k] {
                     k &+= 1
                     if k == m { return begin..<j &+ 1 }
                 }
                 j &+= 1
             }
-            return nil
+            return begin..<last &+ 1
         }
-        var k = 0, j = start, end = -1
+        var k = 0, j = start, end = -1, first = -1
         while j < n {
             if text[j] == pattern[k] {
+                if first < 0 { first = j }
                 k &+= 1
                 if k == m { end = j &+ 1; break }
             }
@@ -211,14 +220,14 @@ enum FzfAlgo {
         guard end > 0 else { return nil }
         k = m &- 1
         j = end &- 1
-        while j >= 0 {
-            if text[j] == pattern[k] {
+        while j >= first {
+            if shrink[j] == pattern[k] {
                 if k == 0 { return j..<end }
                 k &-= 1
             }
             j &-= 1
         }
-        return nil
+        return first..<end
     }
 
     /// fzf's `calculateScore`: the pattern matched greedily inside `span`

@@ -119,12 +119,14 @@ struct FzfPattern: Sendable, Equatable {
     /// The text scalar `v` (of class `cls`) as this pattern compares it.
     @inline(__always)
     func transform(_ v: UInt32, class cls: UInt8) -> UInt32 {
-        var c = v
-        if c < 0x80 {
-            if !caseSensitive && cls == CharClass.upper { c |= 0x20 }
-            return c
-        }
-        if !caseSensitive && cls == CharClass.upper { c = FzfText.lower(c) }
-        return normalize ? FzfText.normalize(c) : c
+        let c = fold(v, class: cls)
+        return normalize && c >= 0x80 ? FzfText.normalize(c) : c
+    }
+
+    /// `transform` without the normalization: the case folded only.
+    @inline(__always)
+    func fold(_ v: UInt32, class cls: UInt8) -> UInt32 {
+        if v < 0x80 { return !caseSensitive && cls == CharClass.upper ? v | 0x20 : v }
+        return !caseSensitive && cls == CharClass.upper ? FzfText.lower(v) : v
     }
 }

@@ -58,68 +58,65 @@ extension FzfAlgo {
                          bonus: (Int) -> Int) -> Int {
         let n = text.count, m = pattern.count
         guard m >= 2, n >= m, let t = text.baseAddress, let p = pattern.baseAddress else { return 0 }
-        // The term's later chars, as a set of ASCII bytes; `seen*` adds the
-        // first char: a byte outside it (most of a text) costs one test.
-        var laterLow: UInt64 = 0, laterHigh: UInt64 = 0
-        for k in 1..<m {
-            let c = p[k]
-            if c < 64 { laterLow |= 1 << UInt64(c) } else { laterHigh |= 1 << UInt64(c & 63) }
-        }
-        let first = p[0]
-        var seenLow = laterLow, seenHigh = laterHigh
-        if first < 64 { seenLow |= 1 << UInt64(first) } else { seenHigh |= 1 << UInt64(first & 63) }
-        let consecutive = FuzzyScoring.consecutive
-        let match = FuzzyScoring.match
-        var later = 0
-        var best = 0
-        var j = n &- 1
-        while j >= 0 {
-            // Past the bytes outside the term at one test each. A byte of
-            // 128 or more shares a bit with one below: a false hit only
-            // takes the exact tests below.
-            var c = t[j]
-            while (c < 64 ? seenLow : seenHigh) & (1 << UInt64(c & 63)) == 0 {
-                if j == 0 { return best }
-                j &-= 1
-                c = t[j]
-            }
-            if c == first && j <= n &- m {
-                let lateChar = match &+ max(later, consecutive)
-                var runBest = bonus(j)
-                // The most chars 0...k can score running from `j`.
-                var head = match &+ bonus(j) &* FuzzyScoring.firstCharMultiplier
-                var k = 0
-                while true {
-                    if k &+ 1 == m {
-                        best = max(best, head)
-                        break
-                    }
-                    // A gap after char k: char k + 1 stands at its next
-                    // occurrence past `j + k + 1` or later, so the gap is
-                    // at least that long; a score the gap brings to 0
-                    // keeps only the chars after it.
-                    // The gap is read only while it may still beat `best`.
-                    let next = p[k &+ 1]
-                    let after = (m &- k &- 1) &* lateChar
-                    var value = head &+ FuzzyScoring.gapStart
-                    if max(value, 0) &+ after > best {
-                        var q = j &+ k &+ 2
-                        while q < n && t[q] != next && max(value, 0) &+ after > best {
-                            q &+= 1
-                            value &+= FuzzyScoring.gapExtension
-                        }
-                        if q <= n &- (m &- k &- 1) && t[q] == next { best = max(best, max(value, 0) &+ after) }
-                    }
-                    guard t[j &+ k &+ 1] == next else { break }
-                    k &+= 1
-                    runBest = max(runBest, bonus(j &+ k))
-                    head &+= match &+ max(runBest, consecutive)
+        // Each byte's role in the term: 1 a later char, 2 the first char
+        // (both for a first char that recurs). A byte outside the term
+        // (most of a text) costs one load and one test.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { role -> Int in
+            guard let r = role.baseAddress else { return 0 }
+            r.initialize(repeating: 0, count: 256)
+            for k in 1..<m { r[Int(p[k])] = 1 }
+            let first = p[0]
+            r[Int(first)] |= 2
+            let consecutive = FuzzyScoring.consecutive
+            let match = FuzzyScoring.match
+            var later = 0
+            var best = 0
+            var j = n &- 1
+            while j >= 0 {
+                var c = t[j], kind = r[Int(c)]
+                while kind == 0 {
+                    if j == 0 { return best }
+                    j &-= 1
+                    c = t[j]
+                    kind = r[Int(c)]
                 }
+                if kind & 2 != 0 && j <= n &- m {
+                    let lateChar = match &+ max(later, consecutive)
+                    var runBest = bonus(j)
+                    // The most chars 0...k can score running from `j`.
+                    var head = match &+ bonus(j) &* FuzzyScoring.firstCharMultiplier
+                    var k = 0
+                    while true {
+                        if k &+ 1 == m {
+                            best = max(best, head)
+                            break
+                        }
+                        // A gap after char k: char k + 1 stands at its next
+                        // occurrence past `j + k + 1` or later, so the gap is
+                        // at least that long; a score the gap brings to 0
+                        // keeps only the chars after it.
+                        // The gap is read only while it may still beat `best`.
+                        let next = p[k &+ 1]
+                        let after = (m &- k &- 1) &* lateChar
+                        var value = head &+ FuzzyScoring.gapStart
+                        if max(value, 0) &+ after > best {
+                            var q = j &+ k &+ 2
+                            while q < n && t[q] != next && max(value, 0) &+ after > best {
+                                q &+= 1
+                                value &+= FuzzyScoring.gapExtension
+                            }
+                            if q <= n &- (m &- k &- 1) && t[q] == next { best = max(best, max(value, 0) &+ after) }
+                        }
+                        guard t[j &+ k &+ 1] == next else { break }
+                        k &+= 1
+                        runBest = max(runBest, bonus(j &+ k))
+                        head &+= match &+ max(runBest, consecutive)
+                    }
+                }
+                if kind & 1 != 0 { later = max(later, bonus(j)) }
+                j &-= 1
             }
-            let inLater = c < 64 ? laterLow & (1 << UInt64(c)) != 0 : laterHigh & (1 << UInt64(c & 63)) != 0
-            if inLater { later = max(later, bonus(j)) }
-            j &-= 1
+            return best
         }
-        return best
     }
 }

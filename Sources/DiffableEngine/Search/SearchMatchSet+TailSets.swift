@@ -5,10 +5,12 @@ import Synchronization
 ///
 /// The task starts with the set's other background work (copies, pending
 /// resume positions: `SearchMatchSet+Copying`), waits for it, then reads
-/// each matched text from its resume position to its end, on one thread
-/// (more would compete for the cores with the frontend reading the reply
-/// and with the next keystroke); it is meant to end within the time
-/// between two typed keys.
+/// each matched text from its resume position to its end, on two threads
+/// for a large set (`CompactSegment.findTails(of:unless:)`): it is meant
+/// to end within the time between two typed keys, and on one thread a set
+/// of a million short texts takes about that long, so a key typed 50 ms
+/// after the last read its texts again. A keystroke stops the task within
+/// 4,096 texts, so it never holds a core the keystroke needs.
 ///
 /// A keystroke typed later narrows with the sets; one sent before they are
 /// all found (keys sent back to back) does without them, as if the set
@@ -23,8 +25,7 @@ extension SearchMatchSet {
     static func tailing(_ segments: [CompactSegment], after copying: BackgroundBuild<[CompactSegment]>?) -> TailWork? {
         guard let pool = segments.first?.pool, segments.contains(where: { $0.tailStore != nil }) else { return nil }
         return TailWork(pool: pool) { stop in
-            let segments = copying?.value() ?? segments
-            return segments.allSatisfy { $0.findTails(unless: stop) }
+            CompactSegment.findTails(of: copying?.value() ?? segments, unless: stop)
         }
     }
 
@@ -87,17 +88,52 @@ final class StopFlag: Sendable {
 }
 
 extension CompactSegment {
-    /// Writes this segment's pending tail sets in place; false when `stop`
-    /// was raised first (the sets are then never read).
-    /// - Complexity: O(count + bytes of the texts after their resume
+    /// Sets of at least this many entries in all are found on two threads.
+    static let twoThreadTails = 1 << 16
+
+    /// Writes the pending tail sets of `segments` in place, their entries
+    /// split in two halves found on two threads when there are
+    /// `twoThreadTails` or more; false when `stop` was raised first (the
+    /// sets are then never read).
+    /// - Complexity: O(entries + bytes of the texts after their resume
+    ///   positions), over two threads.
+    static func findTails(of segments: [CompactSegment], unless stop: StopFlag) -> Bool {
+        let pending = segments.filter { $0.tailStore != nil }
+        // Allocated here, once: two threads may write one segment's sets.
+        let counts = pending.map { $0.tailStore.map { store in _ = store.allocate(); return store.count } ?? 0 }
+        let total = counts.reduce(0, +)
+        guard total >= twoThreadTails else {
+            return pending.indices.allSatisfy { pending[$0].findTails(0..<counts[$0], unless: stop) }
+        }
+        // Each half: (segment, its entries) in order.
+        let half = total / 2
+        var parts: [[(segment: Int, entries: Range<Int>)]] = [[], []]
+        var start = 0
+        for (s, count) in counts.enumerated() {
+            let split = min(max(half - start, 0), count)
+            if split > 0 { parts[0].append((s, 0..<split)) }
+            if split < count { parts[1].append((s, split..<count)) }
+            start += count
+        }
+        let halves = parts
+        let found = Parallel.map(2, placeholder: false) { part in
+            halves[part].allSatisfy { pending[$0.segment].findTails($0.entries, unless: stop) }
+        }
+        return found.allSatisfy { $0 }
+    }
+
+    /// Writes the tail sets of this segment's entries `entries` in place
+    /// (allocated by `findTails(of:unless:)`); false when `stop` was raised
+    /// first.
+    /// - Complexity: O(entries + bytes of their texts after their resume
     ///   positions)
-    func findTails(unless stop: StopFlag) -> Bool {
-        guard let store = tailStore else { return true }
+    private func findTails(_ entries: Range<Int>, unless stop: StopFlag) -> Bool {
+        guard let store = tailStore, !entries.isEmpty else { return true }
         let writable = store.allocate()
         let last = tailLast
         return withTable { table in
             BytePresence.bits.withUnsafeBufferPointer { bits in
-                for k in 0..<store.count {
+                for k in entries {
                     if k & 4095 == 0 && stop.isRaised { return false }
                     let p = positions.map { $0[k] } ?? k
                     writable[k] = TailSets.tail(table, p, from: resume[k], last: last, bits: bits)
@@ -126,7 +162,8 @@ final class TailStore: @unchecked Sendable {
     /// The sets (nil until the tail task has allocated them).
     var sets: UnsafeBufferPointer<TailSet>? { base.map { UnsafeBufferPointer(start: $0, count: count) } }
 
-    /// Allocates the sets (the tail task, once).
+    /// Allocates the sets (the tail task, once, before it splits: not
+    /// safe to call from two threads at once).
     func allocate() -> UnsafeMutablePointer<TailSet> {
         if let base { return base }
         let made = UnsafeMutablePointer<TailSet>.allocate(capacity: max(count, 1))

@@ -32,6 +32,10 @@ import Testing
             let result = Self.index.evaluate(Self.fuzzy(query), narrowing: nil, among: nil, rankOnly: 50)
             #expect(result.matches.waitForTailSets(), "\(query): tail sets are found in the background")
             let done = result.matches.scanSegments
+            if query == "r" {
+                // Enough entries for the task to split them over two threads.
+                #expect(done.reduce(0) { $0 + $1.resume.count } >= CompactSegment.twoThreadTails)
+            }
             let last = try #require(query.utf8.last)
             var checked = 0
             for segment in done {

@@ -7,10 +7,10 @@ import Synchronization
 /// resume positions: `SearchMatchSet+Copying`), waits for it, then reads
 /// each matched text from its resume position to its end, on two threads
 /// for a large set (`CompactSegment.findTails(of:unless:)`): it is meant
-/// to end within the time between two typed keys, and on one thread a set
-/// of a million short texts takes about that long, so a key typed 50 ms
-/// after the last read its texts again. A keystroke stops the task within
-/// 4,096 texts, so it never holds a core the keystroke needs.
+/// to end within the time between two typed keys, which one thread does
+/// not do for a set of a million texts, and a key that comes first reads
+/// every text again. A keystroke stops the task within 4,096 texts, so it
+/// never holds a core the keystroke needs.
 ///
 /// A keystroke typed later narrows with the sets; one sent before they are
 /// all found (keys sent back to back) does without them, as if the set

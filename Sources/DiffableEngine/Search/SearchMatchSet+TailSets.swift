@@ -98,26 +98,28 @@ extension CompactSegment {
     /// - Complexity: O(entries + bytes of the texts after their resume
     ///   positions), over two threads.
     static func findTails(of segments: [CompactSegment], unless stop: StopFlag) -> Bool {
-        let pending = segments.filter { $0.tailStore != nil }
         // Allocated here, once: two threads may write one segment's sets.
-        let counts = pending.map { $0.tailStore.map { store in _ = store.allocate(); return store.count } ?? 0 }
-        let total = counts.reduce(0, +)
-        guard total >= twoThreadTails else {
-            return pending.indices.allSatisfy { pending[$0].findTails(0..<counts[$0], unless: stop) }
+        var pending: [(segment: CompactSegment, count: Int)] = []
+        for segment in segments {
+            guard let store = segment.tailStore else { continue }
+            _ = store.allocate()
+            pending.append((segment, store.count))
         }
-        // Each half: (segment, its entries) in order.
-        let half = total / 2
-        var parts: [[(segment: Int, entries: Range<Int>)]] = [[], []]
+        let total = pending.reduce(0) { $0 + $1.count }
+        let parts = total >= twoThreadTails ? 2 : 1
+        // Each part: (segment, its entries) in order; the first ends at
+        // entry `total / parts` of them all.
+        let cut = total / parts
+        var jobs = Array(repeating: [(segment: CompactSegment, entries: Range<Int>)](), count: parts)
         var start = 0
-        for (s, count) in counts.enumerated() {
-            let split = min(max(half - start, 0), count)
-            if split > 0 { parts[0].append((s, 0..<split)) }
-            if split < count { parts[1].append((s, split..<count)) }
+        for (segment, count) in pending {
+            let split = min(max(cut - start, 0), count)
+            if split > 0 { jobs[0].append((segment, 0..<split)) }
+            if split < count { jobs[parts - 1].append((segment, split..<count)) }
             start += count
         }
-        let halves = parts
-        let found = Parallel.map(2, placeholder: false) { part in
-            halves[part].allSatisfy { pending[$0.segment].findTails($0.entries, unless: stop) }
+        let found = Parallel.map(parts, placeholder: false) { [jobs] part in
+            jobs[part].allSatisfy { $0.segment.findTails($0.entries, unless: stop) }
         }
         return found.allSatisfy { $0 }
     }

@@ -105,7 +105,9 @@ extension SearchIndex {
         let chunkBounds = bounds
         var sharedFloor: SharedFloor?
         if chunks > 1, case .best = ranking { sharedFloor = SharedFloor() }
-        if case .best(let k) = ranking, total >= Self.floorProbeMinimum, Self.floorProbeApplies(whole) {
+        // A stopped scan's answer is discarded: no floor is probed for it.
+        if case .best(let k) = ranking, total >= Self.floorProbeMinimum, Self.floorProbeApplies(whole),
+           query.stop?.isStopped != true {
             var probed: Range<Int>?
             switch source {
             case .index(nil): probed = 0..<count

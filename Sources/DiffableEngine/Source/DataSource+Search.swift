@@ -243,6 +243,10 @@ extension DataSource {
         if search.query.mode == .fuzzy { searchCache.index?.trackBonusMasks() }
         searchCache.adoptMovedMatches()
         guard let index = searchCache.index else { return snapshot }
+        // Stopped while it waited for the index (keys typed while a large
+        // list's index is built): its answer is discarded, so no scan is
+        // prepared; what is shown stays.
+        if search.query.stop?.isStopped == true { return visible }
         let starts = searchCache.sectionStarts
         let scoped = scopedSections(search.scope)
 

@@ -32,6 +32,11 @@ enum FuzzyEngineBenchmarks {
         r.row("fuzzy.\(label) search index build (two threads)", Sample((0..<context.runs(full: 5, quick: 3)).map { _ in
             timeMilliseconds { blackHole(SearchIndex(snapshot: snapshot)) }
         }))
+        // The same without the bonus masks (a substring search's index):
+        // the difference is what the masks and word pairs cost.
+        r.row("fuzzy.\(label) search index build without masks", Sample((0..<context.runs(full: 5, quick: 3)).map { _ in
+            timeMilliseconds { blackHole(SearchIndex(snapshot: snapshot, bonusMasks: false)) }
+        }))
         func search(_ text: String) -> Double {
             BackgroundBuilds.holdStarts()
             source.prepareViewport(window)

@@ -40,7 +40,7 @@ extension BonusMasks {
     /// (`units` folded, `classes` the bytes its bonuses are read from:
     /// `TextTable.classBytes`).
     /// - Complexity: O(n)
-    @inline(__always)
+    @inline(never)
     private static func summary(units: UnsafeBufferPointer<UInt8>, classes: UnsafeBufferPointer<UInt8>, count n: Int,
                                 tables: UnsafeRawPointer) -> (BonusMasks, UInt64) {
         guard n > 0, let unitBytes = units.baseAddress, let classBytes = classes.baseAddress else {

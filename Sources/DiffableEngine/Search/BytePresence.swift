@@ -56,6 +56,15 @@ enum BytePresence {
         return a | b | c | d
     }
 
+    /// `of(_:_:)` behind a call, for a large loop body (the index's
+    /// fill): inlined there, its text pointer was spilled and read back
+    /// from the stack before every byte.
+    /// - Complexity: O(bytes.count)
+    @inline(never)
+    static func of(standalone bytes: UnsafeBufferPointer<UInt8>, _ table: UnsafeBufferPointer<UInt64>) -> UInt64 {
+        of(bytes, table)
+    }
+
     /// Texts per block of `forEachBlock`.
     static let blockSize = 4096
 

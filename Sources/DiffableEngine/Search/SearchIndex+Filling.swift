@@ -107,7 +107,7 @@ extension SearchIndex {
                     foldedCount = min(scratch.count, n)
                     for j in 0..<foldedCount { foldTo[j] = scratch[j] }
                 }
-                room.presence[k] = BytePresence.of(UnsafeBufferPointer(start: foldTo, count: foldedCount), bits)
+                room.presence[k] = BytePresence.of(standalone: UnsafeBufferPointer(start: foldTo, count: foldedCount), bits)
                 end &+= n
                 foldedEnd &+= foldedCount
                 room.ends[k] = byteStart &+ end

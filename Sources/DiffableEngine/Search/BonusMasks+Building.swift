@@ -14,8 +14,10 @@ extension BonusMasks {
     /// word-pair key), and the key of the pair it ends (the hash `pairBit`
     /// and `PairKeys` compute, without its two multiplications). No branch
     /// on the bonus: word starts come every few bytes, too irregularly to
-    /// predict. One base pointer and packed state keep the loop's values
-    /// in registers (x86-64 has 15 to spare).
+    /// predict. One base pointer, packed state and a function of its own
+    /// (`summary`, a call per text) keep the loop's values in registers;
+    /// every offset is in its table by construction (bytes index 256-entry
+    /// rows, steps are below 128).
     /// - Complexity: O(total length of the texts)
     static func append(_ table: TextTable, _ texts: Range<Int>, to out: inout [BonusMasks],
                        wordPairs wordPairsOut: inout [UInt64]) {

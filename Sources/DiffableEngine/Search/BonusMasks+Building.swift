@@ -21,6 +21,8 @@ extension BonusMasks {
     /// - Complexity: O(total length of the texts)
     static func append(_ table: TextTable, _ texts: Range<Int>, to out: inout [BonusMasks],
                        wordPairs wordPairsOut: inout [UInt64]) {
+        var states = PrefixStates()
+        defer { states.deallocate() }
         Step.tables.withUnsafeBytes { tables in
             guard let base = tables.baseAddress else { return }
             for i in texts {
@@ -30,8 +32,10 @@ extension BonusMasks {
                     continue
                 }
                 let units = table.foldedText(i), classes = table.classBytes(i)
-                let (masks, wordPairs) = Self.summary(units: units, classes: classes,
-                                                      count: min(units.count, classes.count), tables: base)
+                let n = min(units.count, classes.count)
+                let shared = states.take(units: units, classes: classes, count: n)
+                let (masks, wordPairs) = Self.summary(units: units, classes: classes, count: n, from: shared,
+                                                      states: states.states, tables: base)
                 out.append(masks)
                 wordPairsOut.append(wordPairs)
             }
@@ -40,10 +44,14 @@ extension BonusMasks {
 
     /// The masks and word pairs of one ASCII text's first `n` bytes
     /// (`units` folded, `classes` the bytes its bonuses are read from:
-    /// `TextTable.classBytes`).
-    /// - Complexity: O(n)
+    /// `TextTable.classBytes`), resumed after its first `start` bytes from
+    /// the state `states` holds after byte `start - 1` (their text's first
+    /// `start` bytes equal these); `states` gets the state after each byte
+    /// from `start` on.
+    /// - Complexity: O(n - start)
     @inline(never)
     private static func summary(units: UnsafeBufferPointer<UInt8>, classes: UnsafeBufferPointer<UInt8>, count n: Int,
+                                from start: Int, states: UnsafeMutablePointer<PrefixStates.State>,
                                 tables: UnsafeRawPointer) -> (BonusMasks, UInt64) {
         guard n > 0, let unitBytes = units.baseAddress, let classBytes = classes.baseAddress else {
             return (BonusMasks(white: 0, boundary: 0, any: 0, pairs: 0), 0)
@@ -53,23 +61,32 @@ extension BonusMasks {
         // `reached`: buckets of bytes with any bonus (low half) and with
         // at least 8 (high half); `whiteAndPairs`: pair bits (low half)
         // and buckets of bytes with a bonus of 10 (high half).
-        var reached: UInt64 = 0, whiteAndPairs: UInt64 = 0, wordPairs: UInt64 = 0
-        // The first byte follows a white space (fzf's start of text). A
-        // step is looked up from the two bytes, not from the previous
-        // step: no load waits for the one before it.
-        var previous = Int(classBytes[0]), previousUnit = Int(unitBytes[0])
-        var entry = byte(Step.stepsOffset &+ (Int(UInt8(ascii: " ")) &<< 8 | previous)) &<< Step.entryShift
-        var bits = word(Step.bucketsOffset &+ previousUnit &<< 3)
-        reached |= bits & word(entry)
-        whiteAndPairs |= bits & word(entry &+ 8)
+        var reached: UInt64, whiteAndPairs: UInt64, wordPairs: UInt64
         // How the previous byte salts the key of the pair it starts, and
         // whether it keys one (`Step.salted`).
-        var salted = word(entry &+ 16)
-        var j = 1
+        var salted: UInt64
+        var j = max(start, 1)
+        if start > 0 {
+            let state = states[start &- 1]
+            (reached, whiteAndPairs, wordPairs, salted) = (state.reached, state.whiteAndPairs, state.wordPairs,
+                                                           state.salted)
+        } else {
+            // The first byte follows a white space (fzf's start of text).
+            // A step is looked up from the two bytes, not from the previous
+            // step: no load waits for the one before it.
+            let entry = byte(Step.stepsOffset &+ (Int(UInt8(ascii: " ")) &<< 8 | Int(classBytes[0]))) &<< Step.entryShift
+            let bits = word(Step.bucketsOffset &+ Int(unitBytes[0]) &<< 3)
+            reached = bits & word(entry)
+            whiteAndPairs = bits & word(entry &+ 8)
+            wordPairs = 0
+            salted = word(entry &+ 16)
+            states[0] = PrefixStates.State(reached: reached, whiteAndPairs: whiteAndPairs, wordPairs: 0, salted: salted)
+        }
+        var previous = Int(classBytes[j &- 1]), previousUnit = Int(unitBytes[j &- 1])
         while j < n {
             let current = Int(classBytes[j]), unit = Int(unitBytes[j])
-            entry = byte(Step.stepsOffset &+ (previous &<< 8 | current)) &<< Step.entryShift
-            bits = word(Step.bucketsOffset &+ unit &<< 3)
+            let entry = byte(Step.stepsOffset &+ (previous &<< 8 | current)) &<< Step.entryShift
+            let bits = word(Step.bucketsOffset &+ unit &<< 3)
             reached |= bits & word(entry)
             whiteAndPairs |= bits & word(entry &+ 8)
             let key = UInt64(truncatingIfNeeded: byte(Step.pairKeysOffset &+ (previousUnit &<< 8 | unit)))
@@ -79,6 +96,8 @@ extension BonusMasks {
             // A shift reads the low six bits of its count: the salt's.
             wordPairs |= (salted &>> 8) &<< (key ^ salted)
             salted = word(entry &+ 16)
+            states[j] = PrefixStates.State(reached: reached, whiteAndPairs: whiteAndPairs, wordPairs: wordPairs,
+                                           salted: salted)
             previous = current
             previousUnit = unit
             j &+= 1

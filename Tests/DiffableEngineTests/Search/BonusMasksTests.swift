@@ -82,7 +82,48 @@ import DiffableTestSupport
     @Test(arguments: [4, 5] as [UInt64])
     func masksAreEachBytesBestBonus(seed: UInt64) {
         var rng = SplitMix64(seed: seed)
-        let texts = (0..<600).map { k in k % 50 == 0 ? "É" + Self.text(&rng) : Self.text(&rng) }
+        Self.expectEachBytesBestBonus((0..<600).map { k in k % 50 == 0 ? "É" + Self.text(&rng) : Self.text(&rng) })
+    }
+
+    /// The same, for texts that repeat the one before them in part, as
+    /// sorted paths do (a text's summary resumes after the prefix it shares
+    /// with the one before): cut anywhere, a letter's case changed there or
+    /// after (a camelCase hump where the copy stops), a text that is a
+    /// prefix of the one before or equal to it, long texts, non-ASCII texts
+    /// between.
+    @Test(arguments: [6, 7, 8] as [UInt64])
+    func masksResumedAfterASharedPrefixAreEachBytesBestBonus(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var texts: [String] = []
+        var last: [UInt8] = []
+        for k in 0..<1500 {
+            var bytes: [UInt8]
+            switch Int.random(in: 0..<8, using: &rng) {
+            case 0: bytes = Array(Self.text(&rng).utf8)
+            case 1: bytes = Array(last.prefix(Int.random(in: 0...last.count, using: &rng)))
+            case 2:
+                // Case changed at a random byte: the units repeat, the class
+                // bytes may not.
+                bytes = last
+                if !bytes.isEmpty {
+                    let j = Int.random(in: bytes.indices, using: &rng)
+                    if bytes[j] &- 0x41 < 26 || bytes[j] &- 0x61 < 26 { bytes[j] ^= 0x20 }
+                }
+            case 3: bytes = last + Array((0..<30).map { _ in Self.text(&rng) }.joined().utf8)
+            default:
+                bytes = Array(last.prefix(Int.random(in: 0...last.count, using: &rng))) + Array(Self.text(&rng).utf8)
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            texts.append(k % 97 == 0 ? "É" + text : text)
+            last = bytes
+        }
+        #expect(texts.map(\.utf8.count).max() ?? 0 > 600, "long texts grow the states kept")
+        Self.expectEachBytesBestBonus(texts)
+    }
+
+    /// Expects every text's masks and word pairs in an index of `texts` to
+    /// be those computed byte by byte.
+    static func expectEachBytesBestBonus(_ texts: [String]) {
         let index = SearchIndex(texts: texts)
         index.withTable { table in
             for i in texts.indices {

@@ -1,0 +1,78 @@
+/// Masks resumed where a text stops repeating the one before it.
+///
+/// A text's masks and word pairs are `or`s over its bytes, and the state
+/// after a byte depends only on the bytes up to it. Lists of paths come
+/// grouped by folder (`git ls-files`, `find`, `fd`), so a path repeats most
+/// of the one before it (87 % of the bytes of a file system's sorted paths):
+/// keeping the state after every byte of the last text, a text's summary
+/// starts after the prefix it shares with it, found eight bytes at a time.
+/// A list in no such order pays a short comparison per text.
+extension BonusMasks {
+    struct PrefixStates {
+        /// The summary's state after a byte.
+        struct State {
+            var reached: UInt64
+            var whiteAndPairs: UInt64
+            var wordPairs: UInt64
+            var salted: UInt64
+        }
+
+        /// The state after each byte of the last text summarized.
+        private(set) var states = UnsafeMutablePointer<State>.allocate(capacity: 256)
+        private var capacity = 256
+        /// The last text summarized: its folded bytes, its class bytes, and
+        /// how many of them it has (none before the first).
+        private var units: UnsafePointer<UInt8>?
+        private var classes: UnsafePointer<UInt8>?
+        private var count = 0
+
+        /// How many first bytes the text of `units` and `classes` (`n` bytes
+        /// summarized) shares with the last one, in both: the states of
+        /// those bytes are its own. Makes room for `n` states and makes this
+        /// text the last.
+        /// - Complexity: O(the shared bytes)
+        mutating func take(units: UnsafeBufferPointer<UInt8>, classes: UnsafeBufferPointer<UInt8>, count n: Int) -> Int {
+            var shared = 0
+            if let lastUnits = self.units, let lastClasses = self.classes,
+               let unitBytes = units.baseAddress, let classBytes = classes.baseAddress {
+                let limit = min(n, count)
+                shared = Self.sharedPrefix(lastUnits, unitBytes, limit)
+                if classBytes != unitBytes || lastClasses != lastUnits {
+                    shared = Self.sharedPrefix(lastClasses, classBytes, shared)
+                }
+            }
+            if n > capacity {
+                let grown = max(n, capacity &* 2)
+                let larger = UnsafeMutablePointer<State>.allocate(capacity: grown)
+                larger.initialize(from: states, count: shared)
+                states.deallocate()
+                states = larger
+                capacity = grown
+            }
+            self.units = units.baseAddress
+            self.classes = classes.baseAddress
+            count = n
+            return shared
+        }
+
+        /// Frees the states.
+        func deallocate() { states.deallocate() }
+
+        /// The length of the longest common prefix of `a` and `b`'s first
+        /// `limit` bytes.
+        /// - Complexity: O(the result), a word at a time
+        @inline(__always)
+        static func sharedPrefix(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ limit: Int) -> Int {
+            let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
+            var j = 0
+            while j &+ 8 <= limit {
+                let difference = x.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+                    ^ y.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+                if difference != 0 { return j &+ Int(UInt64(littleEndian: difference).trailingZeroBitCount &>> 3) }
+                j &+= 8
+            }
+            while j < limit && a[j] == b[j] { j &+= 1 }
+            return j
+        }
+    }
+}

@@ -37,6 +37,16 @@ enum FuzzyEngineBenchmarks {
         r.row("fuzzy.\(label) search index build without masks", Sample((0..<context.runs(full: 5, quick: 3)).map { _ in
             timeMilliseconds { blackHole(SearchIndex(snapshot: snapshot, bonusMasks: false)) }
         }))
+        // Paths come grouped by folder (the corpus is sorted), and a text's
+        // masks resume after the prefix it shares with the one before; the
+        // same lines shuffled show the build of a list in no such order.
+        do {
+            var rng = SplitMix64(seed: 0x5F1F)
+            let shuffled = Snapshot(sections: [Section(id: "list", items: items.shuffled(using: &rng))])
+            r.row("fuzzy.\(label) search index build, the lines shuffled", Sample((0..<context.runs(full: 5, quick: 3)).map { _ in
+                timeMilliseconds { blackHole(SearchIndex(snapshot: shuffled)) }
+            }))
+        }
         func search(_ text: String) -> Double {
             BackgroundBuilds.holdStarts()
             source.prepareViewport(window)

@@ -1,9 +1,10 @@
 /// Computing a text's masks and word pairs: one pass over its bytes,
 /// driven by tables so that a byte costs a few loads and `or`s.
 extension BonusMasks {
-    /// Appends the masks of texts `texts` of `table` to `out` and their word
-    /// pairs to `wordPairsOut`, from the best position bonus any scheme
-    /// gives (`CharClass.boundBonus`; non-ASCII texts: `unknown`,
+    /// Writes the masks of texts `texts` of `table` to `masks[i]` and their
+    /// word pairs to `wordPairs[i]` (uninitialized room, text `i` at `i`),
+    /// from the best position bonus any scheme gives
+    /// (`CharClass.boundBonus`; non-ASCII texts: `unknown`,
     /// `unknownWordPairs`).
     ///
     /// Building an index spends much of its time here (the wait of the
@@ -17,27 +18,29 @@ extension BonusMasks {
     /// predict. One base pointer, packed state and a function of its own
     /// (`summary`, a call per text) keep the loop's values in registers;
     /// every offset is in its table by construction (bytes index 256-entry
-    /// rows, steps are below 128).
-    /// - Complexity: O(total length of the texts)
-    static func append(_ table: TextTable, _ texts: Range<Int>, to out: inout [BonusMasks],
-                       wordPairs wordPairsOut: inout [UInt64]) {
+    /// rows, steps are below 128). A text's summary resumes after the
+    /// prefix it shares with the text before it (`PrefixStates`).
+    /// - Complexity: O(total length of the texts), less what each shares
+    ///   with the one before it
+    static func write(_ table: TextTable, _ texts: Range<Int>, masks: UnsafeMutablePointer<BonusMasks>,
+                      wordPairs: UnsafeMutablePointer<UInt64>) {
         var states = PrefixStates()
         defer { states.deallocate() }
         Step.tables.withUnsafeBytes { tables in
             guard let base = tables.baseAddress else { return }
             for i in texts {
                 guard table.isASCII(i) else {
-                    out.append(.unknown)
-                    wordPairsOut.append(unknownWordPairs)
+                    (masks + i).initialize(to: .unknown)
+                    (wordPairs + i).initialize(to: unknownWordPairs)
                     continue
                 }
                 let units = table.foldedText(i), classes = table.classBytes(i)
                 let n = min(units.count, classes.count)
                 let shared = states.take(units: units, classes: classes, count: n)
-                let (masks, wordPairs) = Self.summary(units: units, classes: classes, count: n, from: shared,
-                                                      states: states.states, tables: base)
-                out.append(masks)
-                wordPairsOut.append(wordPairs)
+                let (summary, pairs) = Self.summary(units: units, classes: classes, count: n, from: shared,
+                                                    states: states.states, tables: base)
+                (masks + i).initialize(to: summary)
+                (wordPairs + i).initialize(to: pairs)
             }
         }
     }

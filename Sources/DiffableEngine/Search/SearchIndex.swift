@@ -96,29 +96,43 @@ public struct SearchIndex: Sendable {
     }
 
     /// Masks for the texts past the last one that has them, in two halves
-    /// on two threads for a long list (`halvedBuildMinimum`): the wait of
-    /// the first fuzzy keystroke on an index built for substring queries.
+    /// on two threads for a long list (`halvedBuildMinimum`), each written
+    /// in place: the wait of the first fuzzy keystroke on an index built
+    /// for substring queries, and the last part of any build.
     /// - Complexity: O(their UTF-8 length), over two threads.
     mutating func appendMissingBonusMasks() {
         let first = bonusMasks.count
         guard first < count else { return }
-        let parts = count - first >= Self.halvedBuildMinimum
-            ? [first..<first + (count - first) / 2, first + (count - first) / 2..<count] : [first..<count]
-        // Built apart and appended after: `withTable` reads `self`, so
-        // appending inside it would copy the whole array first.
-        let halves = withTable { table in
-            Parallel.map(parts.count, placeholder: ([BonusMasks](), [UInt64]())) { part in
-                var added: [BonusMasks] = [], pairs: [UInt64] = []
-                added.reserveCapacity(parts[part].count)
-                pairs.reserveCapacity(parts[part].count)
-                BonusMasks.append(table, parts[part], to: &added, wordPairs: &pairs)
-                return (added, pairs)
+        let n = count - first
+        let parts = n >= Self.halvedBuildMinimum ? [first..<first + n / 2, first + n / 2..<count] : [first..<count]
+        // Taken out of `self` while they are written: `withTable` reads
+        // `self`, and the masks are not what the masks are computed from.
+        var masks = bonusMasks, pairs = wordPairs
+        bonusMasks = PrefixSharingArray()
+        wordPairs = PrefixSharingArray()
+        masks.appendUninitialized(maximum: n) { maskRoom in
+            pairs.appendUninitialized(maximum: n) { pairRoom in
+                guard let maskBase = maskRoom.baseAddress, let pairBase = pairRoom.baseAddress else { return 0 }
+                let room = MaskRoom(masks: maskBase - first, wordPairs: pairBase - first)
+                withTable { table in
+                    _ = Parallel.map(parts.count, placeholder: false) { part in
+                        BonusMasks.write(table, parts[part], masks: room.masks, wordPairs: room.wordPairs)
+                        return true
+                    }
+                }
+                return n
             }
+            return n
         }
-        for (masks, pairs) in halves {
-            bonusMasks.append(contentsOf: masks)
-            wordPairs.append(contentsOf: pairs)
-        }
+        bonusMasks = masks
+        wordPairs = pairs
+    }
+
+    /// Where `appendMissingBonusMasks` writes, indexed by text: each thread
+    /// writes its own texts' elements only.
+    private struct MaskRoom: @unchecked Sendable {
+        let masks: UnsafeMutablePointer<BonusMasks>
+        let wordPairs: UnsafeMutablePointer<UInt64>
     }
 
     /// Number of texts.

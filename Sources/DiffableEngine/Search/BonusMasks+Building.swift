@@ -50,7 +50,7 @@ extension BonusMasks {
     /// `TextTable.classBytes`), resumed after its first `start` bytes from
     /// the state `states` holds after byte `start - 1` (their text's first
     /// `start` bytes equal these); `states` gets the state after each byte
-    /// from `start` on.
+    /// from `start` on, up to `PrefixStates.keptBytes`.
     /// - Complexity: O(n - start)
     @inline(never)
     private static func summary(units: UnsafeBufferPointer<UInt8>, classes: UnsafeBufferPointer<UInt8>, count n: Int,
@@ -99,8 +99,10 @@ extension BonusMasks {
             // A shift reads the low six bits of its count: the salt's.
             wordPairs |= (salted &>> 8) &<< (key ^ salted)
             salted = word(entry &+ 16)
-            states[j] = PrefixStates.State(reached: reached, whiteAndPairs: whiteAndPairs, wordPairs: wordPairs,
-                                           salted: salted)
+            if j < PrefixStates.keptBytes {
+                states[j] = PrefixStates.State(reached: reached, whiteAndPairs: whiteAndPairs, wordPairs: wordPairs,
+                                               salted: salted)
+            }
             previous = current
             previousUnit = unit
             j &+= 1

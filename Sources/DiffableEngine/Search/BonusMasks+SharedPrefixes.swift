@@ -17,32 +17,40 @@ extension BonusMasks {
             var salted: UInt64
         }
 
-        /// The state after each byte of the last text summarized.
+        /// States are kept for a text's first `keptBytes` bytes at most (a
+        /// path is shorter), so that one long text does not grow them by
+        /// 32 bytes a byte; a longer text resumes within them.
+        static let keptBytes = 4096
+
+        /// The state after each byte of the last text summarized (its first
+        /// `keptBytes`).
         private(set) var states = UnsafeMutablePointer<State>.allocate(capacity: 256)
         private var capacity = 256
         /// The last text summarized: its folded bytes, its class bytes, and
-        /// how many of them it has (none before the first).
+        /// how many of its states are kept (none before the first).
         private var units: UnsafePointer<UInt8>?
         private var classes: UnsafePointer<UInt8>?
         private var count = 0
 
         /// How many first bytes the text of `units` and `classes` (`n` bytes
-        /// summarized) shares with the last one, in both: the states of
-        /// those bytes are its own. Makes room for `n` states and makes this
-        /// text the last.
+        /// summarized) shares with the last one, in both, within the states
+        /// kept: the states of those bytes are its own. Makes room for the
+        /// states of its first `min(n, keptBytes)` bytes and makes this text
+        /// the last.
         /// - Complexity: O(the shared bytes)
         mutating func take(units: UnsafeBufferPointer<UInt8>, classes: UnsafeBufferPointer<UInt8>, count n: Int) -> Int {
             var shared = 0
             if let lastUnits = self.units, let lastClasses = self.classes,
                let unitBytes = units.baseAddress, let classBytes = classes.baseAddress {
-                let limit = min(n, count)
+                let limit = min(n, count, Self.keptBytes)
                 shared = Self.sharedPrefix(lastUnits, unitBytes, limit)
                 if classBytes != unitBytes || lastClasses != lastUnits {
                     shared = Self.sharedPrefix(lastClasses, classBytes, shared)
                 }
             }
-            if n > capacity {
-                let grown = max(n, capacity &* 2)
+            let kept = min(n, Self.keptBytes)
+            if kept > capacity {
+                let grown = min(max(kept, capacity &* 2), Self.keptBytes)
                 let larger = UnsafeMutablePointer<State>.allocate(capacity: grown)
                 larger.initialize(from: states, count: shared)
                 states.deallocate()
@@ -51,7 +59,7 @@ extension BonusMasks {
             }
             self.units = units.baseAddress
             self.classes = classes.baseAddress
-            count = n
+            count = kept
             return shared
         }
 

@@ -89,8 +89,8 @@ import DiffableTestSupport
     /// sorted paths do (a text's summary resumes after the prefix it shares
     /// with the one before): cut anywhere, a letter's case changed there or
     /// after (a camelCase hump where the copy stops), a text that is a
-    /// prefix of the one before or equal to it, long texts, non-ASCII texts
-    /// between.
+    /// prefix of the one before or equal to it, long texts (some longer than
+    /// the states kept), non-ASCII texts between.
     @Test(arguments: [6, 7, 8] as [UInt64])
     func masksResumedAfterASharedPrefixAreEachBytesBestBonus(seed: UInt64) {
         var rng = SplitMix64(seed: seed)
@@ -98,7 +98,7 @@ import DiffableTestSupport
         var last: [UInt8] = []
         for k in 0..<1500 {
             var bytes: [UInt8]
-            switch Int.random(in: 0..<8, using: &rng) {
+            switch k % 40 == 3 ? 3 : Int.random(in: 0..<8, using: &rng) {
             case 0: bytes = Array(Self.text(&rng).utf8)
             case 1: bytes = Array(last.prefix(Int.random(in: 0...last.count, using: &rng)))
             case 2:
@@ -109,7 +109,11 @@ import DiffableTestSupport
                     let j = Int.random(in: bytes.indices, using: &rng)
                     if bytes[j] &- 0x41 < 26 || bytes[j] &- 0x61 < 26 { bytes[j] ^= 0x20 }
                 }
-            case 3: bytes = last + Array((0..<30).map { _ in Self.text(&rng) }.joined().utf8)
+            case 3:
+                // Now and then longer than the states kept.
+                let pieces = k % 40 == 3 ? 900 : 30
+                bytes = last.count > 6000 ? [] : last
+                bytes += Array((0..<pieces).map { _ in Self.text(&rng) }.joined().utf8)
             default:
                 bytes = Array(last.prefix(Int.random(in: 0...last.count, using: &rng))) + Array(Self.text(&rng).utf8)
             }
@@ -117,7 +121,8 @@ import DiffableTestSupport
             texts.append(k % 97 == 0 ? "É" + text : text)
             last = bytes
         }
-        #expect(texts.map(\.utf8.count).max() ?? 0 > 600, "long texts grow the states kept")
+        #expect(texts.map(\.utf8.count).max() ?? 0 > BonusMasks.PrefixStates.keptBytes,
+                "long texts grow the states kept, up to their bound")
         Self.expectEachBytesBestBonus(texts)
     }
 

@@ -110,6 +110,7 @@ public struct SearchIndex: Sendable {
         var masks = bonusMasks, pairs = wordPairs
         bonusMasks = PrefixSharingArray()
         wordPairs = PrefixSharingArray()
+        var written = 0
         masks.appendUninitialized(maximum: n) { maskRoom in
             pairs.appendUninitialized(maximum: n) { pairRoom in
                 guard let maskBase = maskRoom.baseAddress, let pairBase = pairRoom.baseAddress else { return 0 }
@@ -120,9 +121,10 @@ public struct SearchIndex: Sendable {
                         return true
                     }
                 }
+                written = n
                 return n
             }
-            return n
+            return written
         }
         bonusMasks = masks
         wordPairs = pairs

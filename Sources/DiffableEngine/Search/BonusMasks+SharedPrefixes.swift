@@ -43,9 +43,9 @@ extension BonusMasks {
             if let lastUnits = self.units, let lastClasses = self.classes,
                let unitBytes = units.baseAddress, let classBytes = classes.baseAddress {
                 let limit = min(n, count, Self.keptBytes)
-                shared = Self.sharedPrefix(lastUnits, unitBytes, limit)
+                shared = ByteScan.sharedPrefix(lastUnits, unitBytes, limit)
                 if classBytes != unitBytes || lastClasses != lastUnits {
-                    shared = Self.sharedPrefix(lastClasses, classBytes, shared)
+                    shared = ByteScan.sharedPrefix(lastClasses, classBytes, shared)
                 }
             }
             let kept = min(n, Self.keptBytes)
@@ -65,22 +65,5 @@ extension BonusMasks {
 
         /// Frees the states.
         func deallocate() { states.deallocate() }
-
-        /// The length of the longest common prefix of `a` and `b`'s first
-        /// `limit` bytes.
-        /// - Complexity: O(the result), a word at a time
-        @inline(__always)
-        static func sharedPrefix(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ limit: Int) -> Int {
-            let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
-            var j = 0
-            while j &+ 8 <= limit {
-                let difference = x.loadUnaligned(fromByteOffset: j, as: UInt64.self)
-                    ^ y.loadUnaligned(fromByteOffset: j, as: UInt64.self)
-                if difference != 0 { return j &+ Int(UInt64(littleEndian: difference).trailingZeroBitCount &>> 3) }
-                j &+= 8
-            }
-            while j < limit && a[j] == b[j] { j &+= 1 }
-            return j
-        }
     }
 }

@@ -26,6 +26,24 @@ public enum ByteScan {
         return end
     }
 
+    /// The length of the longest common prefix of `a[0..<limit]` and
+    /// `b[0..<limit]`, eight bytes at a time (unaligned, never past `limit`).
+    /// - Complexity: O(the result)
+    @inline(__always)
+    static func sharedPrefix(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ limit: Int) -> Int {
+        let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
+        var j = 0
+        while j &+ 8 <= limit {
+            let difference = UInt64(littleEndian: x.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+                ^ y.loadUnaligned(fromByteOffset: j, as: UInt64.self))
+            // Lowest set bit: the first differing byte (little-endian).
+            if difference != 0 { return j &+ (difference.trailingZeroBitCount >> 3) }
+            j &+= 8
+        }
+        while j < limit && a[j] == b[j] { j &+= 1 }
+        return j
+    }
+
     /// Greedy subsequence test: position of the first matched byte, or `nil`.
     /// - Complexity: O(text.count)
     @inline(__always)

@@ -126,6 +126,26 @@ import DiffableTestSupport
         Self.expectEachBytesBestBonus(texts)
     }
 
+    /// `ByteScan.sharedPrefix`, which finds where a text stops repeating the
+    /// one before, equals a byte-by-byte comparison for a first difference
+    /// at every position of a word and past the limit, at every alignment.
+    @Test func sharedPrefixIsTheFirstDifference() {
+        var rng = SplitMix64(seed: 9)
+        for _ in 0..<400 {
+            let n = Int.random(in: 0...40, using: &rng)
+            let a = (0..<n + 8).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            var b = a
+            if n > 0 && Bool.random(using: &rng) { b[Int.random(in: 0..<n, using: &rng)] ^= 1 << UInt8.random(in: 0...7, using: &rng) }
+            let shift = Int.random(in: 0...7, using: &rng)
+            let limit = max(0, n - shift)
+            let expected = zip(a[shift..<shift + limit], b[shift..<shift + limit]).prefix { $0 == $1 }.count
+            a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in
+                guard let p = x.baseAddress, let q = y.baseAddress else { return }
+                #expect(ByteScan.sharedPrefix(p + shift, q + shift, limit) == expected)
+            } }
+        }
+    }
+
     /// Expects every text's masks and word pairs in an index of `texts` to
     /// be those computed byte by byte.
     static func expectEachBytesBestBonus(_ texts: [String]) {
